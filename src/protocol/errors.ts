@@ -1,0 +1,129 @@
+/**
+ * The one error table of tsmcp: each error kind maps to its JSON-RPC code and the HTTP status the
+ * Streamable HTTP transport answers with, and `McpError`, the single wire error class.
+ * Spec: basic/index §Error Codes, basic/transports/streamable-http.
+ */
+
+/**
+ * Every error kind tsmcp puts on the wire: its JSON-RPC `code` and its HTTP status.
+ *
+ * The spec fixes 400 for a missing `_meta` field, -32020, -32021 and -32022, 404 for an unknown
+ * method and 403 for a refused Origin; the rest are tsmcp's choice (an invalid request is the
+ * client's fault, 400; a server fault is 500).
+ */
+export const ERRORS = Object.freeze({
+  PARSE_ERROR: { code: -32700, httpStatus: 400 },
+  INVALID_REQUEST: { code: -32600, httpStatus: 400 },
+  METHOD_NOT_FOUND: { code: -32601, httpStatus: 404 },
+  INVALID_PARAMS: { code: -32602, httpStatus: 400 },
+  INTERNAL_ERROR: { code: -32603, httpStatus: 500 },
+  HEADER_MISMATCH: { code: -32020, httpStatus: 400 },
+  MISSING_REQUIRED_CLIENT_CAPABILITY: { code: -32021, httpStatus: 400 },
+  UNSUPPORTED_PROTOCOL_VERSION: { code: -32022, httpStatus: 400 },
+  /** Transport-level refusals; their JSON-RPC body carries -32600. */
+  FORBIDDEN: { code: -32600, httpStatus: 403 },
+  PAYLOAD_TOO_LARGE: { code: -32600, httpStatus: 413 },
+  METHOD_NOT_ALLOWED: { code: -32600, httpStatus: 405 },
+  UNSUPPORTED_MEDIA_TYPE: { code: -32600, httpStatus: 415 },
+  NOT_ACCEPTABLE: { code: -32600, httpStatus: 406 },
+} as const);
+
+/** A named error kind of {@link ERRORS}. */
+export type ErrorKind = keyof typeof ERRORS;
+
+/** The JSON-RPC codes of the spec, by name. */
+export const ErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const);
+
+const STATUS_BY_CODE = new Map<number, number>([
+  [-32700, 400],
+  [-32600, 400],
+  [-32601, 404],
+  [-32602, 400],
+  [-32603, 500],
+  [-32020, 400],
+  [-32021, 400],
+  [-32022, 400],
+]);
+
+/**
+ * The HTTP status for a JSON-RPC error code: the table's status for the spec's codes, 200 for an
+ * application-defined code (a well-formed answer that happens to be an error).
+ */
+export function httpStatusForCode(code: number): number {
+  return STATUS_BY_CODE.get(code) ?? 200;
+}
+
+/** The JSON-RPC error object: `{ code, message, data? }`. Spec: basic/index §Responses. */
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * An error that travels on the wire as a JSON-RPC error: throw it from a handler to answer with
+ * exactly this code, message and data; the client raises it when the server answers with an error.
+ */
+export class McpError extends Error {
+  override readonly name = "McpError";
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /** Optional structured detail (`error.data` on the wire). */
+  readonly data: unknown;
+  /** The HTTP status a Streamable HTTP server answers with (see {@link ERRORS}). */
+  readonly httpStatus: number;
+
+  constructor(
+    code: number,
+    message: string,
+    data?: unknown,
+    options?: { httpStatus?: number; cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.data = data;
+    this.httpStatus = options?.httpStatus ?? httpStatusForCode(code);
+  }
+
+  /** An error of one kind of {@link ERRORS}, with the kind's code and HTTP status. */
+  static of(kind: ErrorKind, message: string, data?: unknown): McpError {
+    const { code, httpStatus } = ERRORS[kind];
+    return new McpError(code, message, data, { httpStatus });
+  }
+
+  /** Rebuilds an error received on the wire. */
+  static fromObject(error: ErrorObject, options?: { httpStatus?: number }): McpError {
+    return new McpError(error.code, error.message, error.data, options);
+  }
+
+  /** The wire shape `{ code, message, data? }`. */
+  toObject(): ErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** -32601: the method is unknown, removed, or behind a capability this server does not advertise. */
+export function methodNotFound(method: string): McpError {
+  return McpError.of("METHOD_NOT_FOUND", `Method not found: ${method}`);
+}
+
+/** -32602 with a message naming what is wrong. */
+export function invalidParams(message: string, data?: unknown): McpError {
+  return McpError.of("INVALID_PARAMS", message, data);
+}
+
+/** -32603 "Internal error", with no detail: the cause goes to the logger, never to the wire. */
+export function internalError(): McpError {
+  return McpError.of("INTERNAL_ERROR", "Internal error");
+}

@@ -1,0 +1,167 @@
+/**
+ * JSON-RPC 2.0 framing: the four message shapes, and turning untrusted text or values into one of
+ * them or into the precise error to answer with. No batching (spec: basic/transports).
+ */
+import { type ErrorObject, McpError } from "./errors.js";
+import { JSONRPC_VERSION } from "./versions.js";
+
+/** A request id: a string or an integer (0 included), never null. */
+export type RequestId = string | number;
+
+/** Request or notification parameters: a JSON object. */
+export type Params = Record<string, unknown>;
+
+/** A request: expects exactly one response with the same id. */
+export interface JSONRPCRequest {
+  jsonrpc: typeof JSONRPC_VERSION;
+  id: RequestId;
+  method: string;
+  params?: Params;
+}
+
+/** A notification: no id, never answered. */
+export interface JSONRPCNotification {
+  jsonrpc: typeof JSONRPC_VERSION;
+  method: string;
+  params?: Params;
+}
+
+/** A successful response. */
+export interface JSONRPCResultResponse {
+  jsonrpc: typeof JSONRPC_VERSION;
+  id: RequestId;
+  result: Record<string, unknown>;
+}
+
+/** An error response; `id` is absent only when the request's id could not be read. */
+export interface JSONRPCErrorResponse {
+  jsonrpc: typeof JSONRPC_VERSION;
+  id?: RequestId;
+  error: ErrorObject;
+}
+
+/** Either kind of response. */
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
+
+/** Any JSON-RPC message. */
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
+
+/** The outcome of reading one untrusted message. */
+export type ParsedMessage =
+  | { kind: "request"; message: JSONRPCRequest }
+  | { kind: "notification"; message: JSONRPCNotification }
+  | { kind: "response"; message: JSONRPCResponse }
+  | { kind: "invalid"; error: McpError; id?: RequestId };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True for a valid request id: a string or a safe integer. */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
+}
+
+/**
+ * Classifies a parsed JSON value as one JSON-RPC message. A batch (array) is refused with -32600
+ * ("Batch requests are not supported"); anything else malformed gets -32600 naming the problem, with
+ * the id echoed when it could be read.
+ */
+export function classifyMessage(value: unknown): ParsedMessage {
+  if (Array.isArray(value)) {
+    return {
+      kind: "invalid",
+      error: McpError.of("INVALID_REQUEST", "Invalid Request: batch requests are not supported"),
+    };
+  }
+  if (!isObject(value)) {
+    return {
+      kind: "invalid",
+      error: McpError.of("INVALID_REQUEST", "Invalid Request: expected a JSON object"),
+    };
+  }
+  const id = isRequestId(value.id) ? value.id : undefined;
+  const invalid = (why: string): ParsedMessage => ({
+    kind: "invalid",
+    error: McpError.of("INVALID_REQUEST", `Invalid Request: ${why}`),
+    ...(id === undefined ? {} : { id }),
+  });
+  if (value.jsonrpc !== JSONRPC_VERSION) return invalid('"jsonrpc" must be "2.0"');
+  const hasId = "id" in value;
+  if (hasId && !isRequestId(value.id)) return invalid('"id" must be a string or an integer');
+  if ("method" in value) {
+    if (typeof value.method !== "string" || value.method.length === 0) {
+      return invalid('"method" must be a non-empty string');
+    }
+    if ("params" in value && value.params !== undefined && !isObject(value.params)) {
+      return invalid('"params" must be an object');
+    }
+    if ("result" in value || "error" in value)
+      return invalid("a message cannot be both a request and a response");
+    const base = { jsonrpc: JSONRPC_VERSION, method: value.method } as const;
+    const params = value.params === undefined ? {} : { params: value.params as Params };
+    return hasId
+      ? { kind: "request", message: { ...base, id: value.id as RequestId, ...params } }
+      : { kind: "notification", message: { ...base, ...params } };
+  }
+  if ("result" in value) {
+    if (!hasId) return invalid('a response needs an "id"');
+    if (!isObject(value.result)) return invalid('"result" must be an object');
+    return {
+      kind: "response",
+      message: { jsonrpc: JSONRPC_VERSION, id: value.id as RequestId, result: value.result },
+    };
+  }
+  if ("error" in value) {
+    const error = value.error;
+    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
+      return invalid('"error" must have an integer "code" and a string "message"');
+    }
+    const errorObject: ErrorObject = { code: error.code as number, message: error.message };
+    if ("data" in error) errorObject.data = error.data;
+    return {
+      kind: "response",
+      message: {
+        jsonrpc: JSONRPC_VERSION,
+        ...(hasId ? { id: value.id as RequestId } : {}),
+        error: errorObject,
+      },
+    };
+  }
+  return invalid('expected "method", "result" or "error"');
+}
+
+/**
+ * Parses one message from text: malformed JSON gets -32700 ("Parse error: Invalid JSON"), the rest
+ * as {@link classifyMessage}.
+ */
+export function parseMessage(text: string): ParsedMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: "invalid", error: McpError.of("PARSE_ERROR", "Parse error: Invalid JSON") };
+  }
+  return classifyMessage(value);
+}
+
+/** A result response for `id`. */
+export function resultResponse(id: RequestId, result: Record<string, unknown>): JSONRPCResultResponse {
+  return { jsonrpc: JSONRPC_VERSION, id, result };
+}
+
+/** An error response for `id` (omitted when unknown). */
+export function errorResponse(
+  id: RequestId | undefined,
+  error: ErrorObject | McpError,
+): JSONRPCErrorResponse {
+  const object = error instanceof McpError ? error.toObject() : error;
+  return id === undefined
+    ? { jsonrpc: JSONRPC_VERSION, error: object }
+    : { jsonrpc: JSONRPC_VERSION, id, error: object };
+}
+
+/** True for an error response. */
+export function isErrorResponse(message: JSONRPCResponse): message is JSONRPCErrorResponse {
+  return "error" in message;
+}

@@ -1,0 +1,142 @@
+/**
+ * The method table of 2026-07-28: every client -> server method with its params and result schema,
+ * whether it may answer with an `InputRequiredResult`, and whether its result carries cache hints.
+ * Spec: basic/patterns/mrtr §Supported Requests, server/utilities/caching.
+ */
+import type * as z from "zod";
+import {
+  CallToolRequestParamsSchema,
+  CallToolResultSchema,
+  CompleteRequestParamsSchema,
+  CompleteResultSchema,
+  DiscoverResultSchema,
+  GetPromptRequestParamsSchema,
+  GetPromptResultSchema,
+  ListPromptsResultSchema,
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  ListToolsResultSchema,
+  PaginatedRequestParamsSchema,
+  ReadResourceRequestParamsSchema,
+  ReadResourceResultSchema,
+  RequestParamsSchema,
+  SubscriptionsListenRequestParamsSchema,
+  SubscriptionsListenResultSchema,
+} from "./schema/methods.js";
+
+/** One row of the method table. */
+export interface MethodSpec {
+  params: z.ZodType;
+  result: z.ZodType;
+  /** May answer with an `InputRequiredResult` (tools/call, prompts/get, resources/read). */
+  inputRequired: boolean;
+  /** Its complete result carries `ttlMs` and `cacheScope`. */
+  cacheable: boolean;
+}
+
+/** Every method a 2026-07-28 client may send. */
+export const METHODS = {
+  "server/discover": {
+    params: RequestParamsSchema,
+    result: DiscoverResultSchema,
+    inputRequired: false,
+    cacheable: true,
+  },
+  "tools/list": {
+    params: PaginatedRequestParamsSchema,
+    result: ListToolsResultSchema,
+    inputRequired: false,
+    cacheable: true,
+  },
+  "tools/call": {
+    params: CallToolRequestParamsSchema,
+    result: CallToolResultSchema,
+    inputRequired: true,
+    cacheable: false,
+  },
+  "prompts/list": {
+    params: PaginatedRequestParamsSchema,
+    result: ListPromptsResultSchema,
+    inputRequired: false,
+    cacheable: true,
+  },
+  "prompts/get": {
+    params: GetPromptRequestParamsSchema,
+    result: GetPromptResultSchema,
+    inputRequired: true,
+    cacheable: false,
+  },
+  "resources/list": {
+    params: PaginatedRequestParamsSchema,
+    result: ListResourcesResultSchema,
+    inputRequired: false,
+    cacheable: true,
+  },
+  "resources/templates/list": {
+    params: PaginatedRequestParamsSchema,
+    result: ListResourceTemplatesResultSchema,
+    inputRequired: false,
+    cacheable: true,
+  },
+  "resources/read": {
+    params: ReadResourceRequestParamsSchema,
+    result: ReadResourceResultSchema,
+    inputRequired: true,
+    cacheable: true,
+  },
+  "completion/complete": {
+    params: CompleteRequestParamsSchema,
+    result: CompleteResultSchema,
+    inputRequired: false,
+    cacheable: false,
+  },
+  "subscriptions/listen": {
+    params: SubscriptionsListenRequestParamsSchema,
+    result: SubscriptionsListenResultSchema,
+    inputRequired: false,
+    cacheable: false,
+  },
+} as const satisfies Record<string, MethodSpec>;
+
+/** A method name of the 2026-07-28 client -> server surface. */
+export type Method = keyof typeof METHODS;
+
+/** The three methods that may answer with an `InputRequiredResult`. */
+export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(
+  Object.entries(METHODS)
+    .filter(([, spec]) => spec.inputRequired)
+    .map(([method]) => method),
+);
+
+/** The six methods whose complete results carry `ttlMs` and `cacheScope`. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(
+  Object.entries(METHODS)
+    .filter(([, spec]) => spec.cacheable)
+    .map(([method]) => method),
+);
+
+/** A method that may answer with an `InputRequiredResult`. */
+export type InputRequiredMethod = "tools/call" | "prompts/get" | "resources/read";
+
+/** A method whose complete result carries cache hints. */
+export type CacheableMethod =
+  | "server/discover"
+  | "tools/list"
+  | "prompts/list"
+  | "resources/list"
+  | "resources/templates/list"
+  | "resources/read";
+
+/** True for a method of the table. */
+export function isKnownMethod(method: string): method is Method {
+  return Object.hasOwn(METHODS, method);
+}
+
+/** True when `result` is an `InputRequiredResult` (by its `resultType`). */
+export function isInputRequired(result: unknown): boolean {
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    (result as { resultType?: unknown }).resultType === "input_required"
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Building `InputRequiredResult`s and the input requests they embed, for handlers that drive the
+ * multi-round-trip flow by hand. Spec: basic/patterns/mrtr.
+ */
+import type {
+  CreateMessageRequest,
+  CreateMessageRequestParams,
+  ElicitRequest,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  InputRequests,
+  InputRequiredResult,
+  ListRootsRequest,
+} from "../protocol/schema/input.js";
+
+/** The fields of an `InputRequiredResult`: at least one must be given. */
+export interface InputRequiredFields {
+  /** Requests the client must fulfil before retrying, keyed by names the server picks. */
+  inputRequests?: InputRequests;
+  /** Opaque state the client echoes on the retry, byte for byte. */
+  requestState?: string;
+}
+
+/**
+ * An `InputRequiredResult` (`resultType: "input_required"`) for `tools/call`, `prompts/get` or
+ * `resources/read`. The caller's objects are not retained: the result holds copies.
+ *
+ * @throws TypeError when neither a non-empty `inputRequests` nor a `requestState` is given, or
+ *   `requestState` is not a string.
+ */
+export function inputRequired(fields: InputRequiredFields): InputRequiredResult {
+  const hasRequests = fields.inputRequests !== undefined && Object.keys(fields.inputRequests).length > 0;
+  if (fields.requestState !== undefined && typeof fields.requestState !== "string") {
+    throw new TypeError("inputRequired: requestState must be a string");
+  }
+  if (!hasRequests && fields.requestState === undefined) {
+    throw new TypeError("inputRequired: an InputRequiredResult needs inputRequests, requestState, or both");
+  }
+  const result: InputRequiredResult = { resultType: "input_required" };
+  if (hasRequests) result.inputRequests = structuredClone(fields.inputRequests);
+  if (fields.requestState !== undefined) result.requestState = fields.requestState;
+  return result;
+}
+
+/**
+ * An elicitation request: form mode (`message` + flat `requestedSchema`; `mode` defaults to
+ * "form") or URL mode (`mode: "url"`, `message`, `url`; the client must declare `elicitation.url`).
+ */
+export function elicitationRequest(params: ElicitRequestFormParams | ElicitRequestURLParams): ElicitRequest {
+  const copy = structuredClone(params);
+  if (copy.mode !== "url") copy.mode = "form";
+  return { method: "elicitation/create", params: copy as ElicitRequest["params"] };
+}
+
+/** A sampling request (deprecated feature): ask the client's model to complete `messages`. */
+export function samplingRequest(params: CreateMessageRequestParams): CreateMessageRequest {
+  return { method: "sampling/createMessage", params: { ...params } };
+}
+
+/** A roots request (deprecated feature): ask which filesystem roots the client exposes. */
+export function rootsRequest(): ListRootsRequest {
+  return { method: "roots/list" };
+}

@@ -1,0 +1,255 @@
+/**
+ * The low-level `Server`: a dispatcher that owns no connection. One instance answers any number of
+ * requests, concurrently, from any transport; it keeps nothing about a request after answering it.
+ * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
+ * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
+ */
+import { internalError, McpError, methodNotFound } from "../protocol/errors.js";
+import {
+  errorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  resultResponse,
+} from "../protocol/jsonrpc.js";
+import { type CacheableMethod, isKnownMethod, METHODS } from "../protocol/methods.js";
+import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
+import type { SubscriptionFilter } from "../protocol/schema/methods.js";
+import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
+import type { Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
+import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
+import { canListen, deriveCapabilities } from "./discover.js";
+import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./handlers.js";
+import { type Logger, stderrLogger } from "./logger.js";
+import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
+import { describeIssue, readRequestMeta } from "./request-meta.js";
+import { type CacheHint, DEFAULT_CACHE_HINT, InvalidHandlerResultError, shapeResult } from "./shaping.js";
+import { type ListKind, SubscriptionHub } from "./subscriptions.js";
+
+/** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
+export interface CacheOptions extends Partial<CacheHint> {
+  /** Per-method hints, over the defaults above. */
+  methods?: Partial<Record<CacheableMethod, Partial<CacheHint>>>;
+}
+
+/** Options of a low-level `Server`. */
+export interface ServerOptions extends ServerHandlers {
+  /** The server's version, in `serverInfo`. Default "0.0.0". */
+  version?: string;
+  /** More of the server's self-description (`title`, `description`, `icons`, `websiteUrl`). */
+  info?: Omit<Partial<Implementation>, "name" | "version">;
+  /** Guidance for the model, returned by `server/discover`. */
+  instructions?: string;
+  /** Cache hints; default `{ ttlMs: 0, cacheScope: "private" }`. */
+  cache?: CacheOptions;
+  /** Capabilities merged over the ones derived from the handlers. */
+  capabilities?: ServerCapabilities;
+  /** Stamp `io.modelcontextprotocol/serverInfo` on every result's `_meta`. Default true. */
+  stampServerInfo?: boolean;
+  /** Where diagnostics go. Default: warnings and errors to stderr. */
+  logger?: Logger;
+}
+
+/** The revisions a `Server` answers. */
+export const SERVER_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([LATEST_PROTOCOL_VERSION]);
+
+function checkCacheHint(hint: Partial<CacheHint> | undefined, where: string): void {
+  if (hint?.ttlMs !== undefined && !(Number.isSafeInteger(hint.ttlMs) && hint.ttlMs >= 0)) {
+    throw new RangeError(`${where}.ttlMs must be a non-negative integer of milliseconds, got ${hint.ttlMs}`);
+  }
+  if (hint?.cacheScope !== undefined && hint.cacheScope !== "public" && hint.cacheScope !== "private") {
+    throw new RangeError(`${where}.cacheScope must be "public" or "private", got ${String(hint.cacheScope)}`);
+  }
+}
+
+/**
+ * A low-level MCP server: handlers in, results out.
+ *
+ * ```ts
+ * const server = new Server("Provisioner", {
+ *   onCallTool: async (ctx, params) => params.inputResponses?.region
+ *     ? { content: [{ type: "text", text: "done" }] }
+ *     : inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "provision-v1" }),
+ * });
+ * ```
+ *
+ * @throws TypeError when `name` is not a string; RangeError for a bad cache hint.
+ */
+export class Server implements Dispatcher {
+  /** The server's name, in `serverInfo` (and the default requestState audience). */
+  readonly name: string;
+  /** What `server/discover` advertises. */
+  readonly capabilities: ServerCapabilities;
+  /** The revisions this server answers. */
+  readonly supportedVersions: readonly string[] = SERVER_PROTOCOL_VERSIONS;
+  /** The server's identity, stamped on results. */
+  readonly serverInfo: Implementation;
+  /** Where diagnostics go. */
+  readonly logger: Logger;
+
+  readonly #handlers: ServerHandlers;
+  readonly #instructions: string | undefined;
+  readonly #stampServerInfo: boolean;
+  readonly #cacheHints: Map<string, CacheHint>;
+  readonly #subscriptions = new SubscriptionHub();
+  readonly #middleware: Middleware[] = [];
+  #chain: Next;
+
+  constructor(name: string, options: ServerOptions = {}) {
+    if (typeof name !== "string") throw new TypeError("Server: name must be a string");
+    this.name = name;
+    this.#handlers = {};
+    for (const key of Object.values(HANDLER_FOR_METHOD)) {
+      const handler = options[key];
+      if (handler !== undefined && typeof handler !== "function") {
+        throw new TypeError(`Server: ${key} must be a function`);
+      }
+      if (handler !== undefined) (this.#handlers as Record<string, unknown>)[key] = handler;
+    }
+    checkCacheHint(options.cache, "cache");
+    const defaultHint: CacheHint = {
+      ttlMs: options.cache?.ttlMs ?? DEFAULT_CACHE_HINT.ttlMs,
+      cacheScope: options.cache?.cacheScope ?? DEFAULT_CACHE_HINT.cacheScope,
+    };
+    this.#cacheHints = new Map();
+    for (const [method, hint] of Object.entries(options.cache?.methods ?? {})) {
+      checkCacheHint(hint, `cache.methods["${method}"]`);
+      this.#cacheHints.set(method, { ...defaultHint, ...hint });
+    }
+    this.#cacheHints.set("*", defaultHint);
+    this.#instructions = options.instructions;
+    this.#stampServerInfo = options.stampServerInfo ?? true;
+    this.logger = options.logger ?? stderrLogger;
+    this.serverInfo = { ...options.info, name, version: options.version ?? "0.0.0" };
+    this.capabilities = deriveCapabilities(this.#handlers, options.capabilities);
+    this.#chain = (request) => this.#terminal(request);
+  }
+
+  /**
+   * Adds a middleware. Middleware added first runs first (outermost), so add auth before the
+   * requestState boundary. Returns the server.
+   */
+  use(middleware: Middleware): this {
+    if (typeof middleware !== "function") throw new TypeError("Server.use: middleware must be a function");
+    this.#middleware.push(middleware);
+    this.#chain = this.#middleware.reduceRight<Next>(
+      (next, m) => wrap(m, next),
+      (request) => this.#terminal(request),
+    );
+    return this;
+  }
+
+  /** Tells `subscriptions/listen` streams that asked for it that the tools, prompts or resources list changed. */
+  notifyListChanged(kind: ListKind): void {
+    this.#subscriptions.publishListChanged(kind);
+  }
+
+  /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.#subscriptions.publishResourceUpdated(uri);
+  }
+
+  /** Ends every open `subscriptions/listen` stream with its final result. */
+  close(): void {
+    this.#subscriptions.closeAll();
+  }
+
+  /** {@inheritDoc Dispatcher.handle} */
+  async handle(
+    message: JSONRPCRequest | JSONRPCNotification,
+    env: RequestEnvironment,
+  ): Promise<JSONRPCResponse | undefined> {
+    if (!("id" in message)) return undefined;
+    try {
+      const result = await this.#dispatch(message, env);
+      return resultResponse(message.id, result);
+    } catch (error) {
+      return errorResponse(message.id, this.#toWireError(error, message.method));
+    }
+  }
+
+  async #dispatch(request: JSONRPCRequest, env: RequestEnvironment): Promise<WireResult> {
+    const { method } = request;
+    if (!this.#serves(method)) throw methodNotFound(method);
+    const meta = readRequestMeta(request.params, this.supportedVersions);
+    const context = createRequestContext(method, request.id, meta, env);
+    return this.#chain({ method, params: request.params ?? {}, context });
+  }
+
+  #serves(method: string): boolean {
+    if (!isKnownMethod(method)) return false;
+    if (method === "server/discover") return true;
+    if (method === "subscriptions/listen") return canListen(this.capabilities);
+    return this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] !== undefined;
+  }
+
+  async #terminal(request: MiddlewareRequest): Promise<WireResult> {
+    const { method, context } = request;
+    const spec = METHODS[method as keyof typeof METHODS];
+    const parsed = spec.params.safeParse(request.params);
+    if (!parsed.success) {
+      throw McpError.of("INVALID_PARAMS", `Invalid params: ${describeIssue(parsed.error.issues)}`);
+    }
+    const params = parsed.data as Record<string, unknown>;
+    let result: unknown;
+    if (method === "server/discover") {
+      result = this.#discover();
+    } else if (method === "subscriptions/listen") {
+      result = await this.#listen(context, params.notifications as SubscriptionFilter);
+    } else {
+      const handler = this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] as (
+        ctx: RequestContext,
+        params: unknown,
+      ) => unknown;
+      result = await handler(context, params);
+    }
+    return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
+      this.#cacheHint(m),
+    );
+  }
+
+  #cacheHint(method: string): CacheHint {
+    return this.#cacheHints.get(method) ?? (this.#cacheHints.get("*") as CacheHint);
+  }
+
+  #discover(): WireResult {
+    const result: WireResult = {
+      supportedVersions: [...this.supportedVersions],
+      capabilities: this.capabilities,
+    };
+    if (this.#instructions !== undefined) result.instructions = this.#instructions;
+    return result;
+  }
+
+  async #listen(context: RequestContext, requested: SubscriptionFilter): Promise<WireResult> {
+    const notify = environmentOf(context).notify;
+    if (notify === undefined) {
+      throw McpError.of(
+        "INVALID_REQUEST",
+        "subscriptions/listen needs a transport that can stream notifications",
+      );
+    }
+    const honoured: SubscriptionFilter = {};
+    const caps = this.capabilities;
+    if (requested.toolsListChanged === true && caps.tools?.listChanged) honoured.toolsListChanged = true;
+    if (requested.promptsListChanged === true && caps.prompts?.listChanged)
+      honoured.promptsListChanged = true;
+    if (requested.resourcesListChanged === true && caps.resources?.listChanged)
+      honoured.resourcesListChanged = true;
+    if (requested.resourceSubscriptions !== undefined && caps.resources?.subscribe) {
+      honoured.resourceSubscriptions = [...requested.resourceSubscriptions];
+    }
+    await this.#subscriptions.listen(context.requestId, honoured, notify, context.signal);
+    return { _meta: { [META.subscriptionId]: context.requestId } };
+  }
+
+  #toWireError(error: unknown, method: string): McpError {
+    if (error instanceof McpError) return error;
+    if (error instanceof InvalidHandlerResultError) {
+      this.logger.error(`handler for ${method} returned an invalid result`, { reason: error.message });
+    } else {
+      this.logger.error(`handler for ${method} failed`, { error });
+    }
+    return internalError();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Result shaping, the last step before a result leaves the handler: `resultType` filled in,
+ * `serverInfo` stamped in `_meta`, cache hints on cacheable complete results, and the
+ * `InputRequiredResult` rules enforced (only on the three carrier methods, never with cache hints,
+ * never empty). Spec: basic/index §resultType, server/utilities/caching, basic/patterns/mrtr.
+ */
+import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS, isInputRequired } from "../protocol/methods.js";
+import type { CacheScope, Implementation } from "../protocol/schema/base.js";
+import { META } from "../protocol/versions.js";
+import type { WireResult } from "./middleware.js";
+
+/** A cache hint: how long a result stays fresh and who may share it. */
+export interface CacheHint {
+  /** Milliseconds the result stays fresh; a non-negative integer. 0 = stale at once. */
+  ttlMs: number;
+  /** "public" = any client may share it; "private" = only the same authorization context. */
+  cacheScope: CacheScope;
+}
+
+/** The cache hint a server puts on results that carry none of their own. */
+export const DEFAULT_CACHE_HINT: Readonly<CacheHint> = Object.freeze({ ttlMs: 0, cacheScope: "private" });
+
+/** Why a handler's result cannot be sent; the cause goes to the logger, the client sees -32603. */
+export class InvalidHandlerResultError extends Error {
+  override readonly name = "InvalidHandlerResultError";
+}
+
+/**
+ * Shapes a handler's result for `method`, returning a new object (the handler's is not touched).
+ *
+ * @throws InvalidHandlerResultError when the result is not an object, or is an
+ *   `InputRequiredResult` on a method that may not carry one or with neither field.
+ */
+export function shapeResult(
+  method: string,
+  result: unknown,
+  serverInfo: Implementation | undefined,
+  cacheHint: (method: string) => CacheHint,
+): WireResult {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+    throw new InvalidHandlerResultError(
+      `the ${method} handler returned ${result === null ? "null" : typeof result}, not a result object`,
+    );
+  }
+  const shaped: WireResult = { ...(result as WireResult) };
+  if (isInputRequired(shaped)) {
+    if (!INPUT_REQUIRED_METHODS.has(method)) {
+      throw new InvalidHandlerResultError(`${method} may not answer with an InputRequiredResult`);
+    }
+    const requests = shaped.inputRequests;
+    const hasRequests = typeof requests === "object" && requests !== null && Object.keys(requests).length > 0;
+    if (!hasRequests && typeof shaped.requestState !== "string") {
+      throw new InvalidHandlerResultError(
+        "an InputRequiredResult needs inputRequests, requestState, or both",
+      );
+    }
+    delete shaped.ttlMs;
+    delete shaped.cacheScope;
+  } else {
+    if (shaped.resultType === undefined) shaped.resultType = "complete";
+    if (shaped.resultType === "complete" && CACHEABLE_METHODS.has(method)) {
+      const hint = cacheHint(method);
+      if (shaped.ttlMs === undefined) shaped.ttlMs = hint.ttlMs;
+      if (shaped.cacheScope === undefined) shaped.cacheScope = hint.cacheScope;
+    }
+  }
+  if (serverInfo !== undefined) {
+    const meta = shaped._meta;
+    shaped._meta = {
+      ...(typeof meta === "object" && meta !== null ? meta : {}),
+      [META.serverInfo]: serverInfo,
+    };
+  }
+  return shaped;
+}

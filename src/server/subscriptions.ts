@@ -1,0 +1,103 @@
+/**
+ * `subscriptions/listen`: long-lived requests that receive the list-changed and resource-updated
+ * notifications they asked for, each tagged with the subscription id (the listen request's id).
+ * State lives only as long as the listen request itself. Spec: basic/patterns/subscriptions.
+ */
+import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
+import type { SubscriptionFilter } from "../protocol/schema/methods.js";
+import { META } from "../protocol/versions.js";
+
+/** What a subscription can be told about. */
+export type ListKind = "tools" | "prompts" | "resources";
+
+const FILTER_KEY = {
+  tools: "toolsListChanged",
+  prompts: "promptsListChanged",
+  resources: "resourcesListChanged",
+} as const satisfies Record<ListKind, keyof SubscriptionFilter>;
+
+interface Subscription {
+  id: RequestId;
+  filter: SubscriptionFilter;
+  notify: (notification: JSONRPCNotification) => void;
+  end: () => void;
+}
+
+/** The live listen requests of one server. */
+export class SubscriptionHub {
+  readonly #subscriptions = new Set<Subscription>();
+
+  /** How many listen requests are open. */
+  get size(): number {
+    return this.#subscriptions.size;
+  }
+
+  /**
+   * Registers a listen request with the filter the server honours; sends the acknowledgement
+   * first. Resolves with `"closed"` when the server ends it, `"aborted"` when the client does.
+   */
+  listen(
+    id: RequestId,
+    filter: SubscriptionFilter,
+    notify: (notification: JSONRPCNotification) => void,
+    signal: AbortSignal,
+  ): Promise<"closed" | "aborted"> {
+    return new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve("aborted");
+        return;
+      }
+      const subscription: Subscription = {
+        id,
+        filter,
+        notify,
+        end: () => {
+          signal.removeEventListener("abort", onAbort);
+          this.#subscriptions.delete(subscription);
+          resolve("closed");
+        },
+      };
+      const onAbort = () => {
+        this.#subscriptions.delete(subscription);
+        resolve("aborted");
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      notify(tagged(id, "notifications/subscriptions/acknowledged", { notifications: filter }));
+      this.#subscriptions.add(subscription);
+    });
+  }
+
+  /** Tells every subscription that asked for it that a list changed. */
+  publishListChanged(kind: ListKind): void {
+    const key = FILTER_KEY[kind];
+    for (const subscription of this.#subscriptions) {
+      if (subscription.filter[key] === true) {
+        subscription.notify(tagged(subscription.id, `notifications/${kind}/list_changed`, {}));
+      }
+    }
+  }
+
+  /** Tells every subscription watching `uri` (or a resource it contains) that it changed. */
+  publishResourceUpdated(uri: string): void {
+    for (const subscription of this.#subscriptions) {
+      const watched = subscription.filter.resourceSubscriptions ?? [];
+      if (watched.some((prefix) => covers(prefix, uri))) {
+        subscription.notify(tagged(subscription.id, "notifications/resources/updated", { uri }));
+      }
+    }
+  }
+
+  /** Ends every subscription gracefully. */
+  closeAll(): void {
+    for (const subscription of [...this.#subscriptions]) subscription.end();
+  }
+}
+
+function covers(watched: string, uri: string): boolean {
+  if (watched === uri) return true;
+  return uri.startsWith(watched.endsWith("/") ? watched : `${watched}/`);
+}
+
+function tagged(id: RequestId, method: string, params: Record<string, unknown>): JSONRPCNotification {
+  return { jsonrpc: "2.0", method, params: { ...params, _meta: { [META.subscriptionId]: id } } };
+}

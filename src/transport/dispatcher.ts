@@ -1,0 +1,60 @@
+/**
+ * The contract between transports and the server core: a `Dispatcher` answers one message at a
+ * time, given a small request environment; it owns no connection. Transports own connections and
+ * hand each message in with its environment (AbortSignal, notification sink, auth).
+ */
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+
+/**
+ * Who the request comes from, as established by an auth layer (a verified bearer token).
+ * Absent when the transport does no authentication.
+ */
+export interface AuthInfo {
+  /** The raw access token. */
+  token: string;
+  /** The OAuth client the token was issued to. */
+  clientId?: string;
+  /** The token's issuer (`iss`). */
+  issuer?: string;
+  /** The end user the token speaks for (`sub`). */
+  subject?: string;
+  /** Granted scopes. */
+  scopes?: string[];
+  /** Expiry, in milliseconds since the epoch. */
+  expiresAtMs?: number;
+  /** Verifier-specific claims. */
+  extra?: Record<string, unknown>;
+}
+
+/** What a transport knows about one incoming message besides the message itself. */
+export interface RequestEnvironment {
+  /** Aborted when the client cancels the request or goes away. */
+  signal: AbortSignal;
+  /**
+   * Delivers a notification tied to this request (progress, log message, listen notifications)
+   * ahead of the final response. Absent when the transport cannot stream; those notifications
+   * are then dropped.
+   */
+  notify?: (notification: JSONRPCNotification) => void;
+  /** The authenticated identity, when an auth layer verified one. */
+  authInfo?: AuthInfo;
+  /** The HTTP request headers, on Streamable HTTP. */
+  headers?: Headers;
+}
+
+/** Answers JSON-RPC messages; implemented by `Server` and `MCPServer`. */
+export interface Dispatcher {
+  /**
+   * Handles one request (resolving with its response) or notification (resolving with
+   * `undefined`). Never rejects: every failure becomes an error response.
+   */
+  handle(
+    message: JSONRPCRequest | JSONRPCNotification,
+    env: RequestEnvironment,
+  ): Promise<JSONRPCResponse | undefined>;
+}
+
+/** True for an object that implements {@link Dispatcher}. */
+export function isDispatcher(value: unknown): value is Dispatcher {
+  return typeof value === "object" && value !== null && typeof (value as Dispatcher).handle === "function";
+}

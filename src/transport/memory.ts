@@ -1,0 +1,68 @@
+/**
+ * The in-memory transport: each request is a direct call into a dispatcher (a `Server` or
+ * `MCPServer`) in the same process. Messages are copied through JSON both ways, exactly as a wire
+ * would, so neither side can see or mutate the other's objects.
+ */
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+import type { Dispatcher } from "./dispatcher.js";
+import { type Transport, TransportError, type TransportRequestOptions } from "./transport.js";
+
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** A transport that calls a dispatcher directly. */
+export class InMemoryTransport implements Transport {
+  onNotification?: (notification: JSONRPCNotification) => void;
+  readonly #dispatcher: Dispatcher;
+  readonly #inFlight = new Set<AbortController>();
+  #closed = false;
+
+  constructor(dispatcher: Dispatcher) {
+    this.#dispatcher = dispatcher;
+  }
+
+  async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
+    if (this.#closed) throw new TransportError("transport is closed");
+    const controller = new AbortController();
+    const { signal, onNotification } = options;
+    if (signal?.aborted) throw signal.reason;
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.#inFlight.add(controller);
+    try {
+      const handled = this.#dispatcher.handle(copy(request), {
+        signal: controller.signal,
+        notify: (notification) => {
+          if (controller.signal.aborted) return;
+          const delivered = copy(notification);
+          if (onNotification !== undefined) onNotification(delivered);
+          else this.onNotification?.(delivered);
+        },
+      });
+      const aborted = new Promise<never>((_, reject) => {
+        const fail = () => reject(controller.signal.reason ?? new TransportError("request cancelled"));
+        if (controller.signal.aborted) fail();
+        else controller.signal.addEventListener("abort", fail, { once: true });
+      });
+      const response = await Promise.race([handled, aborted]);
+      if (response === undefined) throw new TransportError("the server sent no response to a request");
+      return copy(response);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      this.#inFlight.delete(controller);
+    }
+  }
+
+  async notify(notification: JSONRPCNotification): Promise<void> {
+    if (this.#closed) throw new TransportError("transport is closed");
+    await this.#dispatcher.handle(copy(notification), { signal: new AbortController().signal });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of this.#inFlight) controller.abort(new TransportError("transport closed"));
+    this.#inFlight.clear();
+  }
+}
