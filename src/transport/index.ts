@@ -3,5 +3,6 @@
  * the in-memory, stdio and Streamable HTTP implementations.
  */
 export * from "./dispatcher.js";
+export * from "./http/index.js";
 export * from "./memory.js";
 export * from "./transport.js";

@@ -1,0 +1,24 @@
+/**
+ * Streamable HTTP, both sides: the web-standard server handler, its Node.js adapter, the client
+ * transport, and the request-metadata header codec. Spec: §3 (basic/transports/streamable-http).
+ */
+export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
+export { HttpClientTransport, type HttpClientTransportOptions } from "./client.js";
+export {
+  type DecodedHeaderValue,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  MCP_HEADERS,
+  mcpNameOf,
+  protocolVersionOf,
+  requestMetadataHeaders,
+} from "./headers.js";
+export { DEFAULT_HOST, DEFAULT_PATH, type HttpServerHandle, type ServeOptions, serve } from "./node.js";
+export { DEFAULT_ALLOWED_HOSTS } from "./origin-guard.js";
+export {
+  createHttpHandler,
+  DEFAULT_KEEP_ALIVE_MS,
+  type HttpHandler,
+  type HttpHandlerOptions,
+} from "./server-handler.js";
+export { validateRequestHeaders } from "./validate-headers.js";

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { Server } from "../../server/server.js";
+import {
+  baseHeaders,
+  createFixture,
+  type Fixture,
+  META,
+  post,
+  rawRequest,
+  rpc,
+  SseReader,
+} from "./http-test-fixtures.js";
+import { DEFAULT_HOST, DEFAULT_PATH, serve } from "./node.js";
+
+/** The shared fixture around a real low-level `Server`. */
+function newFixture(): Fixture {
+  return createFixture((options) => new Server("http-fixture", options));
+}
+
+const discover = rpc(1, "server/discover");
+
+describe("serve", () => {
+  it("listens on 127.0.0.1, an ephemeral port and /mcp by default", async () => {
+    expect(DEFAULT_HOST).toBe("127.0.0.1");
+    expect(DEFAULT_PATH).toBe("/mcp");
+    const handle = await serve(newFixture().dispatcher);
+    try {
+      expect(handle.url.hostname).toBe("127.0.0.1");
+      expect(handle.url.pathname).toBe("/mcp");
+      expect(handle.port).toBeGreaterThan(0);
+      expect(handle.url.port).toBe(String(handle.port));
+      const response = await post(handle.url, discover, baseHeaders("server/discover"));
+      expect(response.status).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("answers other paths with a plain 404", async () => {
+    const handle = await serve(newFixture().dispatcher, { path: "/rpc" });
+    try {
+      const response = await post(new URL("/mcp", handle.url), discover, baseHeaders("server/discover"));
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toBe("text/plain");
+      expect((await post(handle.url, discover, baseHeaders("server/discover"))).status).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("refuses to bind beyond loopback without allowedHosts, saying how to fix it", () => {
+    expect(() => serve(newFixture().dispatcher, { host: "0.0.0.0" })).toThrow(/allowedHosts/);
+    expect(() => serve(newFixture().dispatcher, { host: "0.0.0.0" })).toThrow(TypeError);
+  });
+
+  it("binds beyond loopback with allowedHosts, accepting only those hosts", async () => {
+    const handle = await serve(newFixture().dispatcher, {
+      host: "0.0.0.0",
+      allowedHosts: ["mcp.example.com"],
+    });
+    try {
+      const url = new URL(`http://127.0.0.1:${handle.port}/mcp`);
+      const send = (host: string) =>
+        rawRequest(url, {
+          headers: { ...baseHeaders("server/discover"), Host: host },
+          chunks: [JSON.stringify(discover)],
+        });
+      expect((await send(`mcp.example.com:${handle.port}`)).status).toBe(200);
+      expect((await send(`127.0.0.1:${handle.port}`)).status).toBe(403);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("accepts the host it is bound to besides the loopback defaults", async () => {
+    const handle = await serve(newFixture().dispatcher, { host: "localhost" });
+    try {
+      expect(handle.url.hostname).toBe("localhost");
+      expect((await post(handle.url, discover, baseHeaders("server/discover"))).status).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it.each([
+    [{ port: -1 }, RangeError],
+    [{ port: 70_000 }, RangeError],
+    [{ path: "mcp" }, TypeError],
+    [{ host: "" }, TypeError],
+  ])("refuses the options %j before listening", (options, errorClass) => {
+    expect(() => serve(newFixture().dispatcher, options)).toThrow(errorClass);
+  });
+
+  it("rejects when the port is taken", async () => {
+    const first = await serve(newFixture().dispatcher);
+    try {
+      await expect(serve(newFixture().dispatcher, { port: first.port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it("closes promptly with an SSE stream open, aborting its request", async () => {
+    const fixture = newFixture();
+    const handle = await serve(fixture.dispatcher);
+    const request = rpc(2, "tools/call", { name: "wait", _meta: { ...META, progressToken: 1 } }, null);
+    const response = await post(handle.url, request, { ...baseHeaders("tools/call"), "Mcp-Name": "wait" });
+    const reader = new SseReader(response);
+    await reader.nextMessage();
+    await handle.close();
+    await fixture.waitAborted.promise;
+    await expect(reader.rest()).rejects.toThrow();
+    await expect(handle.close()).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The Node.js adapter of the Streamable HTTP server: serves the web-standard handler on one path of
+ * a `node:http` server through `@hono/node-server`'s request listener, bound to loopback by default.
+ * Spec: §3.1 (one endpoint; bind to 127.0.0.1 when local).
+ */
+import { createServer, type Server as NodeHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import type { Dispatcher } from "../dispatcher.js";
+import { DEFAULT_ALLOWED_HOSTS, normalizeHostname } from "./origin-guard.js";
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./server-handler.js";
+
+/** The interface `serve` binds to by default: loopback IPv4. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** The endpoint path `serve` answers on by default. */
+export const DEFAULT_PATH = "/mcp";
+
+/** Options of {@link serve}: the handler's options plus where to listen. */
+export interface ServeOptions extends HttpHandlerOptions {
+  /**
+   * Interface to bind. Default {@link DEFAULT_HOST} ("127.0.0.1"). Any non-loopback host needs
+   * an explicit `allowedHosts`.
+   */
+  host?: string;
+  /** TCP port; 0 picks a free one (read it from the handle). Default 0. */
+  port?: number;
+  /** The MCP endpoint path; other paths get a plain 404. Default {@link DEFAULT_PATH} ("/mcp"). */
+  path?: string;
+}
+
+/** A running server. */
+export interface HttpServerHandle {
+  /** The endpoint URL, with the real port (`http://127.0.0.1:54321/mcp`). */
+  readonly url: URL;
+  /** The port listened on. */
+  readonly port: number;
+  /**
+   * Stops listening and ends every open connection, SSE streams included (their requests are
+   * aborted). Resolves once the server is closed. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+function checkServeOptions(options: ServeOptions): { host: string; port: number; path: string } {
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? 0;
+  const path = options.path ?? DEFAULT_PATH;
+  if (typeof host !== "string" || host.length === 0)
+    throw new TypeError("serve: host must be a non-empty string");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`serve: port must be an integer from 0 to 65535, got ${port}`);
+  }
+  if (typeof path !== "string" || !path.startsWith("/")) {
+    throw new TypeError(`serve: path must start with "/", got ${JSON.stringify(path)}`);
+  }
+  if (!isLoopback(host) && options.allowedHosts === undefined) {
+    throw new TypeError(
+      `serve: binding to ${JSON.stringify(host)} makes the server reachable from other machines, but only ` +
+        `loopback Host headers are accepted by default. Pass allowedHosts with the hostnames clients use ` +
+        `(for example allowedHosts: ["mcp.example.com"]), or allowedHosts: "*" when a proxy in front ` +
+        `checks the Host header.`,
+    );
+  }
+  return { host, port, path };
+}
+
+function listen(server: NodeHttpServer, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Serves `dispatcher` over Streamable HTTP on Node.js.
+ *
+ * ```ts
+ * const handle = await serve(server, { port: 3000 });   // http://127.0.0.1:3000/mcp
+ * await handle.close();
+ * ```
+ *
+ * Bound to loopback (the default), the allowed hosts are `localhost`, `127.0.0.1`, `[::1]` and the
+ * bound host.
+ *
+ * @throws TypeError for a bad option, or a non-loopback `host` without `allowedHosts`; RangeError
+ *   for a bad `port`, `maxBodyBytes` or `keepAliveMs`: synchronously, before listening. The
+ *   promise rejects when the port cannot be bound (e.g. `EADDRINUSE`).
+ */
+export function serve(dispatcher: Dispatcher, options: ServeOptions = {}): Promise<HttpServerHandle> {
+  const { host, port, path } = checkServeOptions(options);
+  const { host: _host, port: _port, path: _path, ...handlerOptions } = options;
+  const allowedHosts = options.allowedHosts ?? [
+    ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(host, "host")]),
+  ];
+  const handler = createHttpHandler(dispatcher, { ...handlerOptions, allowedHosts });
+  return start(handler, host, port, path);
+}
+
+async function start(
+  handler: HttpHandler,
+  host: string,
+  port: number,
+  path: string,
+): Promise<HttpServerHandle> {
+  const listener = getRequestListener(
+    (request) => {
+      if (new URL(request.url).pathname !== path) {
+        return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
+      }
+      return handler(request);
+    },
+    { overrideGlobalObjects: false },
+  );
+  const server = createServer((incoming, outgoing) => {
+    void listener(incoming, outgoing);
+  });
+  await listen(server, port, host.replace(/^\[|\]$/g, ""));
+
+  const address = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host;
+  const url = new URL(`http://${urlHost}:${address.port}${path}`);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port: address.port,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The DNS-rebinding and cross-origin guard of the HTTP server: which `Host` and `Origin` header
+ * values a server accepts. Secure by default: loopback hosts only, and only origins on an allowed
+ * host. Spec: §3.1 (streamable-http §Security Warning: validate `Origin`, 403 otherwise); `Host`
+ * allowlisting is SDK hardening (spec §12 item 10).
+ */
+
+/** The hosts a server accepts when none are configured: loopback only. */
+export const DEFAULT_ALLOWED_HOSTS: readonly string[] = Object.freeze(["localhost", "127.0.0.1", "[::1]"]);
+
+const HOSTNAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+const IPV6_LITERAL = /^\[[0-9a-f:.]+\]$/;
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/;
+
+/**
+ * Normalises a configured hostname: lowercase, IPv6 literals bracketed (`::1` -> `[::1]`).
+ *
+ * @throws TypeError when `entry` is not a bare hostname or IP literal (a port, a scheme or a path
+ *   is refused: hosts are matched port-insensitively).
+ */
+export function normalizeHostname(entry: unknown, option: string): string {
+  if (typeof entry !== "string")
+    throw new TypeError(`${option} entries must be strings, got ${typeof entry}`);
+  let host = entry.trim().toLowerCase();
+  if (!host.startsWith("[") && host.includes(":") && /^[0-9a-f:.]+$/.test(host)) host = `[${host}]`;
+  if (!(HOSTNAME.test(host) || IPV6_LITERAL.test(host))) {
+    throw new TypeError(
+      `${option}: ${JSON.stringify(entry)} is not a hostname; give bare hostnames such as "mcp.example.com" ` +
+        `or "127.0.0.1" (no scheme, port or path: hosts match on any port)`,
+    );
+  }
+  return host;
+}
+
+function normalizeOrigin(entry: unknown): string {
+  if (typeof entry !== "string")
+    throw new TypeError(`allowedOrigins entries must be strings, got ${typeof entry}`);
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    throw new TypeError(
+      `allowedOrigins: ${JSON.stringify(entry)} is not an origin such as "https://app.example.com"`,
+    );
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || entry.replace(/\/$/, "") !== url.origin) {
+    throw new TypeError(
+      `allowedOrigins: ${JSON.stringify(entry)} is not an origin; give scheme, host and optional port only, ` +
+        `such as "https://app.example.com"`,
+    );
+  }
+  return url.origin;
+}
+
+/** Which `Host` and `Origin` values to accept; `"*"` accepts any. */
+export interface OriginGuardOptions {
+  /** Hostnames (any port). Default {@link DEFAULT_ALLOWED_HOSTS}. */
+  allowedHosts?: readonly string[] | "*";
+  /** Exact origins (`https://app.example.com`). Default: any http(s) origin whose host is allowed. */
+  allowedOrigins?: readonly string[] | "*";
+}
+
+/** A compiled guard: answers whether a request's `Host` and `Origin` headers are acceptable. */
+export interface OriginGuard {
+  /** True when the `Host` header value (with or without port) names an allowed host. */
+  isHostAllowed(host: string | null): boolean;
+  /** True when there is no `Origin` header, or its value is an allowed origin. */
+  isOriginAllowed(origin: string | null): boolean;
+}
+
+/**
+ * Builds the guard once, at construction.
+ *
+ * @throws TypeError for a malformed entry or an option that is neither an array nor `"*"`.
+ */
+export function createOriginGuard(options: OriginGuardOptions = {}): OriginGuard {
+  const hostsOption = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS;
+  const originsOption = options.allowedOrigins;
+  if (hostsOption !== "*" && !Array.isArray(hostsOption)) {
+    throw new TypeError('allowedHosts must be an array of hostnames or "*"');
+  }
+  if (originsOption !== undefined && originsOption !== "*" && !Array.isArray(originsOption)) {
+    throw new TypeError('allowedOrigins must be an array of origins or "*"');
+  }
+  const hosts =
+    hostsOption === "*" ? undefined : new Set(hostsOption.map((h) => normalizeHostname(h, "allowedHosts")));
+  const origins =
+    originsOption === undefined || originsOption === "*"
+      ? undefined
+      : new Set(originsOption.map(normalizeOrigin));
+  const hostAllowed = (hostname: string) => hosts === undefined || hosts.has(hostname);
+
+  return {
+    isHostAllowed(host) {
+      if (hosts === undefined) return true;
+      if (host === null) return false;
+      const match = HOST_HEADER.exec(host.trim().toLowerCase());
+      if (match === null) return false;
+      const port = match[2];
+      if (port !== undefined && Number(port) > 65535) return false;
+      return hostAllowed(match[1] as string);
+    },
+    isOriginAllowed(origin) {
+      if (origin === null || originsOption === "*") return true;
+      let url: URL;
+      try {
+        url = new URL(origin);
+      } catch {
+        return false;
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+      if (origin.trim().toLowerCase() !== url.origin) return false;
+      if (origins !== undefined) return origins.has(url.origin);
+      return hostAllowed(url.hostname);
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The Streamable HTTP server as a web-standard handler, `(Request) => Promise<Response>`, usable
+ * from any framework or runtime: one POST -> one dispatch -> one JSON or SSE response. It guards
+ * Host and Origin, enforces the body limit, frames JSON-RPC, checks the request-metadata headers,
+ * and turns the client closing the stream into cancellation. Spec: §3 (streamable-http), §1.9.
+ */
+import { ERRORS, type ErrorKind, internalError, McpError } from "../../protocol/errors.js";
+import {
+  errorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  parseMessage,
+  type RequestId,
+} from "../../protocol/jsonrpc.js";
+import { type Dispatcher, isDispatcher } from "../dispatcher.js";
+import { answerRequest } from "./answer.js";
+import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { acceptsEventStream, isJsonContentType } from "./media-type.js";
+import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
+import { routeRequest } from "./route.js";
+import { validateRequestHeaders } from "./validate-headers.js";
+
+/** Milliseconds between keep-alive comments on an open SSE stream, by default. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/** The longest keep-alive interval a timer can hold (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Options of {@link createHttpHandler}; all validated when the handler is built. */
+export interface HttpHandlerOptions extends OriginGuardOptions {
+  /**
+   * Hostnames the `Host` header may name, on any port, or `"*"` for any (behind a proxy that
+   * checks it). Default: loopback only, `["localhost", "127.0.0.1", "[::1]"]`. A request for any
+   * other host is refused with 403 (DNS-rebinding defence).
+   */
+  allowedHosts?: readonly string[] | "*";
+  /**
+   * Origins (`https://app.example.com`) a browser may call from, or `"*"`. Default: any http(s)
+   * origin whose hostname is an allowed host. A request with another `Origin` gets 403; requests
+   * without `Origin` (non-browser clients) are not affected.
+   */
+  allowedOrigins?: readonly string[] | "*";
+  /** Largest request body in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (4 MiB). */
+  maxBodyBytes?: number;
+  /**
+   * Milliseconds between `: keep-alive` comment lines on an open SSE stream; 0 sends none.
+   * Default {@link DEFAULT_KEEP_ALIVE_MS} (15000).
+   */
+  keepAliveMs?: number;
+  /**
+   * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing).
+   * The client only ever sees -32603 "Internal error". Default: `console.error`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** A web-standard request handler. Never rejects. */
+export type HttpHandler = (request: Request) => Promise<Response>;
+
+function defaultOnError(error: unknown): void {
+  console.error("[tsmcp] Streamable HTTP handler failed", error);
+}
+
+function checkOptions(options: HttpHandlerOptions): { maxBodyBytes: number; keepAliveMs: number } {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  if (typeof maxBodyBytes !== "number") throw new TypeError("maxBodyBytes must be a number of bytes");
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new RangeError(`maxBodyBytes must be a positive integer of bytes, got ${maxBodyBytes}`);
+  }
+  if (typeof keepAliveMs !== "number") throw new TypeError("keepAliveMs must be a number of milliseconds");
+  if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 0 || keepAliveMs > MAX_TIMER_MS) {
+    throw new RangeError(
+      `keepAliveMs must be an integer of milliseconds from 0 (off) to ${MAX_TIMER_MS}, got ${keepAliveMs}`,
+    );
+  }
+  if (options.onError !== undefined && typeof options.onError !== "function") {
+    throw new TypeError("onError must be a function");
+  }
+  return { maxBodyBytes, keepAliveMs };
+}
+
+function json(body: unknown, status: number, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
+}
+
+/** An id-less JSON-RPC error for a refusal at the HTTP layer (403, 405, 406, 413, 415). */
+function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): Response {
+  return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
+}
+
+function errorJson(error: McpError, id: RequestId | undefined): Response {
+  return json(errorResponse(id, error), error.httpStatus);
+}
+
+/**
+ * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`).
+ *
+ * Per request, in order: only POST (else 405, `Allow: POST`); `Host` then `Origin` allowed (else
+ * 403); `Content-Type: application/json` (else 415); body within `maxBodyBytes` (else 413);
+ * one JSON-RPC message (-32700 / -32600, HTTP 400; batches and responses refused); a notification
+ * is dispatched and answered 202 with no body; a request has its headers checked (-32020, 400) and
+ * is dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
+ * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
+ * first: then an SSE stream of `event: message` events ending with the response. Without
+ * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
+ * Closing the response (or the connection) aborts `signal`. Anything unexpected: 500 with -32603
+ * "Internal error", the cause to `onError`.
+ *
+ * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
+ *   RangeError for an out-of-range `maxBodyBytes` or `keepAliveMs`.
+ */
+export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
+  if (!isDispatcher(dispatcher)) {
+    throw new TypeError("createHttpHandler: dispatcher must have a handle() method");
+  }
+  const { maxBodyBytes, keepAliveMs } = checkOptions(options);
+  const guard = createOriginGuard(options);
+  const onError = options.onError ?? defaultOnError;
+  const report = (error: unknown) => {
+    try {
+      onError(error);
+    } catch {
+      // a failing error hook must not break the answer
+    }
+  };
+
+  async function serveModern(request: Request): Promise<Response> {
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return refusal(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
+    }
+    const body = await readBodyText(request, maxBodyBytes);
+    if (body.kind === "too-large") {
+      return refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
+    }
+    if (body.kind === "invalid-utf8") {
+      return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
+    }
+    const parsed = parseMessage(body.text);
+    switch (parsed.kind) {
+      case "invalid":
+        return errorJson(parsed.error, parsed.id);
+      case "response":
+        return errorJson(
+          McpError.of(
+            "INVALID_REQUEST",
+            "Invalid Request: a client may POST requests and notifications, not responses",
+          ),
+          parsed.message.id,
+        );
+      case "notification":
+        return serveNotification(request, parsed.message);
+      case "request":
+        return serveRequest(request, parsed.message);
+    }
+  }
+
+  async function serveNotification(request: Request, message: JSONRPCNotification): Promise<Response> {
+    await dispatcher.handle(message, { signal: request.signal, headers: request.headers });
+    return new Response(null, { status: 202 });
+  }
+
+  async function serveRequest(request: Request, message: JSONRPCRequest): Promise<Response> {
+    const headerError = validateRequestHeaders(message, request.headers);
+    if (headerError !== undefined) return errorJson(headerError, message.id);
+    const streamable = acceptsEventStream(request.headers.get("accept"));
+    if (!streamable && message.method === "subscriptions/listen") {
+      return refusal("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream");
+    }
+
+    return answerRequest(dispatcher, request, message, { streamable, keepAliveMs, report });
+  }
+
+  async function serve(request: Request): Promise<Response> {
+    const route = routeRequest(request);
+    if (route.kind === "method-not-allowed") {
+      return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, { Allow: route.allow });
+    }
+    const host = request.headers.get("host") ?? new URL(request.url).host;
+    if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
+    if (!guard.isOriginAllowed(request.headers.get("origin"))) {
+      return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
+    }
+    return serveModern(request);
+  }
+
+  return async (request) => {
+    try {
+      return await serve(request);
+    } catch (error) {
+      report(error);
+      return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
+    }
+  };
+}

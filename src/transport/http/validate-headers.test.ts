@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { META, rpc } from "./http-test-fixtures.js";
+import { validateRequestHeaders } from "./validate-headers.js";
+
+const call = rpc(1, "tools/call", { name: "bar", arguments: {} });
+const good = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "bar" };
+
+function check(headers: Record<string, string>, request = call) {
+  return validateRequestHeaders(request, new Headers(headers));
+}
+
+describe("validateRequestHeaders", () => {
+  it("accepts headers that mirror the body", () => {
+    expect(check(good)).toBeUndefined();
+  });
+
+  it("accepts header names in any case", () => {
+    expect(
+      check({ "mcp-protocol-version": "2026-07-28", "MCP-METHOD": "tools/call", "mcp-name": "bar" }),
+    ).toBe(undefined);
+  });
+
+  it("names the header and both values when Mcp-Name disagrees with the body", () => {
+    const error = check({ ...good, "Mcp-Name": "foo" });
+    expect(error?.code).toBe(-32020);
+    expect(error?.httpStatus).toBe(400);
+    expect(error?.message).toBe(
+      "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'",
+    );
+    expect(error?.data).toEqual({ header: "Mcp-Name", headerValue: "foo", bodyValue: "bar" });
+  });
+
+  it("refuses a method value that differs only in case", () => {
+    const error = check({ ...good, "Mcp-Method": "TOOLS/CALL" });
+    expect(error?.code).toBe(-32020);
+    expect(error?.message).toContain("Mcp-Method");
+  });
+
+  it.each(["Mcp-Method", "MCP-Protocol-Version", "Mcp-Name"])("refuses a request without %s", (header) => {
+    const headers: Record<string, string> = { ...good };
+    delete headers[header];
+    const error = check(headers);
+    expect(error?.code).toBe(-32020);
+    expect(error?.message).toContain(`required ${header} header is missing`);
+  });
+
+  it("refuses a version header that differs from _meta", () => {
+    const error = check({ ...good, "MCP-Protocol-Version": "2025-11-25" });
+    expect(error?.message).toBe(
+      "Header mismatch: MCP-Protocol-Version header value '2025-11-25' does not match body value '2026-07-28'",
+    );
+  });
+
+  it("leaves a body without a protocol version to the dispatcher, as long as the header is there", () => {
+    const noVersion = rpc(1, "tools/list", {}, { "io.modelcontextprotocol/clientCapabilities": {} });
+    expect(
+      check({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" }, noVersion),
+    ).toBeUndefined();
+    expect(check({ "Mcp-Method": "tools/list" }, noVersion)?.code).toBe(-32020);
+  });
+
+  it("compares a base64-sentinel Mcp-Name after decoding it", () => {
+    const request = rpc(1, "tools/call", { name: "日本語" });
+    expect(check({ ...good, "Mcp-Name": "=?base64?5pel5pys6Kqe?=" }, request)).toBeUndefined();
+  });
+
+  it("refuses a sentinel whose base64 does not decode", () => {
+    const error = check({ ...good, "Mcp-Name": "=?base64?YmF?=" });
+    expect(error?.code).toBe(-32020);
+    expect(error?.message).toContain("is not valid base64");
+  });
+
+  it("takes a wrong-case sentinel literally", () => {
+    const request = rpc(1, "tools/call", { name: "=?BASE64?YmFy?=" });
+    expect(check({ ...good, "Mcp-Name": "=?BASE64?YmFy?=" }, request)).toBeUndefined();
+  });
+
+  it("checks Mcp-Name against params.uri for resources/read", () => {
+    const request = rpc(1, "resources/read", { uri: "test://a" }, META);
+    const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read" };
+    expect(check({ ...headers, "Mcp-Name": "test://a" }, request)).toBeUndefined();
+    expect(check({ ...headers, "Mcp-Name": "test://b" }, request)?.code).toBe(-32020);
+  });
+
+  it("refuses a header value carrying raw non-ASCII bytes", () => {
+    const request = rpc(1, "tools/call", { name: "é" });
+    const error = check({ ...good, "Mcp-Name": "\u00e9" }, request);
+    expect(error?.code).toBe(-32020);
+    expect(error?.message).toContain("invalid characters");
+  });
+});

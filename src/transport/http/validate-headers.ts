@@ -1,0 +1,114 @@
+/**
+ * Server-side validation of the request-metadata headers against the JSON-RPC body: every
+ * disagreement is a `HeaderMismatch` (-32020, HTTP 400) naming the header and both values.
+ * `Mcp-Param-*` validation plugs in here. Spec: §3.5-3.6 (streamable-http §Server Validation).
+ */
+import { McpError } from "../../protocol/errors.js";
+import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
+import { decodeHeaderValue, MCP_HEADERS, mcpNameOf, protocolVersionOf } from "./headers.js";
+
+/** Longest header or body value quoted in an error message; longer ones are cut with "…". */
+const QUOTE_LIMIT = 200;
+
+function quote(value: string): string {
+  return `'${value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value}'`;
+}
+
+/** Visible ASCII, space and tab only (RFC 9110 field-value without obs-text). */
+function hasInvalidCharacters(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code !== 0x09 && (code < 0x20 || code > 0x7e)) return true;
+  }
+  return false;
+}
+
+/** HTTP trims optional whitespace around a field value (RFC 9110 §5.5); `Headers` already has. */
+function trimOws(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, "");
+}
+
+function mismatch(message: string, data: Record<string, unknown>): McpError {
+  return McpError.of("HEADER_MISMATCH", `Header mismatch: ${message}`, data);
+}
+
+/**
+ * Checks one standard header against the body value it mirrors. `decode` says whether the value
+ * may be a base64 sentinel (`Mcp-Name`, `Mcp-Param-*`).
+ */
+function checkHeader(
+  headers: Headers,
+  header: string,
+  bodyValue: string,
+  decode: boolean,
+): McpError | undefined {
+  const raw = headers.get(header);
+  if (raw === null) {
+    return mismatch(`required ${header} header is missing (body value ${quote(bodyValue)})`, {
+      header,
+      bodyValue,
+    });
+  }
+  const value = trimOws(raw);
+  if (hasInvalidCharacters(value)) {
+    return mismatch(`${header} header value contains invalid characters`, { header, bodyValue });
+  }
+  let headerValue = value;
+  if (decode) {
+    const decoded = decodeHeaderValue(value);
+    if (decoded.kind === "invalid") {
+      return mismatch(`${header} header value ${quote(value)} is not valid base64: ${decoded.reason}`, {
+        header,
+        headerValue: value,
+        bodyValue,
+      });
+    }
+    headerValue = decoded.value;
+  }
+  if (headerValue !== bodyValue) {
+    return mismatch(
+      `${header} header value ${quote(headerValue)} does not match body value ${quote(bodyValue)}`,
+      { header, headerValue, bodyValue },
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Validates the standard headers of one JSON-RPC request against its body.
+ *
+ * - `Mcp-Method` must be present and equal `method` exactly (values are case-sensitive).
+ * - `MCP-Protocol-Version` must be present; when the body's `_meta` names a version (a string),
+ *   the header must equal it. A body without that field is left to the dispatcher (-32602).
+ * - `Mcp-Name` must be present and equal `params.name` (tools/call, prompts/get) or `params.uri`
+ *   (resources/read) after base64-sentinel decoding, when the body has that string field.
+ *
+ * Header names are case-insensitive (`Headers.get`); surrounding whitespace is ignored. A value
+ * with control or non-ASCII characters is refused.
+ *
+ * @returns `undefined` when the headers agree with the body, else the -32020 `McpError` to answer
+ *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`). Never throws.
+ */
+export function validateRequestHeaders(request: JSONRPCRequest, headers: Headers): McpError | undefined {
+  const methodError = checkHeader(headers, MCP_HEADERS.method, request.method, false);
+  if (methodError !== undefined) return methodError;
+
+  const bodyVersion = protocolVersionOf(request.params);
+  if (bodyVersion === undefined) {
+    if (headers.get(MCP_HEADERS.protocolVersion) === null) {
+      return mismatch(`required ${MCP_HEADERS.protocolVersion} header is missing`, {
+        header: MCP_HEADERS.protocolVersion,
+      });
+    }
+  } else {
+    const versionError = checkHeader(headers, MCP_HEADERS.protocolVersion, bodyVersion, false);
+    if (versionError !== undefined) return versionError;
+  }
+
+  const bodyName = mcpNameOf(request.method, request.params);
+  if (bodyName !== undefined) {
+    const nameError = checkHeader(headers, MCP_HEADERS.name, bodyName, true);
+    if (nameError !== undefined) return nameError;
+  }
+  return undefined;
+}
