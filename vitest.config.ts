@@ -1,6 +1,19 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples import the package by name, as a user would; map the subpaths to the sources.
+    alias: [
+      { find: /^tsmcp\/server$/, replacement: src("server/index.ts") },
+      { find: /^tsmcp\/client$/, replacement: src("client/index.ts") },
+      { find: /^tsmcp\/types$/, replacement: src("protocol/index.ts") },
+      { find: /^tsmcp\/transport$/, replacement: src("transport/index.ts") },
+      { find: /^tsmcp$/, replacement: src("index.ts") },
+    ],
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 20_000,

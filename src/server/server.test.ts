@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { requestMeta, rpc } from "../../test/helpers/meta.js";
 import { McpError } from "../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCResponse } from "../protocol/jsonrpc.js";
+import type { ElicitResult } from "../protocol/schema/input.js";
 import { elicitationRequest, inputRequired } from "./input-required.js";
 import type { Logger } from "./logger.js";
 import { Server } from "./server.js";
@@ -29,8 +30,8 @@ function provisioner(logger?: Logger) {
     ...(logger ? { logger } : {}),
     onListTools: () => ({ tools: [{ name: "provision", inputSchema: { type: "object" } }] }),
     onCallTool: (_ctx, params) => {
-      const answer = params.inputResponses?.region;
-      if (answer && "action" in answer && answer.action === "accept") {
+      const answer = params.inputResponses?.region as ElicitResult | undefined;
+      if (answer?.action === "accept") {
         return { content: [{ type: "text", text: `in ${String(answer.content?.region)}` }] };
       }
       return inputRequired({ inputRequests: { region: ASK }, requestState: "provision-v1" });

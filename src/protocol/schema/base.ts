@@ -105,6 +105,11 @@ export const ResultBaseSchema = z.looseObject({
   resultType: ResultTypeSchema.optional(),
 });
 
+/** Fields every complete result has: `resultType` is "complete" (absent from an older server). */
+export const CompleteResultBaseSchema = ResultBaseSchema.extend({
+  resultType: z.literal("complete").optional(),
+});
+
 /** Cache hints on the six cacheable results. */
 export const CacheableSchema = z.looseObject({
   ttlMs: z.number().optional(),

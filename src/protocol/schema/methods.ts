@@ -5,6 +5,7 @@
 import * as z from "zod";
 import {
   CacheableSchema,
+  CompleteResultBaseSchema,
   ImplementationSchema,
   JSONObjectSchema,
   LoggingLevelSchema,
@@ -99,7 +100,7 @@ export type Result = z.infer<typeof ResultSchema>;
 
 const paginated = { nextCursor: z.string().optional() };
 
-export const DiscoverResultSchema = ResultBaseSchema.extend({
+export const DiscoverResultSchema = CompleteResultBaseSchema.extend({
   ...CacheableSchema.shape,
   supportedVersions: z.array(z.string()),
   capabilities: ServerCapabilitiesSchema,
@@ -107,54 +108,54 @@ export const DiscoverResultSchema = ResultBaseSchema.extend({
 });
 export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 
-export const ListToolsResultSchema = ResultBaseSchema.extend({
+export const ListToolsResultSchema = CompleteResultBaseSchema.extend({
   ...CacheableSchema.shape,
   ...paginated,
   tools: z.array(ToolSchema),
 });
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
-export const CallToolResultSchema = ResultBaseSchema.extend({
+export const CallToolResultSchema = CompleteResultBaseSchema.extend({
   content: z.array(ContentBlockSchema),
   structuredContent: z.unknown().optional(),
   isError: z.boolean().optional(),
 });
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 
-export const ListPromptsResultSchema = ResultBaseSchema.extend({
+export const ListPromptsResultSchema = CompleteResultBaseSchema.extend({
   ...CacheableSchema.shape,
   ...paginated,
   prompts: z.array(PromptSchema),
 });
 export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
-export const GetPromptResultSchema = ResultBaseSchema.extend({
+export const GetPromptResultSchema = CompleteResultBaseSchema.extend({
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 
-export const ListResourcesResultSchema = ResultBaseSchema.extend({
+export const ListResourcesResultSchema = CompleteResultBaseSchema.extend({
   ...CacheableSchema.shape,
   ...paginated,
   resources: z.array(ResourceSchema),
 });
 export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
 
-export const ListResourceTemplatesResultSchema = ResultBaseSchema.extend({
+export const ListResourceTemplatesResultSchema = CompleteResultBaseSchema.extend({
   ...CacheableSchema.shape,
   ...paginated,
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
 export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
 
-export const ReadResourceResultSchema = ResultBaseSchema.extend({
+export const ReadResourceResultSchema = CompleteResultBaseSchema.extend({
   ...CacheableSchema.shape,
   contents: z.array(ResourceContentsSchema),
 });
 export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 
-export const CompleteResultSchema = ResultBaseSchema.extend({
+export const CompleteResultSchema = CompleteResultBaseSchema.extend({
   completion: z.looseObject({
     values: z.array(z.string()).max(100),
     total: z.int().optional(),
@@ -163,7 +164,7 @@ export const CompleteResultSchema = ResultBaseSchema.extend({
 });
 export type CompleteResult = z.infer<typeof CompleteResultSchema>;
 
-export const SubscriptionsListenResultSchema = ResultBaseSchema;
+export const SubscriptionsListenResultSchema = CompleteResultBaseSchema;
 export type SubscriptionsListenResult = z.infer<typeof SubscriptionsListenResultSchema>;
 
 // ---------------------------------------------------------------- notifications (server -> client)

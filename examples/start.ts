@@ -1,0 +1,130 @@
+/**
+ * The main job (`npm start`): starts the provisioning server over Streamable HTTP on 127.0.0.1,
+ * connects a client, and provisions a database. The server needs to know the region, so it answers
+ * the first `tools/call` with an `InputRequiredResult`; the client asks you (or takes `--region`,
+ * or the question's default when stdin is not a terminal), retries with your answer and the echoed
+ * `requestState`, and prints the result. Every leg on the wire is shown.
+ *
+ * Usage: npm start [-- --region eu-west-1] [--name orders]
+ */
+import { parseArgs } from "node:util";
+import { isCancel, select } from "@clack/prompts";
+import { Client, type ElicitationCallback } from "tsmcp/client";
+import { HttpClientTransport, serve, type Transport, type TransportRequestOptions } from "tsmcp/transport";
+import type {
+  ElicitRequestFormParams,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
+} from "tsmcp/types";
+import { createProvisioningServer } from "./provisioning.js";
+
+const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
+
+/** Wraps a transport to print each leg of a call as it crosses the wire. */
+class NarratingTransport implements Transport {
+  #round = 0;
+  constructor(readonly inner: Transport) {}
+
+  async request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
+    const params = request.params ?? {};
+    if (request.method === "tools/call") {
+      const extras = [
+        params.inputResponses ? `inputResponses [${Object.keys(params.inputResponses).join(", ")}]` : "",
+        params.requestState !== undefined
+          ? `requestState ${JSON.stringify(params.requestState)} (echoed)`
+          : "",
+      ].filter(Boolean);
+      console.log(
+        `→ tools/call ${params.name} ${JSON.stringify(params.arguments ?? {})}${extras.length ? ` + ${extras.join(" + ")}` : ""}`,
+      );
+    }
+    const response = await this.inner.request(request, options);
+    if (request.method === "tools/call" && "result" in response) {
+      const result = response.result;
+      if (result.resultType === "input_required") {
+        this.#round += 1;
+        console.log(`← input_required ${dim(`(round ${this.#round})`)}`);
+        for (const [key, embedded] of Object.entries(
+          (result.inputRequests ?? {}) as Record<string, { method: string; params?: { message?: string } }>,
+        )) {
+          console.log(
+            `    inputRequests.${key}: ${embedded.method} ${JSON.stringify(embedded.params?.message ?? "")}`,
+          );
+        }
+        if (result.requestState !== undefined)
+          console.log(`    requestState: ${JSON.stringify(result.requestState)}`);
+      } else {
+        const text = (result.content as { type: string; text?: string }[] | undefined)
+          ?.map((c) => c.text ?? `[${c.type}]`)
+          .join(" ");
+        console.log(`← ${String(result.resultType)}: ${text}`);
+      }
+    }
+    return response;
+  }
+
+  notify(notification: JSONRPCNotification): Promise<void> {
+    return this.inner.notify(notification);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** The choices a form offers for `field`, and its default. */
+function choicesOf(params: ElicitRequestFormParams, field: string): { options: string[]; initial?: string } {
+  const property = params.requestedSchema.properties[field] as
+    | { enum?: string[]; default?: unknown }
+    | undefined;
+  const options = property?.enum ?? [];
+  return typeof property?.default === "string" ? { options, initial: property.default } : { options };
+}
+
+/** Answers the region question from --region, the terminal, or the default. */
+function regionAnswerer(regionFlag: string | undefined): ElicitationCallback {
+  return async (params) => {
+    if (params.mode === "url") return { action: "decline" };
+    const { options, initial } = choicesOf(params, "region");
+    let region = regionFlag;
+    if (region === undefined && process.stdin.isTTY) {
+      const picked = await select({
+        message: params.message,
+        options: options.map((value) => ({ value, label: value })),
+        ...(initial === undefined ? {} : { initialValue: initial }),
+      });
+      if (isCancel(picked)) return { action: "cancel" };
+      region = picked;
+    }
+    region ??= initial ?? options[0] ?? "eu-west-1";
+    console.log(dim(`  answering region: accept ${JSON.stringify({ region })}`));
+    return { action: "accept", content: { region } };
+  };
+}
+
+/** Runs the provisioning flow end to end over real HTTP. */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { region: { type: "string" }, name: { type: "string", default: "orders" } },
+  });
+  const server = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
+  console.log(bold("tsmcp: a multi round-trip tools/call over Streamable HTTP"));
+  console.log(dim(`server listening on ${server.url}\n`));
+  const client = await Client.connect(new NarratingTransport(new HttpClientTransport(server.url)), {
+    elicitationCallback: regionAnswerer(values.region),
+  });
+  try {
+    const result = await client.callTool("provision", { name: values.name });
+    const text = result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
+    console.log(`\n${bold(result.isError ? "Failed:" : "Result:")} ${text}`);
+    if (result.isError) process.exitCode = 1;
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+await main();

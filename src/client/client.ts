@@ -1,0 +1,244 @@
+/**
+ * `Client`: the high-level MCP client. It connects to a server (Streamable HTTP URL, in-memory
+ * server, stdio command, or any `Transport`), learns what the server offers with `server/discover`,
+ * and runs the multi-round-trip loop for you: `callTool`, `getPrompt` and `readResource` answer
+ * every `InputRequiredResult` with the registered callbacks and return the final result. For a
+ * caller who drives the loop, `client.session` exposes the single-leg calls.
+ */
+import { type Clock, systemClock } from "../protocol/clock.js";
+import type { InputRequiredMethod } from "../protocol/methods.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
+import type { InputRequiredResult, InputResponses } from "../protocol/schema/input.js";
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  SubscriptionFilter,
+} from "../protocol/schema/methods.js";
+import type { Transport } from "../transport/transport.js";
+import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
+import { type ConnectTarget, resolveTransport } from "./connect.js";
+import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-required.js";
+import { ClientSession, type ListenNotification, type RequestOptions, type Subscription } from "./session.js";
+
+/** Options of a `Client`. */
+export interface ClientOptions extends InputCallbacks {
+  /** Who this client is, sent on every request. Default `{ name: "tsmcp-client", version }`. */
+  clientInfo?: Implementation;
+  /** Capabilities merged over the ones the callbacks declare (whole entries replace). */
+  capabilities?: ClientCapabilities;
+  /** Retries a call may take answering `input_required`; default 10. */
+  inputRequiredMaxRounds?: number;
+  /** Per-request timeout in milliseconds; default 60 000. */
+  timeoutMs?: number;
+  /** Call `server/discover` when connecting. Default true. */
+  discover?: boolean;
+  /** Where back-off waits come from; default the system clock. */
+  clock?: Clock;
+}
+
+/** Options of a carrier call run by the loop. */
+export interface CallOptions extends RequestOptions {
+  /** Seeds the first leg with answers (resuming a loop persisted elsewhere). */
+  inputResponses?: InputResponses;
+  /** Seeds the first leg with the echoed state (resuming a loop persisted elsewhere). */
+  requestState?: string;
+}
+
+/**
+ * An MCP client that runs the multi-round-trip loop.
+ *
+ * ```ts
+ * const client = await Client.connect("http://127.0.0.1:8000/mcp", { elicitationCallback });
+ * const result = await client.callTool("provision", { name: "orders" });
+ * ```
+ */
+export class Client {
+  /** The single-leg calls, for a caller who drives the loop. */
+  readonly session: ClientSession;
+  readonly #callbacks: InputCallbacks;
+  readonly #maxRounds: number;
+  readonly #clock: Clock;
+
+  /**
+   * Wraps a transport. Most callers use {@link Client.connect}.
+   *
+   * @throws RangeError for a bad `inputRequiredMaxRounds` or `timeoutMs`; TypeError for a callback
+   *   that is not a function.
+   */
+  constructor(transport: Transport, options: ClientOptions = {}) {
+    const maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
+    if (!Number.isSafeInteger(maxRounds) || maxRounds < 0) {
+      throw new RangeError(`inputRequiredMaxRounds must be a non-negative integer, got ${maxRounds}`);
+    }
+    for (const name of ["elicitationCallback", "samplingCallback", "listRootsCallback"] as const) {
+      if (options[name] !== undefined && typeof options[name] !== "function") {
+        throw new TypeError(`Client: ${name} must be a function`);
+      }
+    }
+    this.#callbacks = {
+      ...(options.elicitationCallback ? { elicitationCallback: options.elicitationCallback } : {}),
+      ...(options.samplingCallback ? { samplingCallback: options.samplingCallback } : {}),
+      ...(options.listRootsCallback ? { listRootsCallback: options.listRootsCallback } : {}),
+    };
+    this.#maxRounds = maxRounds;
+    this.#clock = options.clock ?? systemClock;
+    this.session = new ClientSession(transport, {
+      capabilities: declaredCapabilities(this.#callbacks, options.capabilities),
+      ...(options.clientInfo === undefined ? {} : { clientInfo: options.clientInfo }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+  }
+
+  /**
+   * Connects to a server: a Streamable HTTP URL, a `Server`/`MCPServer` in this process, a stdio
+   * command (`{ command, args, env, cwd }`), or any `Transport`; then calls `server/discover`
+   * (unless `discover: false`).
+   *
+   * @throws TypeError for a target it cannot connect to; McpError/TransportError when discovery fails.
+   */
+  static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
+    const client = new Client(resolveTransport(target), options);
+    if (options.discover ?? true) {
+      try {
+        await client.session.discover();
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+    }
+    return client;
+  }
+
+  /** The protocol revision this client speaks with the server. */
+  get protocolVersion(): string {
+    return this.session.protocolVersion;
+  }
+
+  /** What the server says it is (from `server/discover`). */
+  get serverInfo(): Implementation | undefined {
+    return this.session.serverInfo;
+  }
+
+  /** What the server offers (from `server/discover`). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.session.serverCapabilities;
+  }
+
+  /** The server's instructions for the model (from `server/discover`). */
+  get instructions(): string | undefined {
+    return this.session.discovered?.instructions;
+  }
+
+  /** `server/discover` again. */
+  discover(options?: RequestOptions): Promise<DiscoverResult> {
+    return this.session.discover(options);
+  }
+
+  /**
+   * Calls a tool and runs the multi-round-trip loop to its final result.
+   *
+   * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`; UnsupportedInputRequestError
+   *   when the server asks for input no callback gives; a callback's error; McpError for a server error.
+   */
+  callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.#drive("tools/call", name, options, (extra) =>
+      this.session.callTool(name, args, { ...options, ...extra, allowInputRequired: true }),
+    );
+  }
+
+  /** Gets a prompt, running the multi-round-trip loop; throws as {@link callTool}. */
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
+    return this.#drive("prompts/get", name, options, (extra) =>
+      this.session.getPrompt(name, args, { ...options, ...extra, allowInputRequired: true }),
+    );
+  }
+
+  /** Reads a resource, running the multi-round-trip loop; throws as {@link callTool}. */
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.#drive("resources/read", uri, options, (extra) =>
+      this.session.readResource(uri, { ...options, ...extra, allowInputRequired: true }),
+    );
+  }
+
+  /** `tools/list`: one page. */
+  listTools(params?: { cursor?: string }, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.session.listTools(params, options);
+  }
+
+  /** `prompts/list`: one page. */
+  listPrompts(params?: { cursor?: string }, options?: RequestOptions): Promise<ListPromptsResult> {
+    return this.session.listPrompts(params, options);
+  }
+
+  /** `resources/list`: one page. */
+  listResources(params?: { cursor?: string }, options?: RequestOptions): Promise<ListResourcesResult> {
+    return this.session.listResources(params, options);
+  }
+
+  /** `resources/templates/list`: one page. */
+  listResourceTemplates(
+    params?: { cursor?: string },
+    options?: RequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return this.session.listResourceTemplates(params, options);
+  }
+
+  /** `completion/complete`. */
+  complete(params: Omit<CompleteRequestParams, "_meta">, options?: RequestOptions): Promise<CompleteResult> {
+    return this.session.complete(params, options);
+  }
+
+  /** Opens a `subscriptions/listen` stream. */
+  listen(
+    filter: SubscriptionFilter,
+    onNotification: (notification: ListenNotification) => void,
+  ): Subscription {
+    return this.session.listen(filter, onNotification);
+  }
+
+  /** Closes the connection (a stdio child is stopped and reaped). */
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
+  #drive<R>(
+    method: InputRequiredMethod,
+    target: string,
+    options: CallOptions,
+    leg: (extra: {
+      inputResponses?: InputResponses;
+      requestState?: string;
+    }) => Promise<R | InputRequiredResult>,
+  ): Promise<R> {
+    const capabilities = this.session.capabilities;
+    return driveInputRequired<R>(
+      (inputResponses, requestState) =>
+        leg({
+          ...(inputResponses === undefined ? {} : { inputResponses }),
+          ...(requestState === undefined ? {} : { requestState }),
+        }),
+      (request, key, round, signal) =>
+        fulfilInputRequest(request, { key, method, target, round, signal }, this.#callbacks, capabilities),
+      {
+        method,
+        maxRounds: this.#maxRounds,
+        clock: this.#clock,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
+        ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
+      },
+    );
+  }
+}

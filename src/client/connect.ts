@@ -1,0 +1,53 @@
+/**
+ * What `Client.connect` accepts, and the transport each target becomes: a URL -> Streamable HTTP,
+ * a dispatcher (`Server`, `MCPServer`) -> in-memory, a command -> stdio, a `Transport` -> itself.
+ */
+import { type Dispatcher, isDispatcher } from "../transport/dispatcher.js";
+import { HttpClientTransport } from "../transport/http/client.js";
+import { InMemoryTransport } from "../transport/memory.js";
+import { StdioClientTransport } from "../transport/stdio/client.js";
+import { isTransport, type Transport } from "../transport/transport.js";
+
+/** A stdio server to spawn. */
+export interface StdioCommand {
+  /** The executable. */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Its environment (default: this process's). */
+  env?: Record<string, string>;
+  /** Its working directory. */
+  cwd?: string;
+}
+
+/** Anything `Client.connect` can reach a server through. */
+export type ConnectTarget = string | URL | Dispatcher | StdioCommand | Transport;
+
+/**
+ * The transport for a target.
+ *
+ * @throws TypeError for anything else, or a string that is not an http(s) URL.
+ */
+export function resolveTransport(target: ConnectTarget): Transport {
+  if (typeof target === "string" || target instanceof URL) {
+    const url = new URL(target);
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new TypeError(`Client.connect: expected an http(s) URL, got ${url.protocol}`);
+    }
+    return new HttpClientTransport(url);
+  }
+  if (isTransport(target)) return target;
+  if (isDispatcher(target)) return new InMemoryTransport(target);
+  if (typeof target === "object" && target !== null && typeof (target as StdioCommand).command === "string") {
+    const { command, args, env, cwd } = target as StdioCommand;
+    return new StdioClientTransport({
+      command,
+      ...(args === undefined ? {} : { args }),
+      ...(env === undefined ? {} : { env }),
+      ...(cwd === undefined ? {} : { cwd }),
+    });
+  }
+  throw new TypeError(
+    "Client.connect: expected a URL, a Server, a stdio command ({ command, args }) or a Transport",
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The client's local errors: failures that happen on this side of the wire and never came from a
+ * server (a server's error is an `McpError`). Each has a stable `name`.
+ */
+import type { InputRequiredResult } from "../protocol/schema/input.js";
+
+/** The server kept answering `input_required` past the client's round cap. */
+export class InputRequiredRoundsExceededError extends Error {
+  override readonly name = "InputRequiredRoundsExceededError";
+  /** The cap that was exceeded (`inputRequiredMaxRounds`). */
+  readonly maxRounds: number;
+
+  constructor(maxRounds: number, method: string) {
+    super(
+      `The server answered ${method} with input_required for more than ${maxRounds} rounds; raise ` +
+        "inputRequiredMaxRounds on the Client, or drive the loop yourself with " +
+        "client.session.callTool/getPrompt/readResource(..., { allowInputRequired: true }).",
+    );
+    this.maxRounds = maxRounds;
+  }
+}
+
+/** A session call received an `InputRequiredResult` without `allowInputRequired: true`. */
+export class UnexpectedInputRequiredError extends Error {
+  override readonly name = "UnexpectedInputRequiredError";
+  /** The result the server sent. */
+  readonly result: InputRequiredResult;
+
+  constructor(method: string, result: InputRequiredResult) {
+    super(
+      `The server answered ${method} with an InputRequiredResult; pass { allowInputRequired: true } to ` +
+        "receive it and retry with its inputResponses and requestState, or use Client, which runs the loop.",
+    );
+    this.result = result;
+  }
+}
+
+/** The server asked for input this client cannot give (no callback, or a mode it did not declare). */
+export class UnsupportedInputRequestError extends Error {
+  override readonly name = "UnsupportedInputRequestError";
+  /** The `inputRequests` key of the request. */
+  readonly key: string;
+  /** The embedded request's method (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
+  readonly method: string;
+
+  constructor(key: string, method: string, why: string) {
+    super(`Cannot fulfil input request "${key}" (${method}): ${why}`);
+    this.key = key;
+    this.method = method;
+  }
+}
+
+/** The server's answer does not match the protocol (bad shape, unknown `resultType`, wrong id). */
+export class InvalidServerResponseError extends Error {
+  override readonly name = "InvalidServerResponseError";
+}
+
+/** A request got no answer within its `timeoutMs`. */
+export class RequestTimeoutError extends Error {
+  override readonly name = "RequestTimeoutError";
+  /** The timeout that elapsed, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(method: string, timeoutMs: number) {
+    super(`${method} timed out after ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
+  }
+}

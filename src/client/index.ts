@@ -1,0 +1,36 @@
+/**
+ * tsmcp/client: `Client` (runs the multi-round-trip loop for you), `ClientSession` (single legs,
+ * for a caller who drives the loop), the callback types, and the client's local errors.
+ */
+export type {
+  ElicitationCallback,
+  InputCallbacks,
+  InputRequestContext,
+  ListRootsCallback,
+  SamplingCallback,
+} from "./callbacks.js";
+export { type CallOptions, Client, type ClientOptions } from "./client.js";
+export type { ConnectTarget, StdioCommand } from "./connect.js";
+export {
+  InputRequiredRoundsExceededError,
+  InvalidServerResponseError,
+  RequestTimeoutError,
+  UnexpectedInputRequiredError,
+  UnsupportedInputRequestError,
+} from "./errors.js";
+export {
+  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  STATE_ONLY_BACKOFF_INITIAL_MS,
+  STATE_ONLY_BACKOFF_MAX_MS,
+} from "./input-required.js";
+export {
+  type AllowInputRequired,
+  ClientSession,
+  type ClientSessionOptions,
+  DEFAULT_CLIENT_INFO,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type InputRequiredOptions,
+  type ListenNotification,
+  type RequestOptions,
+  type Subscription,
+} from "./session.js";

@@ -1,0 +1,112 @@
+/**
+ * The client's multi-round-trip loop: while the server answers `input_required`, fulfil every
+ * embedded request of the round concurrently and retry the same call with the answers under the
+ * same keys and the `requestState` echoed byte for byte; back off on rounds that carry only state;
+ * stop past a round cap. Spec: basic/patterns/mrtr; behaviour: mrtr-behaviour.md §5.3.
+ */
+import type { Clock } from "../protocol/clock.js";
+import { isInputRequired } from "../protocol/methods.js";
+import type {
+  InputRequest,
+  InputRequiredResult,
+  InputResponse,
+  InputResponses,
+} from "../protocol/schema/input.js";
+import { InputRequiredRoundsExceededError } from "./errors.js";
+
+/** Retries a call allows by default before giving up: 10. */
+export const DEFAULT_INPUT_REQUIRED_MAX_ROUNDS = 10;
+/** The first wait before retrying a round that carried only `requestState`: 50 ms. */
+export const STATE_ONLY_BACKOFF_INITIAL_MS = 50;
+/** The longest wait between state-only rounds: 250 ms. */
+export const STATE_ONLY_BACKOFF_MAX_MS = 250;
+
+/** One leg of the call: send it with these answers and state, get its result. */
+export type SendLeg<R> = (
+  inputResponses: InputResponses | undefined,
+  requestState: string | undefined,
+) => Promise<R | InputRequiredResult>;
+
+/** Answers one embedded request. */
+export type Fulfil = (
+  request: InputRequest,
+  key: string,
+  round: number,
+  signal: AbortSignal,
+) => Promise<InputResponse>;
+
+/** Options of {@link driveInputRequired}. */
+export interface DriveOptions {
+  /** The call's method, for messages. */
+  method: string;
+  /** Retries allowed; the first `input_required` answer is round 1. */
+  maxRounds: number;
+  /** Where back-off waits come from. */
+  clock: Clock;
+  /** Cancels the whole call. */
+  signal?: AbortSignal;
+  /** Answers to seed the first leg with (resuming a persisted loop). */
+  inputResponses?: InputResponses;
+  /** State to seed the first leg with (resuming a persisted loop). */
+  requestState?: string;
+}
+
+/**
+ * Runs the loop to the final result.
+ *
+ * @throws InputRequiredRoundsExceededError past `maxRounds`; the first callback failure (its
+ *   siblings are aborted and no retry is sent); whatever a leg throws.
+ */
+export async function driveInputRequired<R>(
+  send: SendLeg<R>,
+  fulfil: Fulfil,
+  options: DriveOptions,
+): Promise<R> {
+  let result = await send(options.inputResponses, options.requestState);
+  let rounds = 0;
+  let delayMs = STATE_ONLY_BACKOFF_INITIAL_MS;
+  while (isInputRequired(result)) {
+    const required = result as InputRequiredResult;
+    rounds += 1;
+    if (rounds > options.maxRounds)
+      throw new InputRequiredRoundsExceededError(options.maxRounds, options.method);
+    const requests = Object.entries(required.inputRequests ?? {});
+    let responses: InputResponses | undefined;
+    if (requests.length > 0) {
+      delayMs = STATE_ONLY_BACKOFF_INITIAL_MS;
+      responses = await fulfilAll(requests, fulfil, rounds, options.signal);
+    } else {
+      await options.clock.sleep(delayMs, options.signal);
+      delayMs = Math.min(delayMs * 2, STATE_ONLY_BACKOFF_MAX_MS);
+    }
+    result = await send(responses, required.requestState);
+  }
+  return result as R;
+}
+
+async function fulfilAll(
+  requests: [string, InputRequest][],
+  fulfil: Fulfil,
+  round: number,
+  outer: AbortSignal | undefined,
+): Promise<InputResponses> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) throw outer.reason;
+  outer?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const answers = await Promise.all(
+      requests.map(async ([key, request]) => {
+        try {
+          return [key, await fulfil(request, key, round, controller.signal)] as const;
+        } catch (error) {
+          controller.abort(error);
+          throw error;
+        }
+      }),
+    );
+    return Object.fromEntries(answers);
+  } finally {
+    outer?.removeEventListener("abort", onAbort);
+  }
+}

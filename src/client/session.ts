@@ -1,0 +1,460 @@
+/**
+ * `ClientSession`: the mechanics of talking to one server over one transport. It stamps the
+ * per-request `_meta` on every request, correlates responses, validates results, and turns error
+ * responses into `McpError`. It runs no multi-round-trip policy: a carrier call returns the
+ * `InputRequiredResult` when asked to (`allowInputRequired: true`), and `Client` builds the loop on top.
+ * Spec: basic/index §Request metadata, server/discover, basic/patterns/mrtr §Client obligations.
+ */
+import type * as z from "zod";
+import { McpError } from "../protocol/errors.js";
+import { isErrorResponse, type JSONRPCNotification, type RequestId } from "../protocol/jsonrpc.js";
+import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  ServerCapabilities,
+} from "../protocol/schema/base.js";
+import {
+  type InputRequiredResult,
+  InputRequiredResultSchema,
+  type InputResponses,
+} from "../protocol/schema/input.js";
+import {
+  type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type DiscoverResult,
+  type GetPromptResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type LoggingMessageNotificationParams,
+  LoggingMessageNotificationParamsSchema,
+  type ProgressNotificationParams,
+  ProgressNotificationParamsSchema,
+  type ReadResourceResult,
+  type SubscriptionFilter,
+} from "../protocol/schema/methods.js";
+import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
+import type { Transport } from "../transport/transport.js";
+import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
+
+/** The default per-request timeout: 60 000 ms. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** The `clientInfo` sent when none is configured. */
+export const DEFAULT_CLIENT_INFO: Readonly<Implementation> = Object.freeze({
+  name: "tsmcp-client",
+  version: "0.1.0",
+});
+
+/** Options of a `ClientSession`. */
+export interface ClientSessionOptions {
+  /** Sent as `io.modelcontextprotocol/clientInfo` on every request; `false` sends none. */
+  clientInfo?: Implementation | false;
+  /** Sent as `io.modelcontextprotocol/clientCapabilities` on every request. Default `{}`. */
+  capabilities?: ClientCapabilities;
+  /** The protocol revision stamped on requests. Default "2026-07-28". */
+  protocolVersion?: string;
+  /** Per-request timeout in milliseconds; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  timeoutMs?: number;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Cancels the request (HTTP: closes the stream; stdio: sends `notifications/cancelled`). */
+  signal?: AbortSignal;
+  /** Overrides the session's timeout for this request, in milliseconds. */
+  timeoutMs?: number;
+  /** Opts into progress: a `progressToken` is sent and each `notifications/progress` reported here. */
+  onProgress?: (progress: ProgressNotificationParams) => void;
+  /** Opts into log messages at or above this level (`io.modelcontextprotocol/logLevel`). */
+  logLevel?: LoggingLevel;
+  /** Receives the request's `notifications/message` when `logLevel` is set. */
+  onLog?: (message: LoggingMessageNotificationParams) => void;
+  /** Extra `_meta` entries (reserved keys are always the session's). */
+  meta?: Record<string, unknown>;
+  /** Extra HTTP headers for this request (Streamable HTTP only). */
+  headers?: Record<string, string>;
+}
+
+/** The retry fields of a carrier call, for a caller who drives the loop. */
+export interface InputRequiredOptions extends RequestOptions {
+  /** Answers to the previous round's `inputRequests`, under the same keys. */
+  inputResponses?: InputResponses;
+  /** The previous round's `requestState`, echoed byte for byte. */
+  requestState?: string;
+}
+
+/** With `allowInputRequired: true` a carrier call returns the `InputRequiredResult` instead of throwing. */
+export interface AllowInputRequired {
+  allowInputRequired: true;
+}
+
+/** A notification on a `subscriptions/listen` stream. */
+export type ListenNotification = JSONRPCNotification;
+
+/** An open `subscriptions/listen` stream. */
+export interface Subscription {
+  /** The subscription id (the listen request's id). */
+  readonly id: RequestId;
+  /** Resolves with the filter the server honours (its acknowledgement). */
+  readonly acknowledged: Promise<SubscriptionFilter>;
+  /** Settles when the stream ends: resolves when the server ends it or it is closed here. */
+  readonly closed: Promise<void>;
+  /** Ends the subscription. */
+  close(): void;
+}
+
+type ResultOf<M extends Method> = z.infer<(typeof METHODS)[M]["result"]>;
+
+function checkTimeout(timeoutMs: number | undefined, where: string): void {
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new RangeError(`${where}: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  }
+}
+
+/** The mechanics of one client's conversation with one server. */
+export class ClientSession {
+  /** The transport requests travel on. */
+  readonly transport: Transport;
+  /** The capabilities declared on every request. */
+  readonly capabilities: ClientCapabilities;
+  /** The `clientInfo` sent on every request, if any. */
+  readonly clientInfo: Implementation | undefined;
+  /** The result of the last `server/discover`, if one was made. */
+  discovered: DiscoverResult | undefined;
+
+  #protocolVersion: string;
+  readonly #timeoutMs: number;
+  #nextId = 1;
+  #nextProgressToken = 1;
+
+  constructor(transport: Transport, options: ClientSessionOptions = {}) {
+    checkTimeout(options.timeoutMs, "ClientSession");
+    this.transport = transport;
+    this.capabilities = structuredClone(options.capabilities ?? {});
+    this.clientInfo =
+      options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
+    this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  /** The protocol revision stamped on requests. */
+  get protocolVersion(): string {
+    return this.#protocolVersion;
+  }
+
+  /** What the server said it is, from `server/discover` or the last result's `_meta`. */
+  get serverInfo(): Implementation | undefined {
+    return this.discovered?._meta?.[META.serverInfo] as Implementation | undefined;
+  }
+
+  /** What the server offers, from `server/discover`. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.discovered?.capabilities;
+  }
+
+  /**
+   * `server/discover`: learns the server's versions, capabilities and instructions. When the
+   * server answers -32022 naming a modern version this session can speak, switches to it and
+   * asks again (once).
+   */
+  async discover(options: RequestOptions = {}): Promise<DiscoverResult> {
+    try {
+      this.discovered = await this.request("server/discover", {}, options);
+    } catch (error) {
+      const supported = unsupportedVersions(error);
+      const mutual = supported?.find((version) => version === LATEST_PROTOCOL_VERSION);
+      if (mutual === undefined || mutual === this.#protocolVersion) throw error;
+      this.#protocolVersion = mutual;
+      this.discovered = await this.request("server/discover", {}, options);
+    }
+    return this.discovered;
+  }
+
+  /** `tools/list`: one page of tools. */
+  listTools(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.request("tools/list", params, options);
+  }
+
+  /** `prompts/list`: one page of prompts. */
+  listPrompts(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListPromptsResult> {
+    return this.request("prompts/list", params, options);
+  }
+
+  /** `resources/list`: one page of resources. */
+  listResources(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListResourcesResult> {
+    return this.request("resources/list", params, options);
+  }
+
+  /** `resources/templates/list`: one page of resource templates. */
+  listResourceTemplates(
+    params: { cursor?: string } = {},
+    options?: RequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return this.request("resources/templates/list", params, options);
+  }
+
+  /** `completion/complete`: suggestions for a prompt or resource-template argument. */
+  complete(params: Omit<CompleteRequestParams, "_meta">, options?: RequestOptions): Promise<CompleteResult> {
+    return this.request("completion/complete", params, options);
+  }
+
+  /**
+   * `tools/call` once. Returns the `CallToolResult`; with `allowInputRequired: true` may return
+   * the `InputRequiredResult` for the caller to answer and retry.
+   *
+   * @throws UnexpectedInputRequiredError when the server asks for input and `allowInputRequired` is not set.
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: InputRequiredOptions & AllowInputRequired,
+  ): Promise<CallToolResult | InputRequiredResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: InputRequiredOptions,
+  ): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: InputRequiredOptions & { allowInputRequired?: boolean } = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
+    return this.#carrier(
+      "tools/call",
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+    ) as Promise<CallToolResult | InputRequiredResult>;
+  }
+
+  /**
+   * `prompts/get` once; see {@link callTool} for `allowInputRequired`.
+   *
+   * @throws UnexpectedInputRequiredError when the server asks for input and `allowInputRequired` is not set.
+   */
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: InputRequiredOptions & AllowInputRequired,
+  ): Promise<GetPromptResult | InputRequiredResult>;
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: InputRequiredOptions,
+  ): Promise<GetPromptResult>;
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: InputRequiredOptions & { allowInputRequired?: boolean } = {},
+  ): Promise<GetPromptResult | InputRequiredResult> {
+    return this.#carrier(
+      "prompts/get",
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+    ) as Promise<GetPromptResult | InputRequiredResult>;
+  }
+
+  /**
+   * `resources/read` once; see {@link callTool} for `allowInputRequired`.
+   *
+   * @throws UnexpectedInputRequiredError when the server asks for input and `allowInputRequired` is not set.
+   */
+  readResource(
+    uri: string,
+    options: InputRequiredOptions & AllowInputRequired,
+  ): Promise<ReadResourceResult | InputRequiredResult>;
+  readResource(uri: string, options?: InputRequiredOptions): Promise<ReadResourceResult>;
+  readResource(
+    uri: string,
+    options: InputRequiredOptions & { allowInputRequired?: boolean } = {},
+  ): Promise<ReadResourceResult | InputRequiredResult> {
+    return this.#carrier("resources/read", { uri }, options) as Promise<
+      ReadResourceResult | InputRequiredResult
+    >;
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream; `onNotification` receives every notification after the
+   * acknowledgement. Spec: basic/patterns/subscriptions.
+   */
+  listen(
+    filter: SubscriptionFilter,
+    onNotification: (notification: ListenNotification) => void,
+  ): Subscription {
+    const controller = new AbortController();
+    const id = this.#nextId++;
+    let acknowledge!: (filter: SubscriptionFilter) => void;
+    let refuse!: (error: unknown) => void;
+    const acknowledged = new Promise<SubscriptionFilter>((resolve, reject) => {
+      acknowledge = resolve;
+      refuse = reject;
+    });
+    acknowledged.catch(() => {});
+    let isAcknowledged = false;
+    const closed = this.request(
+      "subscriptions/listen",
+      { notifications: filter },
+      {
+        signal: controller.signal,
+        timeoutMs: Number.POSITIVE_INFINITY,
+        id,
+        onNotification: (notification) => {
+          if (notification.method === "notifications/subscriptions/acknowledged") {
+            isAcknowledged = true;
+            acknowledge((notification.params?.notifications ?? {}) as SubscriptionFilter);
+          } else if (isAcknowledged) {
+            onNotification(notification);
+          }
+        },
+      },
+    ).then(
+      () => {
+        refuse(new InvalidServerResponseError("the subscription ended before it was acknowledged"));
+      },
+      (error: unknown) => {
+        refuse(error);
+        if (!controller.signal.aborted) throw error;
+      },
+    );
+    return { id, acknowledged, closed, close: () => controller.abort(new Error("subscription closed")) };
+  }
+
+  /**
+   * Sends any method of the table with the session's `_meta`, and validates the result.
+   *
+   * @throws McpError for an error response; InvalidServerResponseError for a result that does not
+   *   match the method; RequestTimeoutError; TransportError; the signal's reason when cancelled.
+   */
+  async request<M extends Method>(
+    method: M,
+    params: Record<string, unknown>,
+    options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void } = {},
+  ): Promise<ResultOf<M>> {
+    const result = await this.#send(method, params, options);
+    if (isInputRequired(result)) {
+      throw new InvalidServerResponseError(`${method} may not answer with an InputRequiredResult`);
+    }
+    return this.#validate(method, result) as ResultOf<M>;
+  }
+
+  /** Closes the transport. */
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  async #carrier(
+    method: InputRequiredMethod,
+    params: Record<string, unknown>,
+    options: InputRequiredOptions & { allowInputRequired?: boolean },
+  ): Promise<unknown> {
+    const full: Record<string, unknown> = { ...params };
+    if (options.inputResponses !== undefined) full.inputResponses = options.inputResponses;
+    if (options.requestState !== undefined) full.requestState = options.requestState;
+    const result = await this.#send(method, full, options);
+    if (isInputRequired(result)) {
+      const parsed = InputRequiredResultSchema.safeParse(result);
+      if (!parsed.success) {
+        throw new InvalidServerResponseError(
+          `${method}: malformed InputRequiredResult: ${parsed.error.issues[0]?.message}`,
+        );
+      }
+      if (options.allowInputRequired !== true) throw new UnexpectedInputRequiredError(method, parsed.data);
+      return parsed.data;
+    }
+    return this.#validate(method, result);
+  }
+
+  #validate(method: Method, result: Record<string, unknown>): unknown {
+    const resultType = result.resultType ?? "complete";
+    if (resultType !== "complete") {
+      throw new InvalidServerResponseError(
+        `${method}: unrecognised resultType ${JSON.stringify(resultType)}`,
+      );
+    }
+    const parsed = METHODS[method].result.safeParse(result);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InvalidServerResponseError(
+        `${method}: the result does not match the protocol (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"})`,
+      );
+    }
+    return parsed.data;
+  }
+
+  async #send(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void },
+  ): Promise<Record<string, unknown>> {
+    checkTimeout(options.timeoutMs === Number.POSITIVE_INFINITY ? undefined : options.timeoutMs, method);
+    const id = options.id ?? this.#nextId++;
+    const meta: Record<string, unknown> = { ...options.meta };
+    meta[META.protocolVersion] = this.#protocolVersion;
+    meta[META.clientCapabilities] = this.capabilities;
+    if (this.clientInfo !== undefined) meta[META.clientInfo] = this.clientInfo;
+    let progressToken: string | undefined;
+    if (options.onProgress !== undefined) {
+      progressToken = `p${this.#nextProgressToken++}`;
+      meta[META.progressToken] = progressToken;
+    }
+    if (options.logLevel !== undefined) meta[META.logLevel] = options.logLevel;
+
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) throw options.signal.reason;
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const timer =
+      timeoutMs === Number.POSITIVE_INFINITY
+        ? undefined
+        : setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs);
+    try {
+      const response = await this.transport.request(
+        { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } },
+        {
+          signal: controller.signal,
+          ...(options.headers === undefined ? {} : { headers: options.headers }),
+          onNotification: (notification) => {
+            if (notification.method === "notifications/progress" && options.onProgress !== undefined) {
+              const parsed = ProgressNotificationParamsSchema.safeParse(notification.params);
+              if (parsed.success && parsed.data.progressToken === progressToken)
+                options.onProgress(parsed.data);
+              return;
+            }
+            if (notification.method === "notifications/message" && options.onLog !== undefined) {
+              const parsed = LoggingMessageNotificationParamsSchema.safeParse(notification.params);
+              if (parsed.success) options.onLog(parsed.data);
+              return;
+            }
+            options.onNotification?.(notification);
+          },
+        },
+      );
+      if (response.id !== undefined && response.id !== id) {
+        throw new InvalidServerResponseError(
+          `${method}: response id ${String(response.id)} does not match request id ${id}`,
+        );
+      }
+      if (isErrorResponse(response)) throw McpError.fromObject(response.error);
+      return response.result;
+    } catch (error) {
+      if (controller.signal.aborted && controller.signal.reason instanceof RequestTimeoutError) {
+        throw controller.signal.reason;
+      }
+      throw error;
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+function unsupportedVersions(error: unknown): string[] | undefined {
+  if (!(error instanceof McpError) || error.code !== -32022) return undefined;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
+}
