@@ -1,0 +1,437 @@
+/**
+ * The client side of stdio: a `Transport` that runs an MCP server as a child process, writes
+ * requests to its stdin and correlates the lines on its stdout: responses by id, notifications by
+ * subscription id, progress token, or else to the transport. Spec: basic/transports/stdio (§4),
+ * basic/patterns/cancellation (§5.10), progress (§5.9), subscriptions (§5.12).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { PassThrough, type Readable } from "node:stream";
+import { McpError } from "../../protocol/errors.js";
+import {
+  isRequestId,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  parseMessage,
+} from "../../protocol/jsonrpc.js";
+import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
+import { defaultInheritedEnvironment } from "./environment.js";
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from "./framing.js";
+import { InFlightRequests } from "./requests.js";
+import {
+  DEFAULT_CLOSE_GRACE_PERIOD_MS,
+  DEFAULT_TERMINATE_GRACE_PERIOD_MS,
+  type ProcessExit,
+  terminateProcess,
+} from "./terminate.js";
+import { MessageWriter } from "./writer.js";
+
+/** What happens to the server's stderr: passed through to ours, exposed as a stream, or dropped. */
+export type StdioStderrMode = "inherit" | "pipe" | "ignore";
+
+/** How to start the server process of a {@link StdioClientTransport}. */
+export interface StdioClientTransportParams {
+  /** The program to run (looked up on the child's `PATH`; no shell). */
+  command: string;
+  /** Its arguments. Default none. */
+  args?: readonly string[];
+  /**
+   * Variables added to the child's environment, over the few it inherits
+   * (`DEFAULT_INHERITED_ENV_VARS`). The rest of this process's environment is not passed.
+   */
+  env?: Readonly<Record<string, string>>;
+  /** The child's working directory. Default: this process's. */
+  cwd?: string;
+  /**
+   * The child's stderr: "inherit" (default) writes it to this process's stderr; "pipe" exposes it
+   * as {@link StdioClientTransport.stderr}, which must then be read (an unread pipe fills up and
+   * stalls the server); "ignore" drops it.
+   */
+  stderr?: StdioStderrMode;
+  /** Milliseconds the server gets to exit after its stdin closes. Default 2000. */
+  closeGracePeriodMs?: number;
+  /** Milliseconds the server gets to exit after SIGTERM before SIGKILL. Default 2000. */
+  terminateGracePeriodMs?: number;
+  /** The longest line accepted from the server, in bytes. Default 16 MiB. */
+  maxLineBytes?: number;
+}
+
+/** Raised for every in-flight request when the server process ends (or never started). */
+export class ServerProcessExitedError extends TransportError {
+  /** The exit code; null when a signal ended the process or it never started. */
+  readonly exitCode: number | null;
+  /** The signal that ended the process, if any. */
+  readonly signal: NodeJS.Signals | null;
+
+  constructor(message: string, exit: ProcessExit, options?: { cause?: unknown }) {
+    super(message, options);
+    this.exitCode = exit.exitCode;
+    this.signal = exit.signal;
+  }
+}
+
+/** The running child and what we attached to it. */
+interface Running {
+  readonly child: ChildProcess;
+  readonly writer: MessageWriter;
+  readonly started: Promise<void>;
+  /** Resolves once the process has exited and its stdio streams have closed. */
+  readonly closed: Promise<void>;
+  spawnError: TransportError | undefined;
+}
+
+function checkDuration(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`StdioClientTransport: ${name} must be a non-negative integer of milliseconds`);
+  }
+  return value;
+}
+
+function checkParams(params: StdioClientTransportParams): void {
+  if (typeof params !== "object" || params === null) {
+    throw new TypeError("StdioClientTransport: params must be an object");
+  }
+  const { command, args, env, cwd, stderr, maxLineBytes } = params;
+  if (typeof command !== "string" || command.length === 0) {
+    throw new TypeError("StdioClientTransport: command must be a non-empty string");
+  }
+  if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string"))) {
+    throw new TypeError("StdioClientTransport: args must be an array of strings");
+  }
+  if (
+    env !== undefined &&
+    (typeof env !== "object" ||
+      env === null ||
+      !Object.values(env).every((value) => typeof value === "string"))
+  ) {
+    throw new TypeError("StdioClientTransport: env must map names to string values");
+  }
+  if (cwd !== undefined && typeof cwd !== "string") {
+    throw new TypeError("StdioClientTransport: cwd must be a string");
+  }
+  if (stderr !== undefined && stderr !== "inherit" && stderr !== "pipe" && stderr !== "ignore") {
+    throw new TypeError('StdioClientTransport: stderr must be "inherit", "pipe" or "ignore"');
+  }
+  if (
+    maxLineBytes !== undefined &&
+    (typeof maxLineBytes !== "number" || !Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+  ) {
+    throw new RangeError("StdioClientTransport: maxLineBytes must be a positive integer of bytes");
+  }
+}
+
+function describeExit(exit: ProcessExit): string {
+  if (exit.signal !== null) return `was killed by signal ${exit.signal}`;
+  return `exited with code ${exit.exitCode}`;
+}
+
+function spawnFailure(
+  command: string,
+  cwd: string | undefined,
+  error: NodeJS.ErrnoException,
+): TransportError {
+  const where = cwd === undefined ? "" : ` (or the working directory "${cwd}" does not exist)`;
+  if (error.code === "ENOENT") {
+    return new TransportError(`cannot start the MCP server: command "${command}" was not found${where}`, {
+      cause: error,
+    });
+  }
+  if (error.code === "EACCES") {
+    return new TransportError(`cannot start the MCP server: command "${command}" is not executable`, {
+      cause: error,
+    });
+  }
+  return new TransportError(`cannot start the MCP server "${command}": ${error.message}`, { cause: error });
+}
+
+/**
+ * A {@link Transport} to an MCP server run as a child process over stdio.
+ *
+ * - The process starts on the first `request`/`notify`, or earlier with {@link start}. If it exits
+ *   unexpectedly, in-flight requests reject with {@link ServerProcessExitedError} and the next
+ *   request starts a new process (spec: the client SHOULD restart; listen requests must be
+ *   re-sent).
+ * - Responses are matched by id; an id (or a `_meta.progressToken`) already in flight is refused.
+ *   Notifications go to the request they belong to (its `onNotification`): by
+ *   `_meta["io.modelcontextprotocol/subscriptionId"]` (listen streams), by the `progressToken` the
+ *   request's `_meta` carried, or by the `requestId` of a server-sent `notifications/cancelled`
+ *   (which also ends that request with a TransportError: no response follows). The rest, and
+ *   those for a request without `onNotification`, go to the transport's {@link onNotification}.
+ * - Aborting a request's `signal` sends `notifications/cancelled {requestId, reason}` and rejects
+ *   with the signal's reason; a late response is ignored.
+ * - `close()` ends the child's stdin, waits `closeGracePeriodMs`, then SIGTERM, waits
+ *   `terminateGracePeriodMs`, then SIGKILL, and resolves once the process is reaped.
+ *
+ * @throws TypeError / RangeError from the constructor for malformed params.
+ */
+export class StdioClientTransport implements Transport {
+  /** Notifications that belong to no in-flight request. */
+  onNotification?: (notification: JSONRPCNotification) => void;
+  /**
+   * Problems that belong to no request: unparseable or over-long lines from the server, error
+   * responses without an id, requests from the server, write failures, throwing callbacks.
+   * Default: dropped. The server's stderr is never reported here.
+   */
+  onError?: (error: Error) => void;
+  /** The server's stderr when `stderr: "pipe"` (across restarts; ends on `close()`), else null. */
+  readonly stderr: Readable | null;
+
+  readonly #command: string;
+  readonly #args: readonly string[];
+  readonly #env: Record<string, string>;
+  readonly #cwd: string | undefined;
+  readonly #stderrMode: StdioStderrMode;
+  readonly #closeGracePeriodMs: number;
+  readonly #terminateGracePeriodMs: number;
+  readonly #maxLineBytes: number;
+  readonly #stderrOut: PassThrough | undefined;
+  readonly #requests = new InFlightRequests({
+    onCancel: (requestId, reason) => {
+      if (!this.#running?.writer.writable) return;
+      this.#running.writer.write({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason },
+      });
+    },
+    onHandlerError: (error) => this.#report(error),
+  });
+  #running: Running | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(params: StdioClientTransportParams) {
+    checkParams(params);
+    this.#command = params.command;
+    this.#args = Object.freeze([...(params.args ?? [])]);
+    this.#env = { ...defaultInheritedEnvironment(), ...params.env };
+    this.#cwd = params.cwd;
+    this.#stderrMode = params.stderr ?? "inherit";
+    this.#closeGracePeriodMs =
+      checkDuration(params.closeGracePeriodMs, "closeGracePeriodMs") ?? DEFAULT_CLOSE_GRACE_PERIOD_MS;
+    this.#terminateGracePeriodMs =
+      checkDuration(params.terminateGracePeriodMs, "terminateGracePeriodMs") ??
+      DEFAULT_TERMINATE_GRACE_PERIOD_MS;
+    this.#maxLineBytes = params.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#stderrOut = this.#stderrMode === "pipe" ? new PassThrough() : undefined;
+    this.stderr = this.#stderrOut ?? null;
+  }
+
+  /** The server process id while one runs, else undefined. */
+  get pid(): number | undefined {
+    return this.#running?.child.pid;
+  }
+
+  /**
+   * Starts the server process if none runs. Resolves once it has spawned. Idempotent while it runs.
+   *
+   * @throws TransportError when the transport is closed or the process cannot start (the message
+   *   names the command; ENOENT = not found).
+   */
+  start(): Promise<void> {
+    if (this.#closing !== undefined) return Promise.reject(new TransportError("transport is closed"));
+    try {
+      this.#running ??= this.#spawn();
+    } catch (error) {
+      return Promise.reject(spawnFailure(this.#command, this.#cwd, error as NodeJS.ErrnoException));
+    }
+    return this.#running.started;
+  }
+
+  /**
+   * Writes `request` to the server and resolves with its response.
+   *
+   * @throws TypeError when `request.id` is not a string or integer.
+   * @throws TransportError when the transport is closed, the id (or the `_meta.progressToken`) is
+   *   already in flight, the process cannot start, or it exits first
+   *   ({@link ServerProcessExitedError}); the signal's reason when `signal` aborts.
+   */
+  async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
+    if (!isRequestId(request?.id) || typeof request.method !== "string") {
+      throw new TypeError("StdioClientTransport.request: request needs a string or integer id and a method");
+    }
+    if (this.#closing !== undefined) throw new TransportError("transport is closed");
+    const inFlight = this.#requests.add(request, options);
+    try {
+      await this.start();
+      if (inFlight.active) {
+        if (!this.#running?.writer.write(request)) {
+          throw new TransportError("cannot write to the MCP server: its stdin is closed");
+        }
+        inFlight.markWritten();
+      }
+    } catch (error) {
+      inFlight.fail(error);
+    }
+    return inFlight.response;
+  }
+
+  /**
+   * Writes a notification to the server. Resolves once it is handed to the child's stdin.
+   *
+   * @throws TypeError for a message with an id or without a method; TransportError when the
+   *   transport is closed or the process cannot start or be written to.
+   */
+  async notify(notification: JSONRPCNotification): Promise<void> {
+    if (typeof notification?.method !== "string" || "id" in notification) {
+      throw new TypeError("StdioClientTransport.notify: a notification needs a method and no id");
+    }
+    if (this.#closing !== undefined) throw new TransportError("transport is closed");
+    await this.start();
+    if (!this.#running?.writer.write(notification)) {
+      throw new TransportError("cannot write to the MCP server: its stdin is closed");
+    }
+  }
+
+  /**
+   * Rejects in-flight requests with TransportError("transport closed") and ends the server
+   * process (stdin EOF, then SIGTERM, then SIGKILL), resolving once it has exited and been reaped
+   * and its remaining output has been read (waiting at most `terminateGracePeriodMs` more for
+   * pipes a grandchild keeps open). Ends {@link stderr}. Idempotent: every call returns the same
+   * promise. Never rejects.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#requests.rejectAll(new TransportError("transport closed"));
+    const running = this.#running;
+    if (running !== undefined) {
+      await running.started.catch(() => {});
+      if (running.spawnError === undefined) {
+        running.writer.detach();
+        await terminateProcess(running.child, {
+          closeGracePeriodMs: this.#closeGracePeriodMs,
+          terminateGracePeriodMs: this.#terminateGracePeriodMs,
+        });
+        // Let the last stdout/stderr bytes arrive, unless a grandchild holds the pipes open.
+        await settlesWithin(running.closed, this.#terminateGracePeriodMs);
+        running.child.stdout?.destroy();
+        running.child.stderr?.unpipe();
+        running.child.stderr?.destroy();
+      }
+    }
+    this.#stderrOut?.end();
+  }
+
+  #spawn(): Running {
+    const child = spawn(this.#command, this.#args, {
+      cwd: this.#cwd,
+      env: this.#env,
+      stdio: ["pipe", "pipe", this.#stderrMode],
+      windowsHide: true,
+    });
+    const writer = new MessageWriter(child.stdin as NonNullable<ChildProcess["stdin"]>, {
+      onError: (error) =>
+        this.#report(new TransportError("cannot write to the MCP server", { cause: error })),
+    });
+    const decoder = new LineDecoder({
+      maxLineBytes: this.#maxLineBytes,
+      onError: (error) => this.#report(new TransportError(`the MCP server sent ${error.message}`)),
+    });
+    let onSpawn!: () => void;
+    let onSpawnError!: (error: Error) => void;
+    const started = new Promise<void>((resolve, reject) => {
+      onSpawn = resolve;
+      onSpawnError = reject;
+    });
+    let onClosed!: () => void;
+    const closed = new Promise<void>((resolve) => {
+      onClosed = resolve;
+    });
+    const running: Running = { child, writer, started, closed, spawnError: undefined };
+    const onData = (chunk: Buffer) => {
+      for (const line of decoder.push(chunk)) this.#onLine(line);
+    };
+    const onStreamError = (error: Error) =>
+      this.#report(new TransportError("the MCP server's stdio failed", { cause: error }));
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (running.spawnError === undefined && child.pid === undefined) {
+        running.spawnError = spawnFailure(this.#command, this.#cwd, error);
+        onSpawnError(running.spawnError);
+      } else {
+        this.#report(new TransportError("the MCP server process failed", { cause: error }));
+      }
+    };
+    const onClose = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      child.stdout?.off("data", onData);
+      child.stdout?.off("error", onStreamError);
+      child.stderr?.off("error", onStreamError);
+      child.off("spawn", onSpawn);
+      child.off("error", onError);
+      child.off("close", onClose);
+      writer.detach();
+      if (this.#running === running) this.#running = undefined;
+      const failure =
+        running.spawnError ??
+        new ServerProcessExitedError(
+          `the MCP server process "${this.#command}" ${describeExit({ exitCode, signal })}`,
+          { exitCode, signal },
+        );
+      this.#requests.rejectAll(failure);
+      onClosed();
+    };
+    started.catch(() => {});
+    child.once("spawn", onSpawn);
+    child.on("error", onError);
+    child.on("close", onClose);
+    // The writer reports write failures while attached; this keeps a late EPIPE (after the writer
+    // detached, while the child is being shut down) from becoming an uncaught exception.
+    child.stdin?.on("error", () => {});
+    child.stdout?.on("data", onData);
+    child.stdout?.on("error", onStreamError);
+    child.stderr?.on("error", onStreamError);
+    if (this.#stderrOut !== undefined) child.stderr?.pipe(this.#stderrOut, { end: false });
+    return running;
+  }
+
+  #onLine(line: string): void {
+    const parsed = parseMessage(line);
+    switch (parsed.kind) {
+      case "invalid":
+        this.#report(new TransportError(`the MCP server sent an invalid message: ${parsed.error.message}`));
+        return;
+      case "request":
+        this.#report(
+          new TransportError(`the MCP server sent a request (${parsed.message.method}); servers send none`),
+        );
+        return;
+      case "response": {
+        const { message } = parsed;
+        if (message.id === undefined) {
+          if ("error" in message) this.#report(McpError.fromObject(message.error));
+          return;
+        }
+        // A response for no request in flight is a late answer to a cancelled one: ignored (§5.10).
+        this.#requests.resolve(message);
+        return;
+      }
+      case "notification":
+        this.#requests.deliver(parsed.message, this.onNotification);
+        return;
+    }
+  }
+
+  #report(error: Error): void {
+    try {
+      this.onError?.(error);
+    } catch {
+      // A throwing onError has nowhere left to go.
+    }
+  }
+}
+
+/** Resolves once `promise` settles or after `timeoutMs`, whichever comes first; leaves no timer. */
+async function settlesWithin(promise: Promise<void>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

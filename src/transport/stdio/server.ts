@@ -1,0 +1,356 @@
+/**
+ * The server side of stdio: a loop that reads JSON-RPC lines from stdin, hands each request to a
+ * dispatcher concurrently (each with its own AbortSignal and notification sink), and writes
+ * responses and notifications to stdout as they come. stdout carries protocol messages only;
+ * diagnostics go to the logger (stderr by default).
+ * Spec: basic/transports/stdio (§4), basic/patterns/cancellation (§5.10), subscriptions (§5.12).
+ */
+import type { Readable, Writable } from "node:stream";
+import { internalError, McpError } from "../../protocol/errors.js";
+import {
+  errorResponse,
+  isRequestId,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  parseMessage,
+  type RequestId,
+} from "../../protocol/jsonrpc.js";
+import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
+import { LineDecoder, type LineTooLongError } from "./framing.js";
+import { MessageWriter } from "./writer.js";
+
+/** Structured fields of a log line; never secrets. */
+export type StdioLogFields = Record<string, unknown>;
+
+/**
+ * Where the stdio loop reports what it does not put on the wire. A server's `Logger` fits.
+ * It must never write to stdout.
+ */
+export interface StdioLogger {
+  debug(message: string, fields?: StdioLogFields): void;
+  warn(message: string, fields?: StdioLogFields): void;
+  error(message: string, fields?: StdioLogFields): void;
+}
+
+/** Options of {@link serveStdio}. */
+export interface ServeStdioOptions {
+  /** Where messages come from. Default `process.stdin`. */
+  stdin?: Readable;
+  /** Where messages go; nothing else is ever written to it. Default `process.stdout`. */
+  stdout?: Writable;
+  /** Diagnostics. Default: warnings and errors to stderr, debug dropped. */
+  logger?: StdioLogger;
+  /**
+   * The longest line accepted from stdin, in bytes; a longer one is discarded and answered with
+   * -32600 (no id). Default `DEFAULT_MAX_LINE_BYTES` (16 MiB).
+   */
+  maxLineBytes?: number;
+}
+
+/** A running stdio loop. */
+export interface StdioServerHandle {
+  /**
+   * Resolves once the loop has stopped: stdin ended or failed, stdout failed, or `close()` was
+   * called. In-flight requests are aborted by then and queued output handed to stdout. Never
+   * rejects. The library never exits the process; do it (or let it end) after this resolves.
+   */
+  readonly closed: Promise<void>;
+  /**
+   * Stops the loop: stops reading stdin, aborts in-flight requests (their responses are not
+   * written), flushes queued output. Does not end stdout. Idempotent; resolves like `closed`.
+   */
+  close(): Promise<void>;
+}
+
+function writeStderr(level: string, message: string, fields?: StdioLogFields): void {
+  let detail = "";
+  if (fields !== undefined) {
+    try {
+      detail = ` ${JSON.stringify(fields, (_key, value: unknown) =>
+        value instanceof Error ? { name: value.name, message: value.message } : value,
+      )}`;
+    } catch {
+      detail = " [unserializable fields]";
+    }
+  }
+  process.stderr.write(`[tsmcp] ${level} ${message}${detail}\n`);
+}
+
+/** The default {@link StdioLogger}: warnings and errors to stderr, debug dropped. */
+export const stdioStderrLogger: StdioLogger = Object.freeze({
+  debug: () => {},
+  warn: (message: string, fields?: StdioLogFields) => writeStderr("warn", message, fields),
+  error: (message: string, fields?: StdioLogFields) => writeStderr("error", message, fields),
+});
+
+function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
+  if (!isDispatcher(dispatcher)) {
+    throw new TypeError("serveStdio: dispatcher must implement handle(message, env)");
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("serveStdio: options must be an object");
+  }
+  const { stdin, stdout, logger } = options;
+  if (stdin !== undefined && (typeof stdin.on !== "function" || typeof stdin.pause !== "function")) {
+    throw new TypeError("serveStdio: options.stdin must be a Readable stream");
+  }
+  if (stdout !== undefined && (typeof stdout.write !== "function" || typeof stdout.on !== "function")) {
+    throw new TypeError("serveStdio: options.stdout must be a Writable stream");
+  }
+  if (
+    logger !== undefined &&
+    (typeof logger?.debug !== "function" ||
+      typeof logger.warn !== "function" ||
+      typeof logger.error !== "function")
+  ) {
+    throw new TypeError("serveStdio: options.logger must have debug, warn and error methods");
+  }
+}
+
+/** The abort reason a handler sees when its request is cancelled or the loop stops. */
+function abortReason(message: string): DOMException {
+  return new DOMException(message, "AbortError");
+}
+
+interface InFlight {
+  readonly controller: AbortController;
+}
+
+class StdioServerLoop implements StdioServerHandle {
+  readonly closed: Promise<void>;
+  readonly #dispatcher: Dispatcher;
+  readonly #stdin: Readable;
+  readonly #logger: StdioLogger;
+  readonly #decoder: LineDecoder;
+  readonly #writer: MessageWriter;
+  readonly #inFlight = new Map<RequestId, InFlight>();
+  /** Aborted when the loop stops; the signal notifications are dispatched with. */
+  readonly #lifetime = new AbortController();
+  #resolveClosed!: () => void;
+  #stopping = false;
+  #inputPaused = false;
+
+  constructor(dispatcher: Dispatcher, options: ServeStdioOptions) {
+    this.#dispatcher = dispatcher;
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#logger = options.logger ?? stdioStderrLogger;
+    this.#decoder = new LineDecoder({
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+      onError: (error) => this.#onLineTooLong(error),
+    });
+    this.#writer = new MessageWriter(options.stdout ?? process.stdout, {
+      onError: (error) => {
+        this.#logger.warn("stdout failed; stopping the stdio loop", { error });
+        void this.#stop("stdout failed");
+      },
+      onDrain: () => this.#resumeInput(),
+    });
+    this.closed = new Promise((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    this.#stdin.on("data", this.#onData);
+    this.#stdin.on("end", this.#onEnd);
+    this.#stdin.on("close", this.#onEnd);
+    this.#stdin.on("error", this.#onInputError);
+  }
+
+  close(): Promise<void> {
+    return this.#stop("the server closed the stdio loop");
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    if (this.#stopping) return;
+    for (const line of this.#decoder.push(chunk)) {
+      if (this.#stopping) return;
+      this.#onLine(line);
+    }
+  };
+
+  readonly #onEnd = (): void => {
+    void this.#stop("stdin closed");
+  };
+
+  readonly #onInputError = (error: Error): void => {
+    this.#logger.warn("stdin failed; stopping the stdio loop", { error });
+    void this.#stop("stdin failed");
+  };
+
+  #onLineTooLong(error: LineTooLongError): void {
+    this.#logger.warn("discarded an over-long line from stdin", { maxLineBytes: error.maxLineBytes });
+    this.#send(
+      errorResponse(
+        undefined,
+        McpError.of("INVALID_REQUEST", `Invalid Request: message exceeds ${error.maxLineBytes} bytes`),
+      ),
+    );
+  }
+
+  #onLine(line: string): void {
+    const parsed = parseMessage(line);
+    switch (parsed.kind) {
+      case "invalid":
+        this.#logger.debug("answering an invalid message", { code: parsed.error.code });
+        this.#send(errorResponse(parsed.id, parsed.error));
+        return;
+      case "response":
+        this.#logger.warn("ignoring a JSON-RPC response from the client (clients send no responses)", {
+          id: parsed.message.id,
+        });
+        return;
+      case "notification":
+        this.#onNotification(parsed.message);
+        return;
+      case "request":
+        this.#onRequest(parsed.message);
+        return;
+    }
+  }
+
+  #onNotification(notification: JSONRPCNotification): void {
+    if (notification.method === "notifications/cancelled") {
+      this.#cancel(notification.params?.requestId, notification.params?.reason);
+      return;
+    }
+    const env: RequestEnvironment = { signal: this.#lifetime.signal };
+    this.#dispatch(notification, env).then(
+      () => {},
+      () => {},
+    );
+  }
+
+  /** Aborts one in-flight request; unknown, finished or malformed ids are ignored (spec §5.10). */
+  #cancel(requestId: unknown, reason: unknown): void {
+    const entry = isRequestId(requestId) ? this.#inFlight.get(requestId) : undefined;
+    if (entry === undefined) {
+      this.#logger.debug("ignoring a cancellation for no in-flight request", { requestId });
+      return;
+    }
+    this.#inFlight.delete(requestId as RequestId);
+    const why = typeof reason === "string" && reason.length > 0 ? `: ${reason}` : "";
+    entry.controller.abort(abortReason(`request cancelled by the client${why}`));
+  }
+
+  #onRequest(request: JSONRPCRequest): void {
+    const { id } = request;
+    if (this.#inFlight.has(id)) {
+      this.#logger.warn("refusing a request whose id is already in flight", { id });
+      this.#send(
+        errorResponse(
+          id,
+          McpError.of("INVALID_REQUEST", "Invalid Request: a request with this id is already in flight"),
+        ),
+      );
+      return;
+    }
+    const entry: InFlight = { controller: new AbortController() };
+    const { signal } = entry.controller;
+    this.#inFlight.set(id, entry);
+    const env: RequestEnvironment = {
+      signal,
+      notify: (notification) => {
+        if (!signal.aborted && this.#inFlight.get(id) === entry) this.#send(notification);
+      },
+    };
+    void this.#dispatch(request, env).then((response) => {
+      if (this.#inFlight.get(id) === entry) this.#inFlight.delete(id);
+      if (signal.aborted) {
+        this.#logger.debug("not answering a cancelled request", { id });
+        return;
+      }
+      if (response === undefined) {
+        this.#logger.error("the dispatcher gave no response to a request", { id, method: request.method });
+        this.#send(errorResponse(id, internalError()));
+        return;
+      }
+      this.#send(response);
+    });
+  }
+
+  /** Calls the dispatcher; a throw or rejection (a broken contract) becomes -32603 for requests. */
+  async #dispatch(
+    message: JSONRPCRequest | JSONRPCNotification,
+    env: RequestEnvironment,
+  ): Promise<JSONRPCResponse | undefined> {
+    try {
+      return await this.#dispatcher.handle(message, env);
+    } catch (error) {
+      this.#logger.error("the dispatcher failed", { method: message.method, error });
+      return "id" in message ? errorResponse(message.id, internalError()) : undefined;
+    }
+  }
+
+  #send(message: JSONRPCMessage): void {
+    try {
+      if (!this.#writer.write(message)) {
+        this.#logger.debug("stdout is closed; dropping a message");
+        return;
+      }
+    } catch (error) {
+      this.#logger.error("a message could not be serialised", { error });
+      if ("id" in message && message.id !== undefined && !("error" in message)) {
+        this.#send(errorResponse(message.id, internalError()));
+      }
+      return;
+    }
+    if (this.#writer.congested && !this.#inputPaused && !this.#stopping) {
+      this.#inputPaused = true;
+      this.#stdin.pause();
+    }
+  }
+
+  #resumeInput(): void {
+    if (!this.#inputPaused || this.#stopping) return;
+    this.#inputPaused = false;
+    this.#stdin.resume();
+  }
+
+  #stop(why: string): Promise<void> {
+    if (this.#stopping) return this.closed;
+    this.#stopping = true;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.off("end", this.#onEnd);
+    this.#stdin.off("close", this.#onEnd);
+    this.#stdin.off("error", this.#onInputError);
+    this.#stdin.pause();
+    if (this.#decoder.end().length > 0) {
+      this.#logger.debug("ignoring an unterminated last line on stdin");
+    }
+    const reason = abortReason(why);
+    for (const entry of this.#inFlight.values()) entry.controller.abort(reason);
+    this.#inFlight.clear();
+    this.#lifetime.abort(reason);
+    void this.#writer.idle().then(() => {
+      this.#writer.detach();
+      this.#resolveClosed();
+    });
+    return this.closed;
+  }
+}
+
+/**
+ * Serves a dispatcher (a `Server` or `MCPServer`) over stdio: one line of JSON per message.
+ *
+ * - Each request is dispatched at once, concurrently with the others, with its own AbortSignal and
+ *   a `notify` that writes its notifications to stdout; each response is written when it is ready.
+ * - `notifications/cancelled {requestId}` aborts that request's signal and its response is never
+ *   written; an unknown id is ignored. Other notifications go to the dispatcher.
+ * - An unparseable line is answered with -32700 (no id), an invalid message with -32600 (with its
+ *   id when readable), an over-long line with -32600 (no id); the loop continues. A response from
+ *   the client is ignored and logged. A request reusing an in-flight id is refused with -32600.
+ * - While stdout is congested, stdin is paused (backpressure); lines are never split or interleaved.
+ * - On stdin EOF (or `close()`), in-flight requests are aborted and `closed` resolves.
+ *
+ * Spec: basic/transports/stdio, basic/patterns/cancellation, basic/patterns/subscriptions.
+ *
+ * @param dispatcher answers each message.
+ * @param options streams (default `process.stdin` / `process.stdout`), logger, line limit.
+ * @throws TypeError when `dispatcher` or an option is not what it should be; RangeError for a bad
+ *   `maxLineBytes`.
+ */
+export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = {}): StdioServerHandle {
+  checkOptions(dispatcher, options);
+  const loop = new StdioServerLoop(dispatcher, options);
+  return { closed: loop.closed, close: () => loop.close() };
+}
