@@ -4,10 +4,11 @@
  * carrying an elicitation, and the retry carries the answer. Its `briefing` prompt asks who the
  * briefing is for the same way.
  *
- * Run it: `npm run example -- provisioning` (serves Streamable HTTP on 127.0.0.1:3000/mcp).
+ * Run it: `npm run example -- provisioning` (serves Streamable HTTP on 127.0.0.1:$PORT/mcp, default
+ * port 3000), or `npm run example -- provisioning --stdio` (serves stdio).
  */
 import { elicitationRequest, inputRequired, Server } from "tsmcp/server";
-import { serve } from "tsmcp/transport";
+import { serve, serveStdio } from "tsmcp/transport";
 import type { ElicitResult, InputResponses } from "tsmcp/types";
 
 /** The question the `provision` tool asks. */
@@ -91,8 +92,12 @@ export function createProvisioningServer(): Server {
   });
 }
 
-/** Serves the provisioning server over Streamable HTTP until the process is stopped. */
-export async function main(): Promise<void> {
+/** Serves the provisioning server over Streamable HTTP (or stdio with `--stdio`) until stopped. */
+export async function main(args: string[] = []): Promise<void> {
+  if (args.includes("--stdio")) {
+    await serveStdio(createProvisioningServer()).closed;
+    return;
+  }
   const port = Number(process.env.PORT ?? 3000);
   const handle = await serve(createProvisioningServer(), { host: "127.0.0.1", port });
   console.log(`provisioning server listening on ${handle.url}`);

@@ -1,0 +1,104 @@
+/**
+ * The provisioning flow end to end over each transport: the first `tools/call` answers
+ * `input_required`, the client answers the elicitation and retries, the call completes.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { createProvisioningServer } from "../../examples/provisioning.js";
+import { Client, type ElicitationCallback } from "../../src/client/index.js";
+import { serve } from "../../src/transport/index.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+function answering(region: string) {
+  const asked: string[] = [];
+  const callback: ElicitationCallback = (params, context) => {
+    asked.push(`${context.key}: ${params.message}`);
+    return { action: "accept", content: { region } };
+  };
+  return { asked, callback };
+}
+
+async function provision(client: Client, asked: string[]) {
+  try {
+    const result = await client.callTool("provision", { name: "orders" });
+    expect(asked).toEqual(["region: Which region should the database live in?"]);
+    return result.content;
+  } finally {
+    await client.close();
+  }
+}
+
+describe("the provisioning flow", () => {
+  it("completes in memory", async () => {
+    const { asked, callback } = answering("eu-west-1");
+    const client = await Client.connect(createProvisioningServer(), { elicitationCallback: callback });
+    expect(await provision(client, asked)).toEqual([
+      { type: "text", text: "Provisioned orders in eu-west-1" },
+    ]);
+  });
+
+  it("completes over Streamable HTTP on 127.0.0.1", async () => {
+    const server = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
+    try {
+      const { asked, callback } = answering("us-east-1");
+      const client = await Client.connect(server.url.href, { elicitationCallback: callback });
+      expect(client.serverInfo?.name).toBe("provisioning");
+      expect(await provision(client, asked)).toEqual([
+        { type: "text", text: "Provisioned orders in us-east-1" },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("completes over stdio with a real child process", async () => {
+    const { asked, callback } = answering("ap-south-1");
+    const client = await Client.connect(
+      {
+        command: process.execPath,
+        args: ["--import", "tsx", "examples/run.ts", "provisioning", "--stdio"],
+        cwd: root,
+      },
+      { elicitationCallback: callback },
+    );
+    expect(await provision(client, asked)).toEqual([
+      { type: "text", text: "Provisioned orders in ap-south-1" },
+    ]);
+  });
+});
+
+describe("npm start", () => {
+  const children: ReturnType<typeof spawn>[] = [];
+  afterAll(() => {
+    for (const child of children) child.kill("SIGKILL");
+  });
+
+  function start(args: string[]): Promise<{ code: number | null; stdout: string }> {
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/start.ts", ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout })));
+  }
+
+  it("runs the two-round flow over real HTTP with --region and prints the result", async () => {
+    const { code, stdout } = await start(["--region", "eu-west-1"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("← input_required (round 1)");
+    expect(stdout).toContain('requestState "provision-v1" (echoed)');
+    expect(stdout).toContain("Result: Provisioned orders in eu-west-1");
+  });
+
+  it("takes the question's default when stdin is not a terminal", async () => {
+    const { code, stdout } = await start([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Result: Provisioned orders in eu-west-1");
+  });
+});
