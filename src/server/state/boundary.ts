@@ -1,0 +1,165 @@
+/**
+ * The requestState boundary: the middleware that opts a low-level `Server` into sealed state. On
+ * `tools/call`, `prompts/get` and `resources/read` it verifies every inbound `requestState` before
+ * params validation and hands the chain the plaintext, and seals the `requestState` of every
+ * outbound `InputRequiredResult`. Spec: basic/patterns/mrtr §Server obligations, §Error Handling.
+ */
+import { internalError, type McpError } from "../../protocol/errors.js";
+import type { Params } from "../../protocol/jsonrpc.js";
+import { INPUT_REQUIRED_METHODS, isInputRequired } from "../../protocol/methods.js";
+import type { RequestContext } from "../context.js";
+import type { LogFields } from "../logger.js";
+import type { Middleware } from "../middleware.js";
+import { type RequestBinding, requestBinding } from "./claims.js";
+import { describeType } from "./describe-type.js";
+import { InvalidRequestState, invalidRequestStateError } from "./errors.js";
+import { RequestStateSecurity } from "./policy.js";
+import { openRequestState, sealRequestState } from "./sealing.js";
+
+/** Options of {@link requestStateBoundary}. */
+export interface RequestStateBoundaryOptions {
+  /**
+   * The audience when the policy sets none: pass `server.name`, or `null` to mint audience-free
+   * tokens deliberately (any server sharing the keys would then accept them). Required.
+   */
+  defaultAudience: string | null;
+}
+
+type PrincipalOutcome = { principal: string | undefined } | { failure: InvalidRequestState };
+
+/** The request's principal under the policy, derived at most once per request. */
+function principalOnce(policy: RequestStateSecurity, ctx: RequestContext): () => string | undefined {
+  let derived: PrincipalOutcome | undefined;
+  const derive = (): PrincipalOutcome => {
+    const bind = policy.bindPrincipal;
+    if (bind === null) return { principal: undefined };
+    let principal: unknown;
+    try {
+      principal = bind(ctx);
+    } catch (error) {
+      return { failure: new InvalidRequestState("principal binding error", { cause: error }) };
+    }
+    if (principal !== undefined && typeof principal !== "string") {
+      return {
+        failure: new InvalidRequestState(
+          `bindPrincipal returned ${describeType(principal)}, expected string or undefined`,
+        ),
+      };
+    }
+    return { principal };
+  };
+  return () => {
+    derived ??= derive();
+    const outcome = derived;
+    if ("failure" in outcome) throw outcome.failure;
+    return outcome.principal;
+  };
+}
+
+function bindingOf(method: string, params: Params): RequestBinding {
+  try {
+    return requestBinding(method, params);
+  } catch (error) {
+    throw new InvalidRequestState("request binding", { cause: error });
+  }
+}
+
+/** Log fields for a failure: the method, the reason, and the type (never the message) of a cause. */
+function failureFields(method: string, error: unknown): LogFields & { reason: string } {
+  if (error instanceof InvalidRequestState) {
+    const fields: LogFields & { reason: string } = { method, reason: error.reason };
+    if (error.cause !== undefined) fields.cause = describeType(error.cause);
+    return fields;
+  }
+  return { method, reason: "unexpected error", cause: describeType(error) };
+}
+
+/**
+ * The middleware that seals `requestState`. One line opts a low-level server in:
+ *
+ * ```ts
+ * server.use(requestStateBoundary(new RequestStateSecurity({ keys: [key] }), { defaultAudience: server.name }));
+ * ```
+ *
+ * Only `tools/call`, `prompts/get` and `resources/read` are touched; everything else passes
+ * through, both ways. Inbound, a `requestState` that is present and not `null` (an explicit `null`
+ * counts as absent and is dropped) must be a string that opens under the policy's codec and whose
+ * claims match this request (not expired, not minted more than 60 s ahead, same method, target and
+ * arguments, same audience, same principal); the chain then sees the plaintext in its place.
+ * Outbound, an `InputRequiredResult` with a string `requestState` is returned as a copy carrying a
+ * freshly sealed token (new `iat`/`exp` every round).
+ *
+ * Every verification failure throws an `McpError` carrying `INVALID_REQUEST_STATE_ERROR` (the handler
+ * does not run) and logs a warning `requestState rejected on <method>: <reason>` — never the
+ * token, the plaintext or the principal. A failure while sealing logs an error
+ * `refusing to seal requestState on <method>: <reason>` and throws -32603 "Internal error".
+ *
+ * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
+ * (so `ctx.authInfo` is set) and before middleware that should see plaintext.
+ *
+ * Spec: basic/patterns/mrtr §Server obligations (integrity-protect and verify `requestState`; bind
+ * principal, expiry and the originating request), §Error Handling.
+ *
+ * @throws TypeError when `policy` is not a `RequestStateSecurity` or `options.defaultAudience` is
+ *   missing or neither a string nor `null`.
+ */
+export function requestStateBoundary(
+  policy: RequestStateSecurity,
+  options: RequestStateBoundaryOptions,
+): Middleware {
+  if (!(policy instanceof RequestStateSecurity)) {
+    throw new TypeError("requestStateBoundary: policy must be a RequestStateSecurity");
+  }
+  const defaultAudience: unknown = (options as RequestStateBoundaryOptions | undefined)?.defaultAudience;
+  if (defaultAudience === undefined) {
+    throw new TypeError(
+      "requestStateBoundary: options.defaultAudience is required; pass server.name, or null to mint audience-free tokens deliberately",
+    );
+  }
+  if (defaultAudience !== null && typeof defaultAudience !== "string") {
+    throw new TypeError("requestStateBoundary: options.defaultAudience must be a string or null");
+  }
+  const audience = policy.audience ?? defaultAudience;
+  const { logger } = policy;
+
+  const reject = (method: string, error: unknown): McpError => {
+    const fields = failureFields(method, error);
+    logger.warn(`requestState rejected on ${method}: ${fields.reason}`, fields);
+    return invalidRequestStateError();
+  };
+
+  return async function requestStateBoundaryMiddleware(request, next) {
+    const { method, params, context } = request;
+    if (!INPUT_REQUIRED_METHODS.has(method)) return next(request);
+    const principal = principalOnce(policy, context);
+    const inbound = params.requestState;
+    let binding: RequestBinding | undefined;
+    let forwarded = request;
+    if (inbound === null) {
+      const { requestState: _absent, ...rest } = params;
+      forwarded = { ...request, params: rest };
+    } else if (inbound !== undefined) {
+      try {
+        if (typeof inbound !== "string") throw new InvalidRequestState("non-string requestState");
+        binding = bindingOf(method, params);
+        const state = openRequestState(policy, inbound, { binding, audience, principal });
+        forwarded = { ...request, params: { ...params, requestState: state } };
+      } catch (error) {
+        throw reject(method, error);
+      }
+    }
+
+    const result = await next(forwarded);
+    if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
+    let sealed: string;
+    try {
+      binding ??= bindingOf(method, params);
+      sealed = sealRequestState(policy, result.requestState, { binding, audience, principal });
+    } catch (error) {
+      const fields = failureFields(method, error);
+      logger.error(`refusing to seal requestState on ${method}: ${fields.reason}`, fields);
+      throw internalError();
+    }
+    return { ...result, requestState: sealed };
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Who a requestState belongs to: the default principal derived from the request's authenticated
+ * identity, and the salted claim that binds a token to it without revealing it (two tokens for one
+ * principal are unlinkable). Spec: basic/patterns/mrtr §Server obligations (bind the principal).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { RequestContext } from "../context.js";
+import { decodeCanonicalBase64Url, encodeBase64Url } from "./base64url.js";
+import { pooledRandomBytes } from "./random-pool.js";
+
+const PRINCIPAL_LABEL = Buffer.from("mcp/request-state/principal:", "ascii");
+const SALT_BYTES = 8;
+const TAG_BYTES = 16;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The default principal binding: the authenticated identity of the request, as the compact JSON
+ * `[clientId, issuer, subject]` (each `null` when the auth layer did not supply it), e.g.
+ * `["client-123","https://as.example","alice"]`; `undefined` when the request carries no
+ * `authInfo` (the state is then not principal-bound). Two users of one OAuth client are distinct
+ * when the verifier supplies subjects. An auth layer must supply the components consistently, or
+ * flows in progress fail ("principal drift").
+ */
+export function authenticatedPrincipal(ctx: RequestContext): string | undefined {
+  const auth = ctx.authInfo;
+  if (auth === undefined) return undefined;
+  return JSON.stringify([auth.clientId ?? null, auth.issuer ?? null, auth.subject ?? null]);
+}
+
+/** UTF-8, except that lone surrogates are encoded as themselves (Python's "surrogatepass"). */
+function surrogatePassBytes(text: string): Buffer {
+  if (!LONE_SURROGATE.test(text)) return Buffer.from(text, "utf8");
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
+      continue;
+    }
+    parts.push(
+      Buffer.from(text.slice(start, i), "utf8"),
+      Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]),
+    );
+    start = i + 1;
+  }
+  parts.push(Buffer.from(text.slice(start), "utf8"));
+  return Buffer.concat(parts);
+}
+
+function principalTag(salt: Uint8Array, principal: string): Buffer {
+  return createHash("sha256")
+    .update(PRINCIPAL_LABEL)
+    .update(salt)
+    .update(surrogatePassBytes(principal))
+    .digest()
+    .subarray(0, TAG_BYTES);
+}
+
+/**
+ * The salted principal claim `p`: `base64url(salt(8) || SHA-256("mcp/request-state/principal:" ||
+ * salt || principal)[:16])`, with a fresh random salt on every call.
+ */
+export function principalClaim(principal: string): string {
+  const salt = pooledRandomBytes(SALT_BYTES);
+  return encodeBase64Url(Buffer.concat([salt, principalTag(salt, principal)]));
+}
+
+/**
+ * True when `claim` (from a token) was made by {@link principalClaim} for `principal`; the tags are
+ * compared in constant time. False for anything that is not a canonical claim.
+ */
+export function principalClaimMatches(claim: string, principal: string): boolean {
+  const bytes = decodeCanonicalBase64Url(claim);
+  if (bytes === undefined || bytes.length !== SALT_BYTES + TAG_BYTES) return false;
+  const expected = principalTag(bytes.subarray(0, SALT_BYTES), principal);
+  return timingSafeEqual(bytes.subarray(SALT_BYTES), expected);
+}
