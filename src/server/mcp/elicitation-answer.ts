@@ -1,0 +1,102 @@
+/**
+ * Reading the client's answer to a form elicitation. Answers are untrusted input: this checks the
+ * shape of the response and validates accepted content against a schema, and says what happened
+ * as a discriminated union. Spec: client/elicitation, basic/patterns/mrtr §Server obligations.
+ */
+import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
+import { compileJsonSchema, isPlainObject, type JsonValidator } from "./json-schema.js";
+import { type InferSchemaOutput, isStandardSchema, issueFields, type SchemaLike, toIssue } from "./schema.js";
+
+/** The content of an accepted form elicitation, as the wire allows it. */
+export type ElicitationContent = NonNullable<ElicitResult["content"]>;
+
+/**
+ * What the client answered to one elicitation:
+ * - `accepted`: the user submitted the form and `content` matches the schema;
+ * - `declined` / `cancelled`: the user said no, or dismissed the request;
+ * - `missing`: there is no answer under that key (typically the first round);
+ * - `invalid`: the answer is malformed, or accepted with content that does not match the schema;
+ *   `message` names the offending fields only.
+ */
+export type ElicitationAnswer<T> =
+  | { status: "accepted"; content: T }
+  | { status: "declined" }
+  | { status: "cancelled" }
+  | { status: "missing" }
+  | { status: "invalid"; message: string };
+
+const jsonValidators = new WeakMap<object, JsonValidator>();
+
+function jsonValidatorFor(schema: object): JsonValidator {
+  let validator = jsonValidators.get(schema);
+  if (validator === undefined) {
+    validator = compileJsonSchema(schema, "readElicitation schema");
+    jsonValidators.set(schema, validator);
+  }
+  return validator;
+}
+
+function mismatch(fields: readonly string[]): { status: "invalid"; message: string } {
+  return {
+    status: "invalid",
+    message: `the answer does not match the requested schema (fields: ${fields.join(", ")})`,
+  };
+}
+
+/**
+ * Reads one elicitation answer, typically `ctx.inputResponses?.[key]`, against `schema`: a zod
+ * schema or other Standard Schema (content typed by its output), or a raw JSON Schema object such
+ * as the question's `requestedSchema` (compiled once per schema object). Never throws for anything
+ * the client sent; the caller's objects are not modified.
+ *
+ * ```ts
+ * const answer = readElicitation(ctx.inputResponses?.region, z.object({ region: z.enum(REGIONS) }));
+ * if (answer.status !== "accepted") return inputRequired({ inputRequests: { region: ASK_REGION } });
+ * ```
+ *
+ * For URL-mode elicitations (no content), read `action` directly.
+ *
+ * @throws TypeError when `schema` is neither a Standard Schema nor a JSON Schema object, ajv refuses
+ *   a raw schema, or a Standard Schema validates asynchronously (use a synchronous schema).
+ */
+export function readElicitation<S extends SchemaLike>(
+  response: InputResponse | undefined,
+  schema: S,
+): ElicitationAnswer<InferSchemaOutput<S, ElicitationContent>> {
+  type Content = InferSchemaOutput<S, ElicitationContent>;
+  const standard = isStandardSchema(schema);
+  if (!standard && !isPlainObject(schema)) {
+    throw new TypeError(
+      "readElicitation: schema must be a zod schema, a Standard Schema, or a JSON Schema object",
+    );
+  }
+  const validateJson = standard ? undefined : jsonValidatorFor(schema);
+  if (response === undefined || response === null) return { status: "missing" };
+  if (!isPlainObject(response))
+    return { status: "invalid", message: "the answer is not an elicitation result" };
+  switch (response.action) {
+    case "decline":
+      return { status: "declined" };
+    case "cancel":
+      return { status: "cancelled" };
+    case "accept":
+      break;
+    default:
+      return { status: "invalid", message: "the answer is not an elicitation result" };
+  }
+  const content = (response as { content?: unknown }).content;
+  if (!isPlainObject(content))
+    return { status: "invalid", message: "the answer was accepted without content" };
+  if (validateJson !== undefined) {
+    const issues = validateJson(content);
+    return issues === undefined
+      ? { status: "accepted", content: content as Content }
+      : mismatch(issueFields(issues));
+  }
+  const result = (schema as Extract<SchemaLike, { "~standard": unknown }>)["~standard"].validate(content);
+  if (result instanceof Promise) {
+    throw new TypeError("readElicitation: the schema validates asynchronously; pass a synchronous schema");
+  }
+  if (result.issues === undefined) return { status: "accepted", content: result.value as Content };
+  return mismatch(issueFields(result.issues.map(toIssue)));
+}

@@ -1,0 +1,87 @@
+/**
+ * Raw JSON Schema objects as user schemas: compiled once with ajv v8 in the 2020-12 dialect (the
+ * MCP default), never fetching a network `$ref`, and their validation errors reduced to field paths.
+ * Spec: basic/index §JSON Schema Usage (2020-12 default, no auto-dereferenced network `$ref`,
+ * unsupported dialects answered with an error).
+ */
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+
+/** A JSON Schema given as a plain object (`{ type: "object", properties: { ... } }`). */
+export type JsonSchemaObject = { readonly [keyword: string]: unknown };
+
+/** The dialect URIs accepted in `$schema`: 2020-12, which is also the default when absent. */
+export const SUPPORTED_JSON_SCHEMA_DIALECTS: readonly string[] = Object.freeze([
+  "https://json-schema.org/draft/2020-12/schema",
+  "https://json-schema.org/draft/2020-12/schema#",
+]);
+
+/** One validation problem: the dotted path of the offending field ("" for the root) and why. */
+export interface SchemaIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A compiled raw JSON Schema validator. */
+export type JsonValidator = (value: unknown) => readonly SchemaIssue[] | undefined;
+
+/**
+ * One ajv instance per process is enough: `addUsedSchema: false` keeps compiled schemas out of its
+ * registry (two tools may reuse an `$id`), no `loadSchema` means a `$ref` to anything but the schema
+ * itself fails to compile instead of being fetched, and nothing mutates the validated value.
+ */
+const ajv = new Ajv2020({
+  strict: false,
+  allErrors: false,
+  validateFormats: false,
+  addUsedSchema: false,
+  logger: false,
+});
+
+/** True for a plain object (not an array, not null). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function pathOf(error: ErrorObject): string {
+  const segments = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  if (typeof params.missingProperty === "string") segments.push(params.missingProperty);
+  else if (typeof params.additionalProperty === "string") segments.push(params.additionalProperty);
+  return segments.join(".");
+}
+
+/**
+ * Compiles a raw JSON Schema into a validator.
+ *
+ * @throws TypeError when `schema` is not an object, declares a `$schema` dialect other than
+ *   2020-12, is not a valid 2020-12 schema, or has a `$ref` it cannot resolve locally (network
+ *   references are never fetched). The message starts with `where`.
+ */
+export function compileJsonSchema(schema: unknown, where: string): JsonValidator {
+  if (!isPlainObject(schema)) throw new TypeError(`${where} must be a JSON Schema object`);
+  const dialect = schema.$schema;
+  if (dialect !== undefined && !SUPPORTED_JSON_SCHEMA_DIALECTS.includes(dialect as string)) {
+    throw new TypeError(
+      `${where} declares the JSON Schema dialect ${JSON.stringify(dialect)}; only 2020-12 ` +
+        `(${SUPPORTED_JSON_SCHEMA_DIALECTS[0]}, the default when $schema is absent) is supported`,
+    );
+  }
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new TypeError(`${where} is not a usable JSON Schema: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return (value) => {
+    if (validate(value)) return undefined;
+    return (validate.errors ?? []).map((error) => ({
+      path: pathOf(error),
+      message: error.message ?? "is invalid",
+    }));
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * User schemas, compiled once at registration: a zod v4 schema or any other Standard Schema that
+ * can describe itself as JSON Schema (Standard JSON Schema), or a raw JSON Schema object (validated
+ * with ajv). Each becomes the JSON Schema advertised on the wire plus a validator; nothing is
+ * converted or compiled per request. Spec: basic/index §JSON Schema Usage, server/tools.
+ */
+import { compileJsonSchema, isPlainObject, type JsonSchemaObject, type SchemaIssue } from "./json-schema.js";
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
+
+/**
+ * A schema tsmcp accepts: a zod v4 schema, any Standard Schema that also implements Standard JSON
+ * Schema (wrap one that does not with {@link withJsonSchema}), or a raw 2020-12 JSON Schema object.
+ */
+export type SchemaLike = StandardSchemaV1 | JsonSchemaObject;
+
+/**
+ * What a value validated by `S` is: the schema's output type for a Standard Schema, `Fallback` for
+ * a raw JSON Schema (whose shape TypeScript cannot see).
+ */
+export type InferSchemaOutput<S, Fallback> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : Fallback;
+
+/** What `S` accepts: the schema's input type for a Standard Schema, `Fallback` for raw JSON Schema. */
+export type InferSchemaInput<S, Fallback> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferInput<S>
+  : Fallback;
+
+/** The outcome of validating one value. */
+export type ValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
+
+/** A schema ready to serve: its advertised JSON Schema and its validator, both built once. */
+export interface CompiledSchema<T = unknown> {
+  /** The JSON Schema advertised on the wire (deeply frozen). */
+  readonly jsonSchema: JsonSchemaObject;
+  /** Validates a value; answers synchronously unless the underlying Standard Schema is async. */
+  validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
+}
+
+/** Which side of a schema is advertised: what it accepts (tool input) or what it produces (output). */
+export type SchemaSide = "input" | "output";
+
+const TARGET = "draft-2020-12";
+
+/** True for a Standard Schema (it has a `~standard` property with a `validate` function). */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if (typeof value !== "object" && typeof value !== "function") return false;
+  const props = (value as { "~standard"?: { validate?: unknown } } | null)?.["~standard"];
+  return typeof props === "object" && props !== null && typeof props.validate === "function";
+}
+
+function hasJsonSchema(schema: StandardSchemaV1): schema is StandardSchemaV1 & StandardJSONSchemaV1 {
+  const converter = (schema["~standard"] as { jsonSchema?: { input?: unknown; output?: unknown } })
+    .jsonSchema;
+  return (
+    typeof converter === "object" &&
+    converter !== null &&
+    typeof converter.input === "function" &&
+    typeof converter.output === "function"
+  );
+}
+
+/** Deep-freezes a JSON value (the advertised schema is shared by every list response). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function segmentName(segment: PropertyKey | StandardSchemaV1.PathSegment): string {
+  const key = typeof segment === "object" ? segment.key : segment;
+  return typeof key === "symbol" ? (key.description ?? "") : String(key);
+}
+
+/** A Standard Schema issue as a {@link SchemaIssue} (its path as dotted field names). */
+export function toIssue(issue: StandardSchemaV1.Issue): SchemaIssue {
+  return { path: (issue.path ?? []).map(segmentName).join("."), message: issue.message };
+}
+
+function standardResult<T>(result: StandardSchemaV1.Result<unknown>): ValidationResult<T> {
+  if (result.issues === undefined) return { ok: true, value: result.value as T };
+  return { ok: false, issues: result.issues.map(toIssue) };
+}
+
+/**
+ * Pairs a Standard Schema that cannot describe itself as JSON Schema (zod v3, Valibot without its
+ * converter, ...) with the JSON Schema to advertise for it. The result validates with `schema` and
+ * advertises `jsonSchema` (for both sides); neither argument is modified.
+ *
+ * @throws TypeError when `schema` is not a Standard Schema or `jsonSchema` not an object.
+ */
+export function withJsonSchema<S extends StandardSchemaV1>(
+  schema: S,
+  jsonSchema: JsonSchemaObject,
+): StandardSchemaV1<StandardSchemaV1.InferInput<S>, StandardSchemaV1.InferOutput<S>> &
+  StandardJSONSchemaV1<StandardSchemaV1.InferInput<S>, StandardSchemaV1.InferOutput<S>> {
+  if (!isStandardSchema(schema)) throw new TypeError("withJsonSchema: schema must be a Standard Schema");
+  if (!isPlainObject(jsonSchema))
+    throw new TypeError("withJsonSchema: jsonSchema must be a JSON Schema object");
+  const advertised = deepFreeze(structuredClone(jsonSchema) as Record<string, unknown>);
+  const props = schema["~standard"];
+  return {
+    "~standard": {
+      version: 1,
+      vendor: props.vendor,
+      validate: (value: unknown) => props.validate(value),
+      jsonSchema: { input: () => advertised, output: () => advertised },
+    },
+  } as StandardSchemaV1<StandardSchemaV1.InferInput<S>, StandardSchemaV1.InferOutput<S>> &
+    StandardJSONSchemaV1<StandardSchemaV1.InferInput<S>, StandardSchemaV1.InferOutput<S>>;
+}
+
+function convertStandard(schema: StandardSchemaV1, side: SchemaSide, where: string): JsonSchemaObject {
+  if (!hasJsonSchema(schema)) {
+    throw new TypeError(
+      `${where}: this ${schema["~standard"].vendor} schema cannot describe itself as JSON Schema ` +
+        "(it does not implement Standard JSON Schema). Pass the JSON Schema explicitly: " +
+        "withJsonSchema(schema, { type: 'object', properties: { ... } }), or a raw JSON Schema object.",
+    );
+  }
+  let converted: unknown;
+  try {
+    converted = schema["~standard"].jsonSchema[side]({ target: TARGET });
+  } catch (error) {
+    throw new TypeError(
+      `${where} cannot be converted to JSON Schema (${(error as Error).message}); pass the JSON ` +
+        "Schema explicitly with withJsonSchema(schema, jsonSchema).",
+      { cause: error },
+    );
+  }
+  if (!isPlainObject(converted)) throw new TypeError(`${where}: the schema's JSON Schema is not an object`);
+  return converted;
+}
+
+/**
+ * Compiles a user schema once: its JSON Schema (the `side` that is advertised) and its validator.
+ *
+ * @throws TypeError (message starting with `where`) for anything that is neither a Standard Schema
+ *   nor a JSON Schema object, a Standard Schema that cannot produce JSON Schema, or a raw JSON Schema
+ *   ajv refuses (see {@link compileJsonSchema}).
+ */
+export function compileSchema<T = unknown>(
+  schema: unknown,
+  side: SchemaSide,
+  where: string,
+): CompiledSchema<T> {
+  if (isStandardSchema(schema)) {
+    const jsonSchema = deepFreeze(structuredClone(convertStandard(schema, side, where)));
+    const validate = schema["~standard"].validate;
+    return {
+      jsonSchema,
+      validate(value) {
+        const result = validate(value);
+        return result instanceof Promise ? result.then(standardResult<T>) : standardResult<T>(result);
+      },
+    };
+  }
+  if (!isPlainObject(schema)) {
+    throw new TypeError(`${where} must be a zod schema, a Standard Schema, or a JSON Schema object`);
+  }
+  const validator = compileJsonSchema(schema, where);
+  return {
+    jsonSchema: deepFreeze(structuredClone(schema)),
+    validate(value) {
+      const issues = validator(value);
+      return issues === undefined ? { ok: true, value: value as T } : { ok: false, issues };
+    },
+  };
+}
+
+/**
+ * Checks that a JSON Schema describes an object (`type: "object"` at the root), as tool input
+ * schemas and prompt argument schemas must.
+ *
+ * @throws TypeError naming `where` otherwise.
+ */
+export function requireObjectRoot(jsonSchema: JsonSchemaObject, where: string): void {
+  if (jsonSchema.type !== "object") {
+    throw new TypeError(
+      `${where} must describe an object (its JSON Schema root needs type: "object"), got type ${JSON.stringify(jsonSchema.type)}`,
+    );
+  }
+}
+
+/**
+ * The same object schema without the named properties (from `properties` and `required`), for
+ * parameters the server fills itself and clients must not see. Returns a new, frozen schema; the
+ * given one is unchanged. With no names, returns `jsonSchema` itself.
+ */
+export function withoutProperties(jsonSchema: JsonSchemaObject, names: readonly string[]): JsonSchemaObject {
+  if (names.length === 0) return jsonSchema;
+  const copy = structuredClone(jsonSchema) as Record<string, unknown>;
+  if (isPlainObject(copy.properties)) {
+    for (const name of names) delete copy.properties[name];
+  }
+  if (Array.isArray(copy.required)) {
+    copy.required = copy.required.filter((name) => !names.includes(name as string));
+  }
+  return deepFreeze(copy);
+}
+
+/** The issues as one line: `path: message; path: message` (the root's issues without a path). */
+export function describeIssues(issues: readonly SchemaIssue[]): string {
+  return issues
+    .map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`))
+    .join("; ");
+}
+
+/** The distinct field paths named by the issues (the root as "(root)"), for messages that must not leak more. */
+export function issueFields(issues: readonly SchemaIssue[]): string[] {
+  return [...new Set(issues.map((issue) => (issue.path === "" ? "(root)" : issue.path)))];
+}
+
+export type { JsonSchemaObject, SchemaIssue } from "./json-schema.js";
