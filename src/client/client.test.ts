@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../protocol/clock.js";
 import { McpError } from "../protocol/errors.js";
-import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+import {
+  errorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+} from "../protocol/jsonrpc.js";
 import type { ElicitResult, InputResponses } from "../protocol/schema/input.js";
 import {
   elicitationRequest,
@@ -10,6 +15,7 @@ import {
   samplingRequest,
 } from "../server/input-required.js";
 import { Server } from "../server/server.js";
+import type { Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
 import { InMemoryTransport } from "../transport/memory.js";
 import type { Transport, TransportRequestOptions } from "../transport/transport.js";
 import { Client } from "./client.js";
@@ -28,7 +34,7 @@ const ASK_REGION = elicitationRequest({
 class RecordingTransport implements Transport {
   readonly requests: JSONRPCRequest[] = [];
   readonly inner: InMemoryTransport;
-  constructor(server: Server) {
+  constructor(server: Dispatcher) {
     this.inner = new InMemoryTransport(server);
   }
   request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
@@ -390,6 +396,46 @@ describe("Client.connect", () => {
     expect(() => new Client(transport, { inputRequiredMaxRounds: -1 })).toThrow(RangeError);
     expect(() => new Client(transport, { elicitationCallback: 5 as never })).toThrow(TypeError);
     expect(() => new Client(transport, { timeoutMs: 0 })).toThrow(RangeError);
+    expect(() => new Client(transport, { logger: {} as never })).toThrow(TypeError);
+  });
+
+  it("retries discovery once when the server rejects the version it also names as supported", async () => {
+    const server = new Server("Flaky", { version: "1.0.0" });
+    let rejected = 0;
+    const flaky = {
+      handle: async (message: JSONRPCRequest | JSONRPCNotification, env: RequestEnvironment) => {
+        if ("id" in message && rejected === 0) {
+          rejected += 1;
+          return errorResponse(
+            message.id,
+            new McpError(-32022, "Unsupported protocol version", {
+              supported: ["2026-07-28"],
+              requested: "2026-07-28",
+            }),
+          );
+        }
+        return server.handle(message, env);
+      },
+    };
+    const transport = new RecordingTransport(flaky);
+    const client = await Client.connect(transport);
+    expect(client.serverInfo).toEqual({ name: "Flaky", version: "1.0.0" });
+    expect(transport.calls("server/discover")).toHaveLength(2);
+  });
+
+  it("gives up when the retried discovery is rejected again", async () => {
+    const always = {
+      handle: async (message: JSONRPCRequest | JSONRPCNotification) => {
+        if (!("id" in message)) return undefined;
+        return errorResponse(
+          message.id,
+          new McpError(-32022, "Unsupported protocol version", { supported: ["2026-07-28"] }),
+        );
+      },
+    };
+    const transport = new RecordingTransport(always);
+    await expect(Client.connect(transport)).rejects.toMatchObject({ code: -32022 });
+    expect(transport.calls("server/discover")).toHaveLength(2);
   });
 
   it("refuses a target it cannot connect to", async () => {

@@ -26,6 +26,7 @@ import type { Transport } from "../transport/transport.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, resolveTransport } from "./connect.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-required.js";
+import type { ClientLogger } from "./logger.js";
 import { ClientSession, type ListenNotification, type RequestOptions, type Subscription } from "./session.js";
 
 /** Options of a `Client`. */
@@ -42,6 +43,8 @@ export interface ClientOptions extends InputCallbacks {
   discover?: boolean;
   /** Where back-off waits come from; default the system clock. */
   clock?: Clock;
+  /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
+  logger?: ClientLogger;
 }
 
 /** Options of a carrier call run by the loop. */
@@ -94,6 +97,7 @@ export class Client {
       capabilities: declaredCapabilities(this.#callbacks, options.capabilities),
       ...(options.clientInfo === undefined ? {} : { clientInfo: options.clientInfo }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
     });
   }
 
@@ -172,7 +176,7 @@ export class Client {
     );
   }
 
-  /** `tools/list`: one page. */
+  /** `tools/list`: one page (over HTTP, without the tools that break the `x-mcp-header` rules). */
   listTools(params?: { cursor?: string }, options?: RequestOptions): Promise<ListToolsResult> {
     return this.session.listTools(params, options);
   }

@@ -23,6 +23,16 @@ export {
   STATE_ONLY_BACKOFF_INITIAL_MS,
   STATE_ONLY_BACKOFF_MAX_MS,
 } from "./input-required.js";
+export { type ClientLogger, silentClientLogger, stderrClientLogger } from "./logger.js";
+export {
+  analyzeParamHeaders,
+  encodeParamValue,
+  type ParamHeader,
+  type ParamHeaderAnalysis,
+  type ParamHeaderType,
+  paramHeadersFor,
+  X_MCP_HEADER,
+} from "./mcp-param-headers.js";
 export {
   type AllowInputRequired,
   ClientSession,

@@ -38,8 +38,11 @@ import {
   type SubscriptionFilter,
 } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
+import { HttpClientTransport } from "../transport/http/client.js";
 import type { Transport } from "../transport/transport.js";
 import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
+import { type ClientLogger, stderrClientLogger } from "./logger.js";
+import { analyzeParamHeaders, type ParamHeader, paramHeadersFor } from "./mcp-param-headers.js";
 
 /** The default per-request timeout: 60 000 ms. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -60,6 +63,14 @@ export interface ClientSessionOptions {
   protocolVersion?: string;
   /** Per-request timeout in milliseconds; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /**
+   * Apply the `x-mcp-header` rules (spec §3.7): drop tools whose annotations break them from
+   * `listTools`, and mirror annotated arguments into `Mcp-Param-*` headers on `callTool`.
+   * Default: true over Streamable HTTP (`HttpClientTransport`), false elsewhere.
+   */
+  mirrorParamHeaders?: boolean;
+  /** Receives the session's warnings (a dropped tool, ...). Default: {@link stderrClientLogger}. */
+  logger?: ClientLogger;
 }
 
 /** Options of one request. */
@@ -129,9 +140,13 @@ export class ClientSession {
 
   #protocolVersion: string;
   readonly #timeoutMs: number;
+  readonly #logger: ClientLogger;
+  /** Annotated parameters per tool name, from the latest `tools/list`; undefined when not mirroring. */
+  readonly #paramHeaders: Map<string, readonly ParamHeader[]> | undefined;
   #nextId = 1;
   #nextProgressToken = 1;
 
+  /** @throws RangeError for a bad `timeoutMs`; TypeError for a `logger` without `warn`. */
   constructor(transport: Transport, options: ClientSessionOptions = {}) {
     checkTimeout(options.timeoutMs, "ClientSession");
     this.transport = transport;
@@ -140,6 +155,12 @@ export class ClientSession {
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    if (options.logger !== undefined && typeof options.logger?.warn !== "function") {
+      throw new TypeError("ClientSession: logger must have a warn(message, fields) method");
+    }
+    this.#logger = options.logger ?? stderrClientLogger;
+    const mirror = options.mirrorParamHeaders ?? transport instanceof HttpClientTransport;
+    this.#paramHeaders = mirror ? new Map() : undefined;
   }
 
   /** The protocol revision stamped on requests. */
@@ -159,8 +180,9 @@ export class ClientSession {
 
   /**
    * `server/discover`: learns the server's versions, capabilities and instructions. When the
-   * server answers -32022 naming a modern version this session can speak, switches to it and
-   * asks again (once).
+   * server answers -32022 naming a modern version this session can speak, switches to it (it may
+   * be the version just sent: a fleet mid-deploy can refuse it on one node) and asks again, once.
+   * Spec: basic/versioning (the client retries with a supported version).
    */
   async discover(options: RequestOptions = {}): Promise<DiscoverResult> {
     try {
@@ -168,16 +190,36 @@ export class ClientSession {
     } catch (error) {
       const supported = unsupportedVersions(error);
       const mutual = supported?.find((version) => version === LATEST_PROTOCOL_VERSION);
-      if (mutual === undefined || mutual === this.#protocolVersion) throw error;
+      if (mutual === undefined) throw error;
       this.#protocolVersion = mutual;
       this.discovered = await this.request("server/discover", {}, options);
     }
     return this.discovered;
   }
 
-  /** `tools/list`: one page of tools. */
-  listTools(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListToolsResult> {
-    return this.request("tools/list", params, options);
+  /**
+   * `tools/list`: one page of tools. Over Streamable HTTP, a tool whose `x-mcp-header`
+   * annotations break the rules is left out (with a warning to the logger naming it and why), and
+   * the annotated parameters of the others are remembered for `callTool`. Spec: §3.7.
+   */
+  async listTools(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListToolsResult> {
+    const result = await this.request("tools/list", params, options);
+    const cache = this.#paramHeaders;
+    if (cache === undefined) return result;
+    const tools = result.tools.filter((tool) => {
+      const analysis = analyzeParamHeaders(tool.inputSchema);
+      if (analysis.kind === "valid") {
+        cache.set(tool.name, analysis.params);
+        return true;
+      }
+      cache.delete(tool.name);
+      this.#logger.warn(`tools/list: dropped tool ${JSON.stringify(tool.name)}: ${analysis.reason}`, {
+        tool: tool.name,
+        reason: analysis.reason,
+      });
+      return false;
+    });
+    return tools.length === result.tools.length ? result : { ...result, tools };
   }
 
   /** `prompts/list`: one page of prompts. */
@@ -207,7 +249,12 @@ export class ClientSession {
    * `tools/call` once. Returns the `CallToolResult`; with `allowInputRequired: true` may return
    * the `InputRequiredResult` for the caller to answer and retry.
    *
-   * @throws UnexpectedInputRequiredError when the server asks for input and `allowInputRequired` is not set.
+   * Over Streamable HTTP, the arguments the tool's listed schema annotates with `x-mcp-header`
+   * also travel as `Mcp-Param-{Name}` headers (none for a tool not seen in `listTools`).
+   *
+   * @throws UnexpectedInputRequiredError when the server asks for input and `allowInputRequired` is
+   *   not set; TypeError, before sending, for an annotated argument that cannot be mirrored (an
+   *   object, an array, a fractional number or an integer beyond ±(2^53−1)).
    */
   callTool(
     name: string,
@@ -224,10 +271,21 @@ export class ClientSession {
     args?: Record<string, unknown>,
     options: InputRequiredOptions & { allowInputRequired?: boolean } = {},
   ): Promise<CallToolResult | InputRequiredResult> {
+    const annotated = this.#paramHeaders?.get(name);
+    let legOptions = options;
+    if (annotated !== undefined && annotated.length > 0) {
+      let headers: Record<string, string>;
+      try {
+        headers = paramHeadersFor(name, annotated, args);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      legOptions = { ...options, headers: { ...options.headers, ...headers } };
+    }
     return this.#carrier(
       "tools/call",
       args === undefined ? { name } : { name, arguments: args },
-      options,
+      legOptions,
     ) as Promise<CallToolResult | InputRequiredResult>;
   }
 

@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Tool } from "../protocol/schema/content.js";
+import { environmentOf } from "../server/context.js";
+import { elicitationRequest, inputRequired } from "../server/input-required.js";
+import { Server } from "../server/server.js";
+import type { HttpServerHandle } from "../transport/http/node.js";
+import { serve } from "../transport/http/node.js";
+import { Client } from "./client.js";
+import type { ClientLogger } from "./logger.js";
+
+const TOOLS: Tool[] = [
+  {
+    name: "route",
+    inputSchema: {
+      type: "object",
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        priority: { type: "integer", "x-mcp-header": "Priority" },
+        verbose: { type: "boolean", "x-mcp-header": "Verbose" },
+        query: { type: "string" },
+      },
+    },
+  },
+  {
+    name: "broken",
+    inputSchema: { type: "object", properties: { score: { type: "number", "x-mcp-header": "Score" } } },
+  },
+  { name: "plain", inputSchema: { type: "object" } },
+];
+
+const ASK = elicitationRequest({
+  message: "Sure?",
+  requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+});
+
+/** A server that lists {@link TOOLS} and records the Mcp-Param-* headers of every tools/call leg. */
+function recordingServer() {
+  const seen: Record<string, string>[] = [];
+  const server = new Server("headers", {
+    onListTools: () => ({ tools: TOOLS }),
+    onCallTool: (ctx, params) => {
+      const headers: Record<string, string> = {};
+      environmentOf(ctx).headers?.forEach((value, name) => {
+        if (name.startsWith("mcp-param-")) headers[name] = value;
+      });
+      seen.push(headers);
+      if (params.arguments?.confirm === true && params.inputResponses === undefined) {
+        return inputRequired({ inputRequests: { ok: ASK }, requestState: "s1" });
+      }
+      return { content: [{ type: "text", text: "ok" }] };
+    },
+  });
+  return { server, seen };
+}
+
+function recordingLogger(): ClientLogger & { warnings: { message: string; fields: unknown }[] } {
+  const warnings: { message: string; fields: unknown }[] = [];
+  return { warnings, warn: (message, fields) => void warnings.push({ message, fields }) };
+}
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const handle of open.splice(0)) await handle.close();
+});
+
+async function served(server: Server): Promise<HttpServerHandle> {
+  const handle = await serve(server);
+  open.push(handle);
+  return handle;
+}
+
+describe("x-mcp-header over Streamable HTTP", () => {
+  it("drops a tool whose annotations break the rules from tools/list and warns naming it and why", async () => {
+    const { server } = recordingServer();
+    const logger = recordingLogger();
+    const client = await Client.connect((await served(server)).url, { logger });
+    open.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["route", "plain"]);
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]?.message).toMatch(/"broken"/);
+    expect(logger.warnings[0]?.message).toMatch(/type "number"/);
+  });
+
+  it("mirrors annotated arguments into Mcp-Param headers with the spec's encoding", async () => {
+    const { server, seen } = recordingServer();
+    const client = await Client.connect((await served(server)).url, { logger: recordingLogger() });
+    open.push(client);
+    await client.listTools();
+    await client.callTool("route", { region: " us-west1", priority: 42, verbose: false, query: "SELECT 1" });
+    await client.callTool("route", { region: "日本語", priority: 1, verbose: null, query: "q" });
+    expect(seen).toEqual([
+      {
+        "mcp-param-region": "=?base64?IHVzLXdlc3Qx?=",
+        "mcp-param-priority": "42",
+        "mcp-param-verbose": "false",
+      },
+      { "mcp-param-region": "=?base64?5pel5pys6Kqe?=", "mcp-param-priority": "1" },
+    ]);
+  });
+
+  it("sends the headers on every leg of a multi-round call", async () => {
+    const { server, seen } = recordingServer();
+    const client = await Client.connect((await served(server)).url, {
+      logger: recordingLogger(),
+      elicitationCallback: () => ({ action: "accept", content: { ok: true } }),
+    });
+    open.push(client);
+    await client.listTools();
+    await client.callTool("route", { region: "eu", confirm: true });
+    expect(seen).toEqual([{ "mcp-param-region": "eu" }, { "mcp-param-region": "eu" }]);
+  });
+
+  it("sends no Mcp-Param headers for a tool whose schema it never listed", async () => {
+    const { server, seen } = recordingServer();
+    const client = await Client.connect((await served(server)).url);
+    open.push(client);
+    await client.callTool("route", { region: "eu" });
+    expect(seen).toEqual([{}]);
+  });
+
+  it("refuses locally to send a value it cannot mirror", async () => {
+    const { server, seen } = recordingServer();
+    const client = await Client.connect((await served(server)).url, { logger: recordingLogger() });
+    open.push(client);
+    await client.listTools();
+    await expect(client.callTool("route", { priority: 1.5 })).rejects.toThrow(/argument priority/);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe("x-mcp-header over other transports", () => {
+  it("keeps every tool and sends no headers in memory, where annotations may be ignored", async () => {
+    const { server } = recordingServer();
+    const logger = recordingLogger();
+    const client = await Client.connect(server, { logger });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["route", "broken", "plain"]);
+    expect(logger.warnings).toEqual([]);
+  });
+});

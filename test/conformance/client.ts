@@ -1,0 +1,259 @@
+/**
+ * The conformance everything-client: the official suite starts it once per client scenario, with
+ * the mock server's URL as the LAST argument and the scenario in the environment:
+ *
+ * - `MCP_CONFORMANCE_SCENARIO`: which scenario (e.g. `http-custom-headers`);
+ * - `MCP_CONFORMANCE_PROTOCOL_VERSION`: `2026-07-28` runs the stateless path (`server/discover`,
+ *   per-request `_meta`); any other revision needs the 2025-11-25 handshake, which tsmcp does not
+ *   have yet, so the client says so and exits 1. Unset means 2026-07-28 (a run by hand);
+ * - `MCP_CONFORMANCE_CONTEXT`: JSON with scenario input (the exact calls of `http-custom-headers`).
+ *
+ * Exits 0 when the scenario's flow completed as expected, 1 when it did not (the reason on stderr),
+ * 2 on bad usage. Build: `npm run conformance:build`; run: `npm run conformance:client -- <url>`.
+ */
+import {
+  Client,
+  type ClientLogger,
+  type ElicitationCallback,
+  type ListRootsCallback,
+  type SamplingCallback,
+} from "tsmcp/client";
+import type { CallToolResult, Tool } from "tsmcp/types";
+
+/** What a scenario handler gets: the connected client and the scenario's context, if any. */
+interface ScenarioRun {
+  readonly url: string;
+  readonly context: Record<string, unknown>;
+}
+
+type Handler = (run: ScenarioRun) => Promise<void>;
+
+/** A scenario's flow did not go as expected. */
+class ScenarioFailure extends Error {
+  override readonly name = "ScenarioFailure";
+}
+
+const logger: ClientLogger = {
+  warn: (message) => process.stderr.write(`[client] warn ${message}\n`),
+};
+
+function note(message: string): void {
+  process.stderr.write(`[client] ${message}\n`);
+}
+
+/** A value for one property of an input schema: its default, else a plain value of its type. */
+function sampleValue(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null) return "conformance";
+  const s = schema as Record<string, unknown>;
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  switch (type) {
+    case "integer":
+    case "number":
+      return 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return sampleArguments(s);
+    default:
+      return "conformance";
+  }
+}
+
+/** Arguments that satisfy a tool's required properties. */
+function sampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return Object.fromEntries(required.map((name) => [name, sampleValue(properties[name])]));
+}
+
+/** Accepts every form with its defaults (or plain values); declines URL mode. */
+const elicitationCallback: ElicitationCallback = (params) => {
+  if (params.mode === "url") return { action: "decline" };
+  const content: Record<string, string | number | boolean | string[]> = {};
+  for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
+    content[name] = sampleValue(property) as string | number | boolean | string[];
+  }
+  return { action: "accept", content };
+};
+
+const samplingCallback: SamplingCallback = () => ({
+  role: "assistant",
+  content: { type: "text", text: "A reply from the conformance client." },
+  model: "tsmcp-conformance",
+});
+
+const listRootsCallback: ListRootsCallback = () => ({
+  roots: [{ uri: "file:///tmp/conformance", name: "conformance" }],
+});
+
+async function connect(url: string): Promise<Client> {
+  return Client.connect(url, {
+    clientInfo: { name: "tsmcp-conformance-client", version: "0.1.0" },
+    elicitationCallback,
+    samplingCallback,
+    listRootsCallback,
+    logger,
+    timeoutMs: 20_000,
+  });
+}
+
+async function withClient(url: string, body: (client: Client) => Promise<void>): Promise<void> {
+  const client = await connect(url);
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Every tool of every page (each page goes through the x-mcp-header filter). */
+async function allTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("");
+}
+
+function expectText(result: CallToolResult, expected: string, tool: string): void {
+  const text = textOf(result);
+  if (!text.includes(expected)) {
+    throw new ScenarioFailure(`${tool}: expected a result containing "${expected}", got "${text}"`);
+  }
+}
+
+/** Lists the tools, then calls each one with arguments satisfying its schema. */
+const callEveryTool: Handler = ({ url }) =>
+  withClient(url, async (client) => {
+    for (const tool of await allTools(client)) {
+      const result = await client.callTool(tool.name, sampleArguments(tool.inputSchema));
+      note(`${tool.name}: ${textOf(result)}`);
+    }
+  });
+
+/** Lists the tools and does nothing else with them (the scenario watches what the listing does). */
+const listOnly: Handler = ({ url }) =>
+  withClient(url, async (client) => {
+    const tools = await allTools(client);
+    note(`listed ${tools.length} tool(s): ${tools.map((t) => t.name).join(", ")}`);
+  });
+
+const SCENARIOS: Record<string, Handler> = {
+  tools_call: ({ url }) =>
+    withClient(url, async (client) => {
+      const tools = await allTools(client);
+      if (!tools.some((t) => t.name === "add_numbers"))
+        throw new ScenarioFailure("no add_numbers tool listed");
+      expectText(await client.callTool("add_numbers", { a: 5, b: 3 }), "8", "add_numbers");
+    }),
+
+  "request-metadata": listOnly,
+
+  "sep-2322-client-request-state": ({ url }) =>
+    withClient(url, async (client) => {
+      await allTools(client);
+      expectText(await client.callTool("test_mrtr_echo_state"), "echo-state-ok", "test_mrtr_echo_state");
+      expectText(await client.callTool("test_mrtr_no_state"), "no-state-ok", "test_mrtr_no_state");
+      expectText(await client.callTool("test_mrtr_unrelated"), "unrelated-ok", "test_mrtr_unrelated");
+      expectText(
+        await client.callTool("test_mrtr_no_result_type"),
+        "no-result-type-test-ok",
+        "test_mrtr_no_result_type",
+      );
+    }),
+
+  "http-standard-headers": ({ url }) =>
+    withClient(url, async (client) => {
+      for (const tool of await allTools(client))
+        await client.callTool(tool.name, sampleArguments(tool.inputSchema));
+      for (const resource of (await client.listResources()).resources)
+        await client.readResource(resource.uri);
+      for (const prompt of (await client.listPrompts()).prompts) await client.getPrompt(prompt.name);
+    }),
+
+  "http-custom-headers": ({ url, context }) =>
+    withClient(url, async (client) => {
+      const calls = context.toolCalls;
+      if (!Array.isArray(calls) || calls.length === 0) {
+        throw new ScenarioFailure("MCP_CONFORMANCE_CONTEXT has no toolCalls");
+      }
+      const listed = new Set((await allTools(client)).map((t) => t.name));
+      for (const call of calls as { name: string; arguments?: Record<string, unknown> }[]) {
+        if (!listed.has(call.name)) throw new ScenarioFailure(`tool ${call.name} was not listed`);
+        await client.callTool(call.name, call.arguments ?? {});
+      }
+    }),
+
+  "http-invalid-tool-headers": callEveryTool,
+
+  "json-schema-ref-no-deref": listOnly,
+
+  "json-schema-2020-12-preservation": ({ url }) =>
+    withClient(url, async (client) => {
+      const tools = await allTools(client);
+      const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+      if (focal === undefined) throw new ScenarioFailure("json_schema_2020_12_tool was not listed");
+      await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+    }),
+};
+
+/** Scenarios that need a capability tsmcp does not have yet, and which one. */
+function missingCapability(scenario: string): string | undefined {
+  if (scenario.startsWith("auth/"))
+    return "OAuth authorization (client/auth) is not implemented in tsmcp yet";
+  if (scenario.startsWith("sep-2640-")) return "the skills extension is not implemented in tsmcp";
+  return undefined;
+}
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`[client] ${message}\n`);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  const url = process.argv.at(-1);
+  if (process.argv.length < 3 || url === undefined || !/^https?:\/\//.test(url)) {
+    fail("usage: client.js <server-url>  (MCP_CONFORMANCE_SCENARIO names the scenario)", 2);
+  }
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+  if (scenario === undefined || scenario === "") fail("MCP_CONFORMANCE_SCENARIO is not set", 2);
+  const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "2026-07-28";
+  if (version !== "2026-07-28") {
+    fail(
+      `protocol ${version} needs the initialize handshake of the 2025-11-25 era, which tsmcp's client ` +
+        `does not implement yet; only 2026-07-28 (stateless) is supported`,
+    );
+  }
+  const missing = missingCapability(scenario);
+  if (missing !== undefined) fail(`scenario ${scenario}: ${missing}`);
+  const handler = SCENARIOS[scenario];
+  if (handler === undefined) fail(`scenario ${scenario}: no handler in the everything-client`);
+  let context: Record<string, unknown> = {};
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (raw !== undefined && raw !== "") {
+    try {
+      context = JSON.parse(raw) as Record<string, unknown>;
+    } catch (error) {
+      fail(`MCP_CONFORMANCE_CONTEXT is not JSON: ${(error as Error).message}`, 2);
+    }
+  }
+  await handler({ url, context });
+  note(`scenario ${scenario}: done`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) =>
+    fail(`failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`),
+);
