@@ -5,6 +5,7 @@
  */
 import type { Params } from "../protocol/jsonrpc.js";
 import type { RequestContext } from "./context.js";
+import type { Logger } from "./logger.js";
 
 /** A result object as it goes on the wire (`resultType`, `_meta`, and the method's fields). */
 export type WireResult = Record<string, unknown>;
@@ -17,6 +18,8 @@ export interface MiddlewareRequest {
   readonly params: Params;
   /** The request context handlers will receive. */
   readonly context: RequestContext;
+  /** The server's logger, for diagnostics a middleware emits. */
+  readonly logger: Logger;
 }
 
 /** Continues the chain with (possibly rewritten) request; resolves with the shaped result. */

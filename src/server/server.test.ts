@@ -149,6 +149,16 @@ describe("methods", () => {
     expect(error.message).toContain("name");
   });
 
+  it("treats an explicit null requestState or inputResponses as absent", async () => {
+    const result = resultOf(
+      await call(
+        provisioner(),
+        rpc("tools/call", { name: "provision", requestState: null, inputResponses: null }),
+      ),
+    );
+    expect(result.resultType).toBe("input_required");
+  });
+
   it("does not mutate the params it was given", async () => {
     const message = rpc("tools/call", { name: "provision", arguments: { name: "orders" } });
     const before = structuredClone(message);

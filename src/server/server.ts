@@ -10,6 +10,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type Params,
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import { type CacheableMethod, isKnownMethod, METHODS } from "../protocol/methods.js";
@@ -173,7 +174,7 @@ export class Server implements Dispatcher {
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
-    return this.#chain({ method, params: request.params ?? {}, context });
+    return this.#chain({ method, params: request.params ?? {}, context, logger: this.logger });
   }
 
   #serves(method: string): boolean {
@@ -186,7 +187,9 @@ export class Server implements Dispatcher {
   async #terminal(request: MiddlewareRequest): Promise<WireResult> {
     const { method, context } = request;
     const spec = METHODS[method as keyof typeof METHODS];
-    const parsed = spec.params.safeParse(request.params);
+    const parsed = spec.params.safeParse(
+      spec.inputRequired ? withoutNullRetryFields(request.params) : request.params,
+    );
     if (!parsed.success) {
       throw McpError.of("INVALID_PARAMS", `Invalid params: ${describeIssue(parsed.error.issues)}`);
     }
@@ -252,4 +255,13 @@ export class Server implements Dispatcher {
     }
     return internalError();
   }
+}
+
+/** An explicit `null` `requestState` or `inputResponses` means absent (a copy without them). */
+function withoutNullRetryFields(params: Params): Params {
+  if (params.requestState !== null && params.inputResponses !== null) return params;
+  const copy = { ...params };
+  if (copy.requestState === null) delete copy.requestState;
+  if (copy.inputResponses === null) delete copy.inputResponses;
+  return copy;
 }

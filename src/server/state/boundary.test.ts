@@ -4,6 +4,7 @@ import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { InMemoryTransport } from "../../transport/memory.js";
 import { createRequestContext } from "../context.js";
 import { inputRequired } from "../input-required.js";
+import { silentLogger } from "../logger.js";
 import type { MiddlewareRequest, WireResult } from "../middleware.js";
 import { Server } from "../server.js";
 import { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
@@ -171,6 +172,21 @@ describe("the round trip", () => {
   });
 });
 
+describe("logging", () => {
+  it("logs refusals through the server's logger when the policy names none", async () => {
+    const serverLogger = new CapturingLogger();
+    const server = new Server("Provisioner", {
+      logger: serverLogger,
+      onCallTool: () => ({ content: [] }),
+    }).use(
+      requestStateBoundary(new RequestStateSecurity({ keys: [KEY_A] }), { defaultAudience: "Provisioner" }),
+    );
+    const response = await send(server, request("tools/call", { name: "provision", requestState: "forged" }));
+    expect(errorOf(response)).toEqual(INVALID_REQUEST_STATE_ERROR);
+    expect(serverLogger.messages).toEqual(["requestState rejected on tools/call: malformed"]);
+  });
+});
+
 describe("inbound requestState on the wire", () => {
   it("refuses a non-string requestState with the frozen error", async () => {
     const { server, logger, seen } = setup();
@@ -271,7 +287,12 @@ describe("the boundary's scope", () => {
     const context = createRequestContext("tools/call", 1, requestMeta() as never, {
       signal: new AbortController().signal,
     });
-    const req: MiddlewareRequest = { method: "tools/call", params: { name: "provision" }, context };
+    const req: MiddlewareRequest = {
+      method: "tools/call",
+      params: { name: "provision" },
+      context,
+      logger: silentLogger,
+    };
     const complete = { resultType: "complete", content: [] };
     expect(await boundary(req, async () => complete)).toBe(complete);
     const shortCircuited = Object.freeze({ resultType: "input_required", requestState: "plain" });

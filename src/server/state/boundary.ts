@@ -8,7 +8,7 @@ import { internalError, type McpError } from "../../protocol/errors.js";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { INPUT_REQUIRED_METHODS, isInputRequired } from "../../protocol/methods.js";
 import type { RequestContext } from "../context.js";
-import type { LogFields } from "../logger.js";
+import type { LogFields, Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
 import { type RequestBinding, requestBinding } from "./claims.js";
 import { describeType } from "./describe-type.js";
@@ -120,9 +120,7 @@ export function requestStateBoundary(
     throw new TypeError("requestStateBoundary: options.defaultAudience must be a string or null");
   }
   const audience = policy.audience ?? defaultAudience;
-  const { logger } = policy;
-
-  const reject = (method: string, error: unknown): McpError => {
+  const reject = (logger: Logger, method: string, error: unknown): McpError => {
     const fields = failureFields(method, error);
     logger.warn(`requestState rejected on ${method}: ${fields.reason}`, fields);
     return invalidRequestStateError();
@@ -131,6 +129,7 @@ export function requestStateBoundary(
   return async function requestStateBoundaryMiddleware(request, next) {
     const { method, params, context } = request;
     if (!INPUT_REQUIRED_METHODS.has(method)) return next(request);
+    const logger = policy.logger ?? request.logger;
     const principal = principalOnce(policy, context);
     const inbound = params.requestState;
     let binding: RequestBinding | undefined;
@@ -145,7 +144,7 @@ export function requestStateBoundary(
         const state = openRequestState(policy, inbound, { binding, audience, principal });
         forwarded = { ...request, params: { ...params, requestState: state } };
       } catch (error) {
-        throw reject(method, error);
+        throw reject(logger, method, error);
       }
     }
 

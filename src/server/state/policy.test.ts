@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../protocol/clock.js";
-import { stderrLogger } from "../logger.js";
 import { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
 import type { RequestStateCodec } from "./codec.js";
 import { InvalidRequestState } from "./errors.js";
@@ -104,10 +103,10 @@ describe("RequestStateSecurity construction", () => {
     expect(new RequestStateSecurity({ keys: [KEY_A], bindPrincipal: null }).bindPrincipal).toBeNull();
   });
 
-  it("uses the system clock and the stderr logger unless given others", () => {
+  it("uses the system clock, and the logger of the server it guards, unless given others", () => {
     const policy = new RequestStateSecurity({ keys: [KEY_A] });
     expect(policy.clock).toBe(systemClock);
-    expect(policy.logger).toBe(stderrLogger);
+    expect(policy.logger).toBeUndefined();
   });
 
   it("does not keep or alter the options object it was given", () => {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 import type { RequestContext } from "../context.js";
-import { type Logger, stderrLogger } from "../logger.js";
+import type { Logger } from "../logger.js";
 import { AesGcmRequestStateCodec, type RequestStateKey } from "./aes-gcm-codec.js";
 import { isRequestStateCodec, type RequestStateCodec } from "./codec.js";
 import { authenticatedPrincipal } from "./principal.js";
@@ -40,7 +40,7 @@ export interface RequestStateSecurityCommonOptions {
   audience?: string;
   /** The time source for `iat`/`exp`. Default {@link systemClock}. */
   clock?: Clock;
-  /** Where refusals are logged (reason only, never secrets). Default {@link stderrLogger}. */
+  /** Where refusals are logged (reason only, never secrets). Default: the server's logger. */
   logger?: Logger;
 }
 
@@ -104,8 +104,8 @@ export class RequestStateSecurity {
   readonly audience: string | undefined;
   /** The time source. */
   readonly clock: Clock;
-  /** Where refusals are logged. */
-  readonly logger: Logger;
+  /** Where refusals are logged; `undefined` = the logger of the server the boundary is installed on. */
+  readonly logger: Logger | undefined;
 
   constructor(options: RequestStateSecurityOptions) {
     if (typeof options !== "object" || options === null) {
@@ -134,8 +134,8 @@ export class RequestStateSecurity {
       throw new TypeError("RequestStateSecurity: clock must have a now() method");
     }
     this.clock = clock as Clock;
-    const logger: unknown = options.logger ?? stderrLogger;
-    if (!isLogger(logger)) {
+    const logger: unknown = options.logger;
+    if (logger !== undefined && !isLogger(logger)) {
       throw new TypeError("RequestStateSecurity: logger must have warn() and error() methods");
     }
     this.logger = logger;
