@@ -1,6 +1,8 @@
 /**
- * tsmcp/server: the low-level `Server` (handlers in, results out), its middleware chain, and the
- * helpers for answering with an `InputRequiredResult`.
+ * tsmcp/server: the high-level `MCPServer` (tools, prompts, resources and templates from schemas
+ * and plain functions, requestState sealed by default), the low-level `Server` (handlers in, results
+ * out), its middleware chain, the requestState sealing layer, and the helpers for answering with an
+ * `InputRequiredResult`.
  */
 export type { AuthInfo, Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
@@ -13,6 +15,51 @@ export {
   samplingRequest,
 } from "./input-required.js";
 export { type LogFields, type Logger, silentLogger, stderrLogger } from "./logger.js";
+export {
+  type Completer,
+  type Completers,
+  type CompletionContext,
+  MAX_COMPLETION_VALUES,
+} from "./mcp/completion.js";
+export type { Context } from "./mcp/context.js";
+export {
+  type ElicitationAnswer,
+  type ElicitationContent,
+  readElicitation,
+} from "./mcp/elicitation-answer.js";
+export { type JsonSchemaObject, SUPPORTED_JSON_SCHEMA_DIALECTS } from "./mcp/json-schema.js";
+export { DEFAULT_PAGE_SIZE } from "./mcp/pagination.js";
+export type { PromptArgs, PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
+export type { RegistrationHandle } from "./mcp/registry.js";
+export type {
+  ListedResource,
+  ResourceConfig,
+  ResourceHandler,
+  ResourceLister,
+  ResourceMetadata,
+  ResourceReturn,
+  StaticResourceConfig,
+  TemplateResourceConfig,
+} from "./mcp/resource-config.js";
+export type { ResourceContentsInput } from "./mcp/results.js";
+export {
+  type InferSchemaInput,
+  type InferSchemaOutput,
+  type SchemaLike,
+  withJsonSchema,
+} from "./mcp/schema.js";
+export { MCPServer, type MCPServerOptions } from "./mcp/server.js";
+export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./mcp/standard-schema.js";
+export {
+  type StructuredToolReturn,
+  TOOL_NAME_PATTERN,
+  type ToolArgs,
+  type ToolConfig,
+  type ToolHandler,
+  type ToolResultOf,
+  type ToolReturn,
+} from "./mcp/tools.js";
+export { type IsStaticUri, UriTemplate, type UriVariables } from "./mcp/uri-template.js";
 export type { Middleware, MiddlewareRequest, Next, WireResult } from "./middleware.js";
 export { type CacheOptions, SERVER_PROTOCOL_VERSIONS, Server, type ServerOptions } from "./server.js";
 export { type CacheHint, DEFAULT_CACHE_HINT } from "./shaping.js";

@@ -1,0 +1,82 @@
+/**
+ * Shared fixtures of the `MCPServer` tests (not part of the package): serving a server over real
+ * Streamable HTTP on 127.0.0.1 with a real `Client` connected to it (both closed when the test
+ * ends), a logger that records what it is told, and raw JSON-RPC posts for wire-level assertions.
+ */
+import { onTestFinished } from "vitest";
+import { Client, type ClientOptions } from "../../client/client.js";
+import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
+import { LATEST_PROTOCOL_VERSION, META } from "../../protocol/versions.js";
+import { requestMetadataHeaders } from "../../transport/http/headers.js";
+import type { LogFields, Logger } from "../logger.js";
+import type { MCPServer } from "./server.js";
+
+/** A server served over HTTP and a client connected to it. */
+export interface Connected {
+  readonly client: Client;
+  readonly url: URL;
+}
+
+/** Serves `mcp` on an ephemeral loopback port and connects a `Client`; both close when the test ends. */
+export async function overHttp(mcp: MCPServer, options: ClientOptions = {}): Promise<Connected> {
+  const handle = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+  onTestFinished(() => handle.close());
+  const client = await Client.connect(handle.url, options);
+  onTestFinished(() => client.close());
+  return { client, url: handle.url };
+}
+
+/** One line a {@link RecordingLogger} was given. */
+export interface LogRecord {
+  readonly level: "debug" | "info" | "warn" | "error";
+  readonly message: string;
+  readonly fields: LogFields | undefined;
+}
+
+/** A logger that keeps every line. */
+export interface RecordingLogger extends Logger {
+  readonly records: LogRecord[];
+}
+
+/** A fresh {@link RecordingLogger}. */
+export function recordingLogger(): RecordingLogger {
+  const records: LogRecord[] = [];
+  const at =
+    (level: LogRecord["level"]) =>
+    (message: string, fields?: LogFields): void => {
+      records.push({ level, message, fields });
+    };
+  return { records, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** The `_meta` of a raw 2026-07-28 request. */
+export function rawMeta(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
+    [META.clientCapabilities]: capabilities,
+    [META.clientInfo]: { name: "raw-test-client", version: "1.0.0" },
+  };
+}
+
+/**
+ * POSTs one JSON-RPC request to `url` exactly as given (plus `_meta` and the required headers), and
+ * returns the parsed response: for assertions on the exact wire bytes a client would see.
+ */
+export async function postRaw(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = {},
+): Promise<JSONRPCResponse> {
+  const message = { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: rawMeta(capabilities) } };
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...requestMetadataHeaders(message),
+    },
+    body: JSON.stringify(message),
+  });
+  return (await response.json()) as JSONRPCResponse;
+}

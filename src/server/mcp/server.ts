@@ -1,0 +1,307 @@
+/**
+ * `MCPServer`: the high-level server. Register tools, prompts, resources and resource templates
+ * with schemas and plain functions; it builds one low-level `Server` wired to its registries, seals
+ * `requestState` by default, and serves itself over Streamable HTTP, stdio or in memory (it is a
+ * `Dispatcher`). Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
+ */
+import { invalidParams } from "../../protocol/errors.js";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
+import type { Implementation } from "../../protocol/schema/base.js";
+import type { CallToolRequestParams, GetPromptRequestParams } from "../../protocol/schema/methods.js";
+import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
+import { type HttpServerHandle, type ServeOptions, serve } from "../../transport/http/node.js";
+import {
+  createHttpHandler,
+  type HttpHandler,
+  type HttpHandlerOptions,
+} from "../../transport/http/server-handler.js";
+import { type ServeStdioOptions, type StdioServerHandle, serveStdio } from "../../transport/stdio/server.js";
+import type { RequestContext } from "../context.js";
+import type { Logger } from "../logger.js";
+import type { Middleware } from "../middleware.js";
+import { type CacheOptions, Server } from "../server.js";
+import { requestStateBoundary } from "../state/boundary.js";
+import { RequestStateSecurity } from "../state/policy.js";
+import { complete } from "./completion.js";
+import { type Context, createContext, type ResourceReader, type RoundInput } from "./context.js";
+import { isPlainObject } from "./json-schema.js";
+import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
+import { createPrompt, type PromptConfig, type PromptEntry, type PromptHandler } from "./prompts.js";
+import { type RegistrationHandle, Registry } from "./registry.js";
+import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
+import { ResourceCatalog } from "./resources.js";
+import type { SchemaLike } from "./schema.js";
+import { createTool, type ToolConfig, type ToolEntry, type ToolHandler } from "./tools.js";
+
+/** Options of an `MCPServer`; every one is checked when the server is built. */
+export interface MCPServerOptions {
+  /** The server's version, in `serverInfo`. Default "0.0.0". */
+  version?: string;
+  /** More of the server's self-description (`title`, `description`, `icons`, `websiteUrl`). */
+  info?: Omit<Partial<Implementation>, "name" | "version">;
+  /** Guidance for the model, returned by `server/discover`. */
+  instructions?: string;
+  /**
+   * How `requestState` is sealed. Default `RequestStateSecurity.ephemeral()` (logging to `logger`):
+   * a random key that never leaves this process (a retry reaching another process is refused). A fleet passes a
+   * policy with shared `keys` and gives every instance the same name (or sets the policy's
+   * `audience`).
+   */
+  requestStateSecurity?: RequestStateSecurity;
+  /** Cache hints for cacheable results; default `{ ttlMs: 0, cacheScope: "private" }`. */
+  cache?: CacheOptions;
+  /** Where diagnostics go (handler failures, refused states). Default: warnings and errors to stderr. */
+  logger?: Logger;
+  /** Items per page of `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. Default 100. */
+  pageSize?: number;
+}
+
+function missingAudienceMessage(): string {
+  return (
+    "MCPServer: an explicit requestStateSecurity needs an audience, and this server has no name to use as " +
+    "one (every unnamed server sharing the keys would accept each other's requestState). Name the server — " +
+    'new MCPServer("billing", { requestStateSecurity }) — or set the policy\'s audience — ' +
+    'new RequestStateSecurity({ keys, audience: "billing" }).'
+  );
+}
+
+function checkOptions(name: unknown, options: unknown): asserts options is MCPServerOptions {
+  if (typeof name !== "string") throw new TypeError("MCPServer: name must be a string");
+  if (!isPlainObject(options)) throw new TypeError("MCPServer: options must be an object");
+  const { pageSize, requestStateSecurity } = options;
+  if (pageSize !== undefined) {
+    if (typeof pageSize !== "number") throw new TypeError("MCPServer: pageSize must be a number of items");
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+      throw new RangeError(`MCPServer: pageSize must be a positive integer, got ${pageSize}`);
+    }
+  }
+  if (requestStateSecurity !== undefined) {
+    if (!(requestStateSecurity instanceof RequestStateSecurity)) {
+      throw new TypeError("MCPServer: requestStateSecurity must be a RequestStateSecurity");
+    }
+    if (name.trim() === "" && requestStateSecurity.audience === undefined) {
+      throw new TypeError(missingAudienceMessage());
+    }
+  }
+}
+
+/**
+ * A high-level MCP server.
+ *
+ * ```ts
+ * const mcp = new MCPServer("fleet", { version: "1.0.0" });
+ * mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => text);
+ * mcp.resource("notes://{id}", { mimeType: "text/plain" }, async ({ id }) => notes.get(id));
+ * const server = await mcp.serveHttp({ port: 3000 });       // http://127.0.0.1:3000/mcp
+ * ```
+ *
+ * It advertises tools, prompts and resources (each with `listChanged`; resources with `subscribe`)
+ * and completions, whatever is registered. The requestState boundary is its first middleware:
+ * handlers read and write plaintext `requestState`; clients only ever see sealed tokens, and a token
+ * that does not verify answers `{"code":-32602,"message":"Invalid or expired requestState",...}`.
+ *
+ * @throws TypeError when `name` is not a string, an option has the wrong type, or an explicit
+ *   `requestStateSecurity` without `audience` is given to a server whose name is empty;
+ *   RangeError for a bad `pageSize` or cache hint.
+ */
+export class MCPServer implements Dispatcher {
+  /** The server's name: `serverInfo.name` and the requestState audience (unless the policy sets one). */
+  readonly name: string;
+  /** The low-level server this one is built on (all handlers wired to the registries). */
+  readonly server: Server;
+  /** Items per list page. */
+  readonly pageSize: number;
+  readonly #tools: Registry<ToolEntry>;
+  readonly #prompts: Registry<PromptEntry>;
+  readonly #resources: ResourceCatalog;
+  readonly #read: ResourceReader;
+
+  constructor(name: string, options: MCPServerOptions = {}) {
+    checkOptions(name, options);
+    this.name = name;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.#tools = new Registry(() => this.server.notifyListChanged("tools"));
+    this.#prompts = new Registry(() => this.server.notifyListChanged("prompts"));
+    this.#resources = new ResourceCatalog(() => this.server.notifyListChanged("resources"));
+    this.#read = (uri, ctx) => this.#resources.read(uri, ctx);
+    this.server = new Server(name, {
+      ...(options.version === undefined ? {} : { version: options.version }),
+      ...(options.info === undefined ? {} : { info: options.info }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.cache === undefined ? {} : { cache: options.cache }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      onListTools: (_ctx, params) => {
+        const { page, nextCursor } = pageOf("tools", this.#tools.entries, params.cursor, this.pageSize);
+        const tools = page.map((entry) => entry.value.definition);
+        return nextCursor === undefined ? { tools } : { tools, nextCursor };
+      },
+      onCallTool: (ctx, params) => this.#tool(params).call(params.arguments, this.#context(ctx, params)),
+      onListPrompts: (_ctx, params) => {
+        const { page, nextCursor } = pageOf("prompts", this.#prompts.entries, params.cursor, this.pageSize);
+        const prompts = page.map((entry) => entry.value.definition);
+        return nextCursor === undefined ? { prompts } : { prompts, nextCursor };
+      },
+      onGetPrompt: (ctx, params) => this.#prompt(params).get(params.arguments, this.#context(ctx, params)),
+      onListResources: (ctx, params) =>
+        this.#resources.list(params.cursor, this.pageSize, this.#context(ctx, {})),
+      onListResourceTemplates: (_ctx, params) => this.#resources.listTemplates(params.cursor, this.pageSize),
+      onReadResource: (ctx, params) => this.#resources.read(params.uri, this.#context(ctx, params)),
+      onComplete: (ctx, params) => {
+        const { ref, argument } = params;
+        const completers =
+          ref.type === "ref/prompt"
+            ? this.#prompt({ name: ref.name }).completers
+            : this.#resources.template(ref.uri)?.completers;
+        if (completers === undefined) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+        return complete(
+          completers,
+          argument,
+          { arguments: params.context?.arguments ?? {} },
+          this.#context(ctx, {}),
+        );
+      },
+    });
+    const policy =
+      options.requestStateSecurity ??
+      RequestStateSecurity.ephemeral(options.logger === undefined ? {} : { logger: options.logger });
+    this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
+  }
+
+  /** Where diagnostics go. */
+  get logger(): Logger {
+    return this.server.logger;
+  }
+
+  /**
+   * Registers a tool. Its schemas are compiled now; arguments are validated on every call before
+   * the handler runs (invalid ones answer an `isError` result naming the fields). The handler
+   * returns by the conventions of `ToolReturn` (or `StructuredToolReturn` with an `outputSchema`);
+   * a thrown `McpError` answers that protocol error, any other throw an `isError` result with its
+   * message. `tools/list` lists tools in registration order. Spec: server/tools.
+   *
+   * @returns a handle whose `remove()` unregisters the tool (listeners are told the list changed).
+   * @throws TypeError for a name outside `[A-Za-z0-9_.-]{1,128}` or already registered, a bad
+   *   config, a schema that cannot be used (a Standard Schema without JSON Schema support needs
+   *   `withJsonSchema`; the input schema root must be `type: "object"`), or a non-function handler.
+   */
+  tool<I extends SchemaLike | undefined = undefined, O extends SchemaLike | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: NoInfer<ToolHandler<I, O>>,
+  ): RegistrationHandle {
+    return this.#tools.add(name, createTool(name, config, handler), "tool");
+  }
+
+  /**
+   * Registers a prompt. Arguments are validated on every round (invalid ones answer -32602 naming
+   * the fields). The handler returns a string, messages, a `GetPromptResult`, or an
+   * `InputRequiredResult`. Spec: server/prompts.
+   *
+   * @returns a handle whose `remove()` unregisters the prompt.
+   * @throws TypeError for an empty or already registered name, a bad config or schema, a completer
+   *   for an unknown argument, or a non-function handler.
+   */
+  prompt<A extends SchemaLike | undefined = undefined>(
+    name: string,
+    config: PromptConfig<A>,
+    handler: NoInfer<PromptHandler<A>>,
+  ): RegistrationHandle {
+    return this.#prompts.add(name, createPrompt(name, config, handler), "prompt");
+  }
+
+  /**
+   * Registers a static resource (`notes://welcome`) or an RFC 6570 resource template
+   * (`notes://{id}`, `file:///{+path}`, `search://q{?text,limit}`). A template's handler gets the
+   * variables extracted from the URI and may return an `InputRequiredResult`; a static resource may
+   * not. A read that matches nothing, or whose handler returns `undefined`, answers -32602 with
+   * `data.uri`. Spec: server/resources.
+   *
+   * @returns a handle whose `remove()` unregisters it.
+   * @throws TypeError for a URI without a scheme, a malformed or unsupported template (no `*` or
+   *   `:n` modifiers, no `;` operator), a URI already registered, a bad config, `list`/`complete`
+   *   on a static resource, a completer for an unknown variable, or a non-function handler;
+   *   RangeError for bad cache hints or `size`.
+   */
+  resource<U extends string>(
+    uri: U,
+    config: ResourceConfig<U>,
+    handler: ResourceHandler<U>,
+  ): RegistrationHandle {
+    return this.#resources.add(uri, config, handler);
+  }
+
+  /**
+   * Adds a middleware to the low-level server, after the requestState boundary (so it sees
+   * plaintext `requestState`). Returns this server.
+   *
+   * @throws TypeError when `middleware` is not a function.
+   */
+  use(middleware: Middleware): this {
+    this.server.use(middleware);
+    return this;
+  }
+
+  /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.server.notifyResourceUpdated(uri);
+  }
+
+  /** {@inheritDoc Dispatcher.handle} */
+  handle(
+    message: JSONRPCRequest | JSONRPCNotification,
+    env: RequestEnvironment,
+  ): Promise<JSONRPCResponse | undefined> {
+    return this.server.handle(message, env);
+  }
+
+  /**
+   * Serves this server over Streamable HTTP on Node.js (`serve` from tsmcp/transport): bound to
+   * 127.0.0.1 on a free port by default, endpoint `/mcp`.
+   *
+   * @throws as `serve` does: TypeError/RangeError for bad options, rejects when the port cannot be bound.
+   */
+  serveHttp(options: ServeOptions = {}): Promise<HttpServerHandle> {
+    return serve(this, options);
+  }
+
+  /**
+   * Serves this server over stdio (`serveStdio` from tsmcp/transport); diagnostics go to this
+   * server's logger unless `options.logger` says otherwise.
+   *
+   * @throws TypeError for bad options.
+   */
+  serveStdio(options: ServeStdioOptions = {}): StdioServerHandle {
+    return serveStdio(this, { logger: this.logger, ...options });
+  }
+
+  /**
+   * The web-standard Streamable HTTP handler of this server, `(Request) => Promise<Response>`, for
+   * any framework or runtime (`createHttpHandler` from tsmcp/transport).
+   *
+   * @throws TypeError/RangeError for bad options.
+   */
+  httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
+    return createHttpHandler(this, options);
+  }
+
+  /** Ends every open `subscriptions/listen` stream with its final result. */
+  close(): void {
+    this.server.close();
+  }
+
+  #tool(params: Pick<CallToolRequestParams, "name">): ToolEntry {
+    const tool = this.#tools.get(params.name);
+    if (tool === undefined) throw invalidParams(`Unknown tool: ${params.name}`);
+    return tool;
+  }
+
+  #prompt(params: Pick<GetPromptRequestParams, "name">): PromptEntry {
+    const prompt = this.#prompts.get(params.name);
+    if (prompt === undefined) throw invalidParams(`Unknown prompt: ${params.name}`);
+    return prompt;
+  }
+
+  #context(base: RequestContext, round: RoundInput): Context {
+    return createContext(base, round, this.#read);
+  }
+}

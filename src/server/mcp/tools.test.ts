@@ -1,0 +1,299 @@
+/**
+ * `MCPServer` tools end to end: a real `Client` over Streamable HTTP on 127.0.0.1.
+ */
+import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { McpError } from "../../protocol/errors.js";
+import type { CallToolResult } from "../../protocol/schema/methods.js";
+import { overHttp, recordingLogger } from "./mcp-test-fixtures.js";
+import { MCPServer } from "./server.js";
+
+const text = (result: CallToolResult) =>
+  result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+
+describe("a tool's return value", () => {
+  it("is one text block when it is a string", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => text);
+    const { client } = await overHttp(mcp);
+    const result = await client.callTool("echo", { text: "hello" });
+    expect(result.content).toEqual([{ type: "text", text: "hello" }]);
+    expect(result.isError).toBeUndefined();
+  });
+
+  it("is the content when it is an array of content blocks, and no content when nothing", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("blocks", {}, () => [
+      { type: "text", text: "a" },
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+    ]);
+    mcp.tool("nothing", {}, async () => {});
+    const { client } = await overHttp(mcp);
+    expect((await client.callTool("blocks")).content).toEqual([
+      { type: "text", text: "a" },
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+    ]);
+    expect((await client.callTool("nothing")).content).toEqual([]);
+  });
+
+  it("is itself when it is a CallToolResult, and the handler's object is never modified", async () => {
+    const shared: CallToolResult = { content: [{ type: "text", text: "fixed" }], isError: false };
+    const copy = structuredClone(shared);
+    const mcp = new MCPServer("tools");
+    mcp.tool("fixed", {}, () => shared);
+    const { client } = await overHttp(mcp);
+    const first = await client.callTool("fixed");
+    await client.callTool("fixed");
+    expect(first).toMatchObject({ content: [{ type: "text", text: "fixed" }], isError: false });
+    expect(shared).toEqual(copy);
+  });
+
+  it("is structuredContent plus its JSON as text when the tool has an outputSchema", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool(
+      "add",
+      {
+        inputSchema: z.object({ a: z.number(), b: z.number() }),
+        outputSchema: z.object({ sum: z.number() }),
+      },
+      async ({ a, b }) => ({ sum: a + b }),
+    );
+    const { client } = await overHttp(mcp);
+    const result = await client.callTool("add", { a: 2, b: 3 });
+    expect(result.structuredContent).toEqual({ sum: 5 });
+    expect(result.content).toEqual([{ type: "text", text: '{"sum":5}' }]);
+    const [tool] = (await client.listTools()).tools;
+    expect(tool?.outputSchema).toMatchObject({ type: "object", properties: { sum: { type: "number" } } });
+  });
+
+  it("may be a primitive or an array when the outputSchema says so", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("count", { outputSchema: z.number() }, () => 3);
+    mcp.tool("names", { outputSchema: { type: "array", items: { type: "string" } } }, () => ["a", "b"]);
+    const { client } = await overHttp(mcp);
+    expect(await client.callTool("count")).toMatchObject({ structuredContent: 3, content: [{ text: "3" }] });
+    expect(await client.callTool("names")).toMatchObject({
+      structuredContent: ["a", "b"],
+      content: [{ text: '["a","b"]' }],
+    });
+  });
+
+  it("is checked against the outputSchema: a mismatch is a server fault, -32603, logged", async () => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    mcp.tool("broken", { outputSchema: z.object({ sum: z.number() }) }, () => ({ sum: "five" }) as never);
+    const { client } = await overHttp(mcp);
+    await expect(client.callTool("broken")).rejects.toMatchObject({
+      code: -32603,
+      message: "Internal error",
+    });
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        message: "handler for tools/call returned an invalid result",
+        fields: {
+          reason: expect.stringContaining('tool "broken" returned structured content that does not match'),
+        },
+      }),
+    );
+  });
+
+  it("may be an error result without structured content even with an outputSchema", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("guarded", { outputSchema: z.object({ sum: z.number() }) }, () => ({
+      content: [{ type: "text" as const, text: "quota exceeded" }],
+      isError: true as const,
+    }));
+    const { client } = await overHttp(mcp);
+    expect(await client.callTool("guarded")).toMatchObject({
+      isError: true,
+      content: [{ text: "quota exceeded" }],
+    });
+  });
+
+  it("that fits no convention is a server fault, -32603, logged", async () => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    mcp.tool("odd", {}, () => 42 as never);
+    const { client } = await overHttp(mcp);
+    await expect(client.callTool("odd")).rejects.toMatchObject({ code: -32603 });
+    expect(logger.records.at(-1)?.fields?.reason).toContain('tool "odd" returned a number');
+  });
+});
+
+describe("a tool's arguments", () => {
+  it("are validated before the handler runs: an invalid call is an isError result naming the field", async () => {
+    let ran = false;
+    const mcp = new MCPServer("tools");
+    mcp.tool("provision", { inputSchema: z.object({ name: z.string().min(1), size: z.number() }) }, () => {
+      ran = true;
+      return "ok";
+    });
+    const { client } = await overHttp(mcp);
+    const result = await client.callTool("provision", { name: "orders", size: "big" });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^Invalid arguments for tool provision: size: /);
+    expect(ran).toBe(false);
+  });
+
+  it("reach the handler as the schema's output (defaults and coercions applied)", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool(
+      "page",
+      {
+        inputSchema: z.object({ size: z.coerce.number().default(10), tags: z.array(z.string()).default([]) }),
+      },
+      (args) => JSON.stringify(args),
+    );
+    const { client } = await overHttp(mcp);
+    expect(text(await client.callTool("page", { size: "3" }))).toBe('{"size":3,"tags":[]}');
+  });
+
+  it("may be described by a raw JSON Schema, validated with ajv", async () => {
+    const schema = {
+      type: "object",
+      properties: { name: { type: "string", description: "The database name" } },
+      required: ["name"],
+    } as const;
+    const mcp = new MCPServer("tools");
+    mcp.tool("raw", { inputSchema: schema }, (args) => `got ${String(args.name)}`);
+    const { client } = await overHttp(mcp);
+    expect((await client.listTools()).tools[0]?.inputSchema).toEqual(schema);
+    expect(text(await client.callTool("raw", { name: "orders" }))).toBe("got orders");
+    const invalid = await client.callTool("raw", {});
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toBe("Invalid arguments for tool raw: name: must have required property 'name'");
+  });
+
+  it("are refused entirely by a tool declared without an inputSchema", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("ping", {}, () => "pong");
+    const { client } = await overHttp(mcp);
+    expect((await client.listTools()).tools[0]?.inputSchema).toEqual({
+      type: "object",
+      additionalProperties: false,
+    });
+    expect(text(await client.callTool("ping"))).toBe("pong");
+    expect(await client.callTool("ping", { extra: 1 })).toMatchObject({ isError: true });
+  });
+});
+
+describe("a tool that fails", () => {
+  it("answers the protocol error it throws as an McpError", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("strict", {}, () => {
+      throw new McpError(-32602, "the region is closed", { region: "eu" });
+    });
+    const { client } = await overHttp(mcp);
+    await expect(client.callTool("strict")).rejects.toMatchObject({
+      code: -32602,
+      message: "the region is closed",
+      data: { region: "eu" },
+    });
+  });
+
+  it("answers any other throw with an isError result carrying its message", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("flaky", {}, async () => {
+      throw new Error("the database is read-only");
+    });
+    const { client } = await overHttp(mcp);
+    expect(await client.callTool("flaky")).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "the database is read-only" }],
+    });
+  });
+
+  it("is unknown: -32602 naming it", async () => {
+    const mcp = new MCPServer("tools");
+    const { client } = await overHttp(mcp);
+    await expect(client.callTool("missing")).rejects.toMatchObject({
+      code: -32602,
+      message: "Unknown tool: missing",
+    });
+  });
+});
+
+describe("tools/list", () => {
+  it("lists tools in registration order with their descriptions and annotations", async () => {
+    const mcp = new MCPServer("tools");
+    for (const name of ["zeta", "alpha", "mid"]) {
+      mcp.tool(
+        name,
+        { title: `The ${name} tool`, description: `does ${name}`, annotations: { readOnlyHint: true } },
+        () => name,
+      );
+    }
+    const { client } = await overHttp(mcp);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["zeta", "alpha", "mid"]);
+    expect(tools[0]).toEqual({
+      name: "zeta",
+      title: "The zeta tool",
+      description: "does zeta",
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: "object", additionalProperties: false },
+    });
+    expect((await client.listTools()).tools).toEqual(tools);
+  });
+
+  it("pages with opaque cursors and refuses a cursor it did not issue", async () => {
+    const mcp = new MCPServer("tools", { pageSize: 2 });
+    for (let i = 0; i < 5; i++) mcp.tool(`t${i}`, {}, () => "");
+    const { client } = await overHttp(mcp);
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      expect(page.tools.length).toBeLessThanOrEqual(2);
+      names.push(...page.tools.map((tool) => tool.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(names).toEqual(["t0", "t1", "t2", "t3", "t4"]);
+    await expect(client.listTools({ cursor: "bogus" })).rejects.toMatchObject({
+      code: -32602,
+      message: "Invalid cursor",
+    });
+  });
+
+  it("drops a removed tool, and its name may be registered again", async () => {
+    const mcp = new MCPServer("tools");
+    const first = mcp.tool("a", {}, () => "one");
+    mcp.tool("b", {}, () => "b");
+    const { client } = await overHttp(mcp);
+    first.remove();
+    first.remove();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["b"]);
+    await expect(client.callTool("a")).rejects.toMatchObject({ code: -32602 });
+    const second = mcp.tool("a", {}, () => "two");
+    first.remove();
+    expect(text(await client.callTool("a"))).toBe("two");
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["b", "a"]);
+    second.remove();
+  });
+});
+
+describe("registering a tool", () => {
+  it("refuses bad names, duplicates and bad configs at once, with a TypeError", () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("taken", {}, () => "");
+    expect(() => mcp.tool("has space", {}, () => "")).toThrow(/must be 1-128 characters/);
+    expect(() => mcp.tool("x".repeat(129), {}, () => "")).toThrow(TypeError);
+    expect(() => mcp.tool("taken", {}, () => "")).toThrow(/tool "taken" is already registered/);
+    expect(() => mcp.tool("t", { description: 3 as never }, () => "")).toThrow(
+      /description must be a string/,
+    );
+    expect(() => mcp.tool("t", {}, "nope" as never)).toThrow(/handler must be a function/);
+    expect(() => mcp.tool("t", { inputSchema: z.string() }, () => "")).toThrow(
+      /tool "t" inputSchema must describe an object/,
+    );
+  });
+
+  it("leaves the caller's config untouched", () => {
+    const config = { description: "d", annotations: { readOnlyHint: true }, inputSchema: { type: "object" } };
+    const copy = structuredClone(config);
+    new MCPServer("tools").tool("t", config, () => "");
+    expect(config).toEqual(copy);
+    expect(Object.isFrozen(config.inputSchema)).toBe(false);
+  });
+});

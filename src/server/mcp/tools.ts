@@ -1,0 +1,252 @@
+/**
+ * Tools of an `MCPServer`: the configuration a tool is registered with, its advertised definition
+ * (built once), and the runner of one `tools/call` — validate the arguments, then (room for a
+ * resolve step), then the body, then turn its return into a result. Spec: server/tools.
+ */
+import type * as z from "zod";
+import { McpError } from "../../protocol/errors.js";
+import type { IconSchema } from "../../protocol/schema/base.js";
+import type { ContentBlock, Tool, ToolAnnotations } from "../../protocol/schema/content.js";
+import type { InputRequiredResult } from "../../protocol/schema/input.js";
+import type { CallToolResult } from "../../protocol/schema/methods.js";
+import type { Awaitable } from "../handlers.js";
+import type { Context } from "./context.js";
+import { isPlainObject } from "./json-schema.js";
+import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
+import {
+  type CompiledSchema,
+  compileSchema,
+  deepFreeze,
+  describeIssues,
+  type InferSchemaInput,
+  type InferSchemaOutput,
+  type JsonSchemaObject,
+  requireObjectRoot,
+  type SchemaLike,
+} from "./schema.js";
+
+/** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The input schema advertised by a tool registered without one: no arguments at all. */
+export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = deepFreeze({
+  type: "object",
+  additionalProperties: false,
+});
+
+/** How a tool describes itself in `tools/list`, and the schemas it is called and answers with. */
+export interface ToolConfig<
+  I extends SchemaLike | undefined = undefined,
+  O extends SchemaLike | undefined = undefined,
+> {
+  /** Display name. */
+  title?: string;
+  /** What the tool does, for the model. */
+  description?: string;
+  /**
+   * The arguments: a zod object schema, another Standard Schema with JSON Schema support, or a raw
+   * JSON Schema object; its root must be `type: "object"`. Validated before the handler runs.
+   * Omitted: the tool takes no arguments (`{ type: "object", additionalProperties: false }`).
+   */
+  inputSchema?: I;
+  /**
+   * The structured result (any JSON Schema; the root need not be an object). With it, the handler
+   * returns the data, which is validated and sent as `structuredContent` plus its JSON as text.
+   */
+  outputSchema?: O;
+  /** Behaviour hints for clients (untrusted by them). */
+  annotations?: ToolAnnotations;
+  /** Icons a client may show. */
+  icons?: z.infer<typeof IconSchema>[];
+  /** Extra `_meta` on the tool definition. */
+  _meta?: Record<string, unknown>;
+}
+
+/** The arguments a tool handler receives: the input schema's output type. */
+export type ToolArgs<I> = [I] extends [undefined]
+  ? Record<string, never>
+  : InferSchemaOutput<Exclude<I, undefined>, Record<string, unknown>>;
+
+/**
+ * What a tool without an output schema may return: a string (one text block), content blocks, a
+ * full `CallToolResult`, nothing (no content), or an `InputRequiredResult` to ask the client first
+ * (hand-built, with a plaintext `requestState` that the server seals).
+ */
+export type ToolReturn =
+  | string
+  | ContentBlock[]
+  | CallToolResult
+  | InputRequiredResult
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: a body without a return statement returns void
+  | void;
+
+/**
+ * What a tool with an output schema may return: the structured data (`T`, the schema's input
+ * type), a `CallToolResult` carrying it as `structuredContent`, an error result (`isError: true`,
+ * not validated), or an `InputRequiredResult`.
+ */
+export type StructuredToolReturn<T> =
+  | T
+  | (CallToolResult & { structuredContent: T })
+  | (CallToolResult & { isError: true })
+  | InputRequiredResult;
+
+/** The return type of a tool handler, given its output schema. */
+export type ToolResultOf<O> = [O] extends [undefined]
+  ? ToolReturn
+  : StructuredToolReturn<InferSchemaInput<Exclude<O, undefined>, unknown>>;
+
+/**
+ * A tool's body: the validated arguments and the request's `Context`, returning (or resolving to)
+ * a result by the conventions of {@link ToolReturn} / {@link StructuredToolReturn}. Throw an
+ * `McpError` to answer with that protocol error; any other throw becomes an `isError` result
+ * carrying the error's message.
+ */
+export type ToolHandler<I extends SchemaLike | undefined, O extends SchemaLike | undefined> = (
+  args: ToolArgs<I>,
+  ctx: Context,
+) => Awaitable<ToolResultOf<O>>;
+
+/**
+ * What a resolve step yields: values for the body, or an `InputRequiredResult` to answer with
+ * instead of running it.
+ */
+export type ResolveOutcome =
+  | { readonly status: "resolved"; readonly values: Readonly<Record<string, unknown>> }
+  | { readonly status: "input_required"; readonly result: InputRequiredResult };
+
+/** A step that runs between argument validation and the body (resolvers plug in here). */
+export type ResolveStep = (args: unknown, ctx: Context) => Promise<ResolveOutcome>;
+
+/** The body as the runner calls it: validated arguments, resolved values, context. */
+export type ToolInvocation = (
+  args: unknown,
+  resolved: Readonly<Record<string, unknown>>,
+  ctx: Context,
+) => unknown;
+
+/** A registered tool: its advertised definition and how to run one call. */
+export interface ToolEntry {
+  /** The `Tool` listed by `tools/list` (deeply frozen). */
+  readonly definition: Tool;
+  /** Runs one `tools/call` with the client's raw arguments. */
+  call(args: unknown, ctx: Context): Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** The parts of one tool's pipeline, each prepared at registration. */
+export interface ToolPipeline {
+  readonly name: string;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  /** Runs after validation; absent for a tool whose body drives its own rounds. */
+  readonly resolve: ResolveStep | undefined;
+  readonly invoke: ToolInvocation;
+}
+
+const NO_RESOLVED_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs one call through a pipeline: invalid arguments become an `isError` result naming the
+ * fields; a resolve step may answer instead of the body; a thrown `McpError` propagates; any other
+ * throw becomes an `isError` result with its message; the return is shaped by the conventions.
+ */
+export async function runTool(
+  pipeline: ToolPipeline,
+  rawArgs: unknown,
+  ctx: Context,
+): Promise<CallToolResult | InputRequiredResult> {
+  const checked = await pipeline.input.validate(rawArgs ?? {});
+  if (!checked.ok) {
+    return toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`);
+  }
+  let resolved = NO_RESOLVED_VALUES;
+  let value: unknown;
+  try {
+    if (pipeline.resolve !== undefined) {
+      const outcome = await pipeline.resolve(checked.value, ctx);
+      if (outcome.status === "input_required") return outcome.result;
+      resolved = outcome.values;
+    }
+    value = await pipeline.invoke(checked.value, resolved, ctx);
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    return toolError(messageOf(error));
+  }
+  return pipeline.output === undefined
+    ? toCallToolResult(value, pipeline.name)
+    : toStructuredToolResult(value, pipeline.name, pipeline.output);
+}
+
+function checkConfig(
+  name: string,
+  config: unknown,
+): asserts config is ToolConfig<SchemaLike | undefined, SchemaLike | undefined> {
+  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+    throw new TypeError(
+      `tool name ${JSON.stringify(name)} must be 1-128 characters of letters, digits, "_", "." and "-"`,
+    );
+  }
+  if (!isPlainObject(config)) throw new TypeError(`tool "${name}": config must be an object`);
+  for (const key of ["title", "description"] as const) {
+    if (config[key] !== undefined && typeof config[key] !== "string") {
+      throw new TypeError(`tool "${name}": ${key} must be a string`);
+    }
+  }
+  if (config.annotations !== undefined && !isPlainObject(config.annotations)) {
+    throw new TypeError(`tool "${name}": annotations must be an object`);
+  }
+  if (config.icons !== undefined && !Array.isArray(config.icons)) {
+    throw new TypeError(`tool "${name}": icons must be an array`);
+  }
+  if (config._meta !== undefined && !isPlainObject(config._meta)) {
+    throw new TypeError(`tool "${name}": _meta must be an object`);
+  }
+}
+
+/**
+ * Prepares a tool: validates its configuration, compiles its schemas once, and builds its
+ * advertised definition and runner.
+ *
+ * @throws TypeError for a bad name, a bad config field, a handler that is not a function, or a
+ *   schema that cannot be used (see `compileSchema`; the input schema root must be an object).
+ */
+export function createTool(name: string, config: unknown, handler: unknown): ToolEntry {
+  checkConfig(name, config);
+  if (typeof handler !== "function") throw new TypeError(`tool "${name}": handler must be a function`);
+  const input =
+    config.inputSchema === undefined
+      ? compileSchema(NO_ARGUMENTS_SCHEMA, "input", `tool "${name}" inputSchema`)
+      : compileSchema(config.inputSchema, "input", `tool "${name}" inputSchema`);
+  requireObjectRoot(input.jsonSchema, `tool "${name}" inputSchema`);
+  const output =
+    config.outputSchema === undefined
+      ? undefined
+      : compileSchema(config.outputSchema, "output", `tool "${name}" outputSchema`);
+  const body = handler as (args: unknown, ctx: Context) => unknown;
+  const pipeline: ToolPipeline = {
+    name,
+    input,
+    output,
+    resolve: undefined,
+    invoke: (args, _resolved, ctx) => body(args, ctx),
+  };
+  const definition: Record<string, unknown> = {
+    name,
+    inputSchema: input.jsonSchema,
+  };
+  if (config.title !== undefined) definition.title = config.title;
+  if (config.description !== undefined) definition.description = config.description;
+  if (output !== undefined) definition.outputSchema = output.jsonSchema;
+  if (config.annotations !== undefined) definition.annotations = structuredClone(config.annotations);
+  if (config.icons !== undefined) definition.icons = structuredClone(config.icons);
+  if (config._meta !== undefined) definition._meta = structuredClone(config._meta);
+  return {
+    definition: deepFreeze(definition) as Tool,
+    call: (args, ctx) => runTool(pipeline, args, ctx),
+  };
+}
