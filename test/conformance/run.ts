@@ -1,0 +1,163 @@
+/**
+ * `npm run conformance`: the official suite as a required check. Builds the fixtures, runs the
+ * server leg (the everything-server on a free loopback port) and the client leg (the
+ * everything-client, one scenario at a time) for 2026-07-28 through `scripts/run-conformance.sh`,
+ * prints each leg's last line, and judges both against `test/conformance/expected-failures.yaml`:
+ * it exits 1 when a scenario fails that is not on the list, or a listed scenario passes (remove its
+ * entry), or the list names a scenario the run did not have.
+ *
+ * Environment: `CONFORMANCE_RESULTS` (where results go; default
+ * `~/.cache/mcp-conformance/results/tsmcp-<utc>`), `CONFORMANCE_LEGS` (`server client` by default;
+ * `server` or `client` runs one), and everything `scripts/run-conformance.sh` reads.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { judge, parseExpectedFailures, type Role, type ScenarioOutcome } from "./expected-failures.js";
+
+const REVISION = "2026-07-28";
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const runner = join(root, "scripts/run-conformance.sh");
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** A TCP port nothing listens on right now (the server leg binds it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address !== null ? resolvePort(address.port) : reject(),
+      );
+    });
+  });
+}
+
+/** Runs one leg; its output goes to `<out>.log`. Resolves with the runner's last line. */
+function runLeg(args: string[], env: NodeJS.ProcessEnv, out: string): Promise<string> {
+  return new Promise((resolveLeg, reject) => {
+    const log = createWriteStream(`${out}.log`);
+    const child = spawn("bash", [runner, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env, CONFORMANCE_OUT: out },
+    });
+    let last = "";
+    let pending = "";
+    const onData = (chunk: Buffer) => {
+      log.write(chunk);
+      pending += chunk.toString("utf8");
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (line.startsWith("conformance ")) last = line;
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk: Buffer) => log.write(chunk));
+    child.once("error", reject);
+    child.once("close", () => {
+      log.end();
+      if (pending.startsWith("conformance ")) last = pending;
+      resolveLeg(last || `conformance leg failed to report (see ${out}.log)`);
+    });
+  });
+}
+
+function readOutcomes(out: string): ScenarioOutcome[] | undefined {
+  const file = join(out, "summary.json");
+  if (!existsSync(file)) return undefined;
+  const summary = JSON.parse(readFileSync(file, "utf8")) as { scenarios: ScenarioOutcome[] };
+  return summary.scenarios;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  const results =
+    process.env.CONFORMANCE_RESULTS ?? join(homedir(), ".cache/mcp-conformance/results", `tsmcp-${stamp}`);
+  mkdirSync(results, { recursive: true });
+  const legs = (process.env.CONFORMANCE_LEGS ?? "server client").split(/\s+/).filter(Boolean) as Role[];
+  const expected = parseExpectedFailures(
+    readFileSync(join(root, "test/conformance/expected-failures.yaml"), "utf8"),
+  );
+
+  say("conformance: building the fixtures");
+  const build = spawnSync("npm", ["run", "--silent", "conformance:build"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) {
+    say("conformance: the fixture build failed");
+    return 1;
+  }
+
+  let ok = true;
+  for (const role of legs) {
+    const out = join(results, `${role}-${REVISION}`);
+    let last: string;
+    if (role === "server") {
+      const port = await freePort();
+      last = await runLeg(
+        ["server", `http://127.0.0.1:${port}/mcp`, REVISION],
+        {
+          CONFORMANCE_SERVER_CMD: `PORT=${port} exec node ${JSON.stringify(join(root, "dist-conformance/server.js"))}`,
+        },
+        out,
+      );
+    } else if (role === "client") {
+      last = await runLeg(
+        ["client", `node ${join(root, "dist-conformance/client.js")}`, REVISION],
+        { CONFORMANCE_MODE: "sequential" },
+        out,
+      );
+    } else {
+      say(`conformance: unknown leg ${JSON.stringify(role)} in CONFORMANCE_LEGS`);
+      return 1;
+    }
+    say(last);
+    const outcomes = readOutcomes(out);
+    if (outcomes === undefined) {
+      say(`  no summary.json: see ${out}.log`);
+      ok = false;
+      continue;
+    }
+    const verdict = judge(role, outcomes, expected);
+    for (const o of verdict.unexpectedFailures) {
+      say(
+        `  UNEXPECTED ${o.status === "FAILED" ? "FAILURE" : "NOT MEASURED"}: ${o.scenario}${o.scored ? "" : " (not scored)"}`,
+      );
+    }
+    for (const o of verdict.stalePasses) {
+      say(`  NOW PASSES: ${o.scenario} — remove it from test/conformance/expected-failures.yaml`);
+    }
+    for (const e of verdict.unknownEntries) {
+      say(`  NOT RUN: ${e.scenario} is on the ${role} list but the run has no such scenario`);
+    }
+    const listed = expected.filter((e) => e.role === role).length;
+    say(
+      `  ${verdict.ok ? "as expected" : "NOT as expected"} (${listed} known failures listed); details: ${out}.log`,
+    );
+    ok &&= verdict.ok;
+  }
+  say(
+    `conformance: ${ok ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s; results ${results}`,
+  );
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);
