@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import type { JSONRPCResultResponse } from "../../protocol/jsonrpc.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
-import { silentLogger } from "../logger.js";
 import { RequestStateSecurity } from "../state/policy.js";
 import type { Context } from "./context.js";
 import { overHttp, postRaw, type RecordingLogger, recordingLogger } from "./mcp-test-fixtures.js";
@@ -151,15 +150,12 @@ describe("a shared requestStateSecurity", () => {
   it("lets instances with the same keys and name finish each other's rounds, and no other name", async () => {
     const keys = [randomBytes(32)];
     const one = provisioning({
-      requestStateSecurity: new RequestStateSecurity({ keys, logger: silentLogger }),
+      requestStateSecurity: new RequestStateSecurity({ keys }),
     });
     const two = provisioning({
-      requestStateSecurity: new RequestStateSecurity({ keys, logger: silentLogger }),
+      requestStateSecurity: new RequestStateSecurity({ keys }),
     });
-    const renamed = provisioning(
-      { requestStateSecurity: new RequestStateSecurity({ keys, logger: silentLogger }) },
-      "billing",
-    );
+    const renamed = provisioning({ requestStateSecurity: new RequestStateSecurity({ keys }) }, "billing");
     const { url: urlOne } = await overHttp(one.mcp);
     const { url: urlTwo } = await overHttp(two.mcp);
     const { url: urlRenamed } = await overHttp(renamed.mcp);

@@ -42,8 +42,8 @@ export interface MCPServerOptions {
   /** Guidance for the model, returned by `server/discover`. */
   instructions?: string;
   /**
-   * How `requestState` is sealed. Default `RequestStateSecurity.ephemeral()` (logging to `logger`):
-   * a random key that never leaves this process (a retry reaching another process is refused). A fleet passes a
+   * How `requestState` is sealed. Default `RequestStateSecurity.ephemeral()`: a random key that
+   * never leaves this process (a retry reaching another process is refused). A fleet passes a
    * policy with shared `keys` and gives every instance the same name (or sets the policy's
    * `audience`).
    */
@@ -161,9 +161,7 @@ export class MCPServer implements Dispatcher {
         );
       },
     });
-    const policy =
-      options.requestStateSecurity ??
-      RequestStateSecurity.ephemeral(options.logger === undefined ? {} : { logger: options.logger });
+    const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
   }
 
