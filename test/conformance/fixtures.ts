@@ -4,7 +4,14 @@
  * answers. Spec references are the scenario names of `@modelcontextprotocol/conformance`.
  */
 import { elicitationRequest, rootsRequest, samplingRequest } from "tsmcp/server";
-import type { ElicitResult, InputResponses, TextContent, Tool } from "tsmcp/types";
+import {
+  type ClientCapabilities,
+  type ElicitResult,
+  type InputResponses,
+  McpError,
+  type TextContent,
+  type Tool,
+} from "tsmcp/types";
 
 /** A 1x1 red PNG. */
 export const RED_PIXEL_PNG =
@@ -159,4 +166,18 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** -32021 unless the request declared `capability` (a server MUST NOT rely on undeclared ones). */
+export function requireCapability(
+  ctx: { readonly clientCapabilities: ClientCapabilities },
+  capability: keyof ClientCapabilities & string,
+): void {
+  if (ctx.clientCapabilities[capability] === undefined) {
+    throw McpError.of(
+      "MISSING_REQUIRED_CLIENT_CAPABILITY",
+      `This request needs the client capability "${capability}"`,
+      { requiredCapabilities: { [capability]: {} } },
+    );
+  }
 }
