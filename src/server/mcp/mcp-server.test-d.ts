@@ -73,12 +73,9 @@ describe("prompt handler types", () => {
         return [{ role: "user", content: { type: "text", text: topic } }];
       },
     );
+    const topicOnly = z.object({ topic: z.string() });
     // @ts-expect-error completers only for declared arguments
-    mcp.prompt(
-      "p2",
-      { argsSchema: z.object({ topic: z.string() }), complete: { other: () => [] } },
-      () => "",
-    );
+    mcp.prompt("p2", { argsSchema: topicOnly, complete: { other: () => [] } }, () => "");
     // @ts-expect-error a prompt returns messages, not a number
     mcp.prompt("p3", {}, () => 1);
   });
