@@ -1,0 +1,156 @@
+/**
+ * The MCPServer provisioning example, run through a real client: over Streamable HTTP on
+ * 127.0.0.1, and as `npm run example -- mcpserver-provisioning` in a child process (HTTP and stdio).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Client, type ElicitationCallback } from "tsmcp/client";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createProvisioningServer } from "./mcpserver-provisioning.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** An elicitation callback answering each question from `answers` (by key), recording what was asked. */
+function answering(answers: Record<string, Record<string, string>>) {
+  const asked: string[] = [];
+  const callback: ElicitationCallback = (params, context) => {
+    asked.push(`${context.key}: ${params.message}`);
+    const content = answers[context.key];
+    return content === undefined ? { action: "decline" } : { action: "accept", content };
+  };
+  return { asked, callback };
+}
+
+async function overHttp(callback?: ElicitationCallback): Promise<Client> {
+  const handle = await createProvisioningServer().serveHttp({ host: "127.0.0.1", port: 0 });
+  onTestFinished(() => handle.close());
+  const client = await Client.connect(
+    handle.url,
+    callback === undefined ? {} : { elicitationCallback: callback },
+  );
+  onTestFinished(() => client.close());
+  return client;
+}
+
+/** Runs `npm run example -- mcpserver-provisioning` (what that script runs) and resolves its URL. */
+function runExampleOverHttp(): Promise<URL> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", "examples/run.ts", "mcpserver-provisioning"],
+    { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  onTestFinished(() => {
+    child.kill("SIGKILL");
+  });
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (found) resolve(new URL(found[1] as string));
+    });
+    child.on("exit", (code) =>
+      reject(new Error(`the example exited with ${code} before listening: ${stdout}`)),
+    );
+  });
+}
+
+describe("the MCPServer provisioning example", () => {
+  it("provisions in the region the user picks, asking once", async () => {
+    const { asked, callback } = answering({ region: { region: "us-east-1" } });
+    const client = await overHttp(callback);
+    expect(client.serverInfo?.name).toBe("provisioning");
+    const result = await client.callTool("provision", { name: "orders" });
+    expect(result.content).toEqual([{ type: "text", text: "Provisioned orders in us-east-1" }]);
+    expect(asked).toEqual(["region: Which region should the database live in?"]);
+  });
+
+  it("writes the briefing for the audience the user names", async () => {
+    const { asked, callback } = answering({ audience: { audience: "the board" } });
+    const client = await overHttp(callback);
+    const result = await client.getPrompt("briefing");
+    expect(result.description).toBe("A briefing for the board");
+    expect(result.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Write a short status briefing for the board." } },
+    ]);
+    expect(asked).toEqual(["audience: Who is the briefing for?"]);
+  });
+
+  it("hands out a sealed requestState and refuses its plaintext echoed back", async () => {
+    const client = await overHttp();
+    const first = await client.session.callTool(
+      "provision",
+      { name: "orders" },
+      { allowInputRequired: true },
+    );
+    expect(first.resultType).toBe("input_required");
+    const state = (first as { requestState: string }).requestState;
+    expect(state).toMatch(/^v1\./);
+    expect(state).not.toContain("provision-v1");
+    await expect(
+      client.session.callTool(
+        "provision",
+        { name: "orders" },
+        {
+          inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
+          requestState: "provision-v1",
+        },
+      ),
+    ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
+  });
+
+  it("asks again when the answer is declined or names a region it does not offer", async () => {
+    const client = await overHttp();
+    for (const answer of [
+      { action: "decline" as const },
+      { action: "accept" as const, content: { region: "mars-1" } },
+    ]) {
+      const leg = await client.session.callTool(
+        "provision",
+        { name: "orders" },
+        { allowInputRequired: true, inputResponses: { region: answer } },
+      );
+      expect(leg).toMatchObject({
+        resultType: "input_required",
+        inputRequests: { region: { method: "elicitation/create" } },
+      });
+    }
+  });
+
+  it("refuses an empty database name with a tool error naming the field", async () => {
+    const client = await overHttp();
+    const result = await client.callTool("provision", { name: "" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("name:") });
+  });
+});
+
+describe("npm run example -- mcpserver-provisioning", () => {
+  it("serves Streamable HTTP that a client provisions through", async () => {
+    const url = await runExampleOverHttp();
+    expect(url.hostname).toBe("127.0.0.1");
+    const { callback } = answering({ region: { region: "ap-south-1" } });
+    const client = await Client.connect(url, { elicitationCallback: callback });
+    onTestFinished(() => client.close());
+    expect((await client.callTool("provision", { name: "billing" })).content).toEqual([
+      { type: "text", text: "Provisioned billing in ap-south-1" },
+    ]);
+  });
+
+  it("serves stdio with --stdio", async () => {
+    const { callback } = answering({ region: { region: "eu-west-1" }, audience: { audience: "ops" } });
+    const client = await Client.connect(
+      {
+        command: process.execPath,
+        args: ["--import", "tsx", "examples/run.ts", "mcpserver-provisioning", "--stdio"],
+        cwd: root,
+      },
+      { elicitationCallback: callback },
+    );
+    onTestFinished(() => client.close());
+    expect((await client.callTool("provision", { name: "orders" })).content).toEqual([
+      { type: "text", text: "Provisioned orders in eu-west-1" },
+    ]);
+    expect((await client.getPrompt("briefing")).description).toBe("A briefing for ops");
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The provisioning server of `provisioning.ts`, written with `MCPServer`. Its `provision` tool
+ * needs to know which region a new database should live in, and only the user knows: the first call
+ * answers with an `InputRequiredResult` carrying an elicitation, and the retry carries the answer.
+ * Its `briefing` prompt asks who the briefing is for the same way. Answers are untrusted input, so
+ * both read them with `readElicitation`, which validates them against a schema. `MCPServer` seals
+ * the `requestState` the tool hands out (`"provision-v1"` never reaches the wire in clear).
+ *
+ * Run it: `npm run example -- mcpserver-provisioning` (serves Streamable HTTP on
+ * 127.0.0.1:$PORT/mcp, default port 3000), or `npm run example -- mcpserver-provisioning --stdio`.
+ */
+import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "tsmcp/server";
+import * as z from "zod";
+
+/** The regions a database may live in. */
+export const REGIONS = ["eu-west-1", "us-east-1", "ap-south-1"] as const;
+
+/** The question the `provision` tool asks. */
+export const ASK_REGION = elicitationRequest({
+  message: "Which region should the database live in?",
+  requestedSchema: {
+    type: "object",
+    properties: { region: { type: "string", enum: [...REGIONS], default: "eu-west-1" } },
+    required: ["region"],
+  },
+});
+
+/** The question the `briefing` prompt asks. */
+export const ASK_AUDIENCE = elicitationRequest({
+  message: "Who is the briefing for?",
+  requestedSchema: { type: "object", properties: { audience: { type: "string" } }, required: ["audience"] },
+});
+
+/** What an accepted answer to ASK_REGION must hold. */
+const RegionAnswer = z.object({ region: z.enum(REGIONS) });
+
+/** What an accepted answer to ASK_AUDIENCE must hold. */
+const AudienceAnswer = z.object({ audience: z.string().min(1) });
+
+/** Builds the provisioning server. */
+export function createProvisioningServer(): MCPServer {
+  const mcp = new MCPServer("provisioning", {
+    version: "1.0.0",
+    instructions: "Provisions databases. Ask for the database name; the server asks the user for the region.",
+  });
+
+  mcp.tool(
+    "provision",
+    {
+      description: "Provision a database; asks the user which region it should live in.",
+      inputSchema: z.object({ name: z.string().min(1).describe("The database name") }),
+    },
+    async ({ name }, ctx) => {
+      const answer = readElicitation(ctx.inputResponses?.region, RegionAnswer);
+      if (answer.status !== "accepted") {
+        return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "provision-v1" });
+      }
+      return `Provisioned ${name} in ${answer.content.region}`;
+    },
+  );
+
+  mcp.prompt("briefing", { description: "A status briefing; asks who it is for." }, async (_args, ctx) => {
+    const answer = readElicitation(ctx.inputResponses?.audience, AudienceAnswer);
+    if (answer.status !== "accepted") return inputRequired({ inputRequests: { audience: ASK_AUDIENCE } });
+    const { audience } = answer.content;
+    return {
+      description: `A briefing for ${audience}`,
+      messages: [
+        { role: "user", content: { type: "text", text: `Write a short status briefing for ${audience}.` } },
+      ],
+    };
+  });
+
+  return mcp;
+}
+
+/** Serves the provisioning server over Streamable HTTP (or stdio with `--stdio`) until stopped. */
+export async function main(args: string[] = []): Promise<void> {
+  const mcp = createProvisioningServer();
+  if (args.includes("--stdio")) {
+    await mcp.serveStdio().closed;
+    return;
+  }
+  const port = Number(process.env.PORT ?? 3000);
+  const handle = await mcp.serveHttp({ host: "127.0.0.1", port });
+  console.log(`provisioning server listening on ${handle.url}`);
+}
