@@ -24,7 +24,13 @@ import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./h
 import { type Logger, stderrLogger } from "./logger.js";
 import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
-import { type CacheHint, DEFAULT_CACHE_HINT, InvalidHandlerResultError, shapeResult } from "./shaping.js";
+import {
+  type CacheHint,
+  checkCacheHint,
+  DEFAULT_CACHE_HINT,
+  InvalidHandlerResultError,
+  shapeResult,
+} from "./shaping.js";
 import { type ListKind, SubscriptionHub } from "./subscriptions.js";
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
@@ -53,15 +59,6 @@ export interface ServerOptions extends ServerHandlers {
 
 /** The revisions a `Server` answers. */
 export const SERVER_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([LATEST_PROTOCOL_VERSION]);
-
-function checkCacheHint(hint: Partial<CacheHint> | undefined, where: string): void {
-  if (hint?.ttlMs !== undefined && !(Number.isSafeInteger(hint.ttlMs) && hint.ttlMs >= 0)) {
-    throw new RangeError(`${where}.ttlMs must be a non-negative integer of milliseconds, got ${hint.ttlMs}`);
-  }
-  if (hint?.cacheScope !== undefined && hint.cacheScope !== "public" && hint.cacheScope !== "private") {
-    throw new RangeError(`${where}.cacheScope must be "public" or "private", got ${String(hint.cacheScope)}`);
-  }
-}
 
 /**
  * A low-level MCP server: handlers in, results out.

@@ -20,6 +20,21 @@ export interface CacheHint {
 /** The cache hint a server puts on results that carry none of their own. */
 export const DEFAULT_CACHE_HINT: Readonly<CacheHint> = Object.freeze({ ttlMs: 0, cacheScope: "private" });
 
+/**
+ * Checks a partial cache hint given as an option: `ttlMs` a non-negative integer of milliseconds,
+ * `cacheScope` "public" or "private".
+ *
+ * @throws RangeError naming `where` (e.g. `cache.ttlMs must be ...`) otherwise.
+ */
+export function checkCacheHint(hint: Partial<CacheHint> | undefined, where: string): void {
+  if (hint?.ttlMs !== undefined && !(Number.isSafeInteger(hint.ttlMs) && hint.ttlMs >= 0)) {
+    throw new RangeError(`${where}.ttlMs must be a non-negative integer of milliseconds, got ${hint.ttlMs}`);
+  }
+  if (hint?.cacheScope !== undefined && hint.cacheScope !== "public" && hint.cacheScope !== "private") {
+    throw new RangeError(`${where}.cacheScope must be "public" or "private", got ${String(hint.cacheScope)}`);
+  }
+}
+
 /** Why a handler's result cannot be sent; the cause goes to the logger, the client sees -32603. */
 export class InvalidHandlerResultError extends Error {
   override readonly name = "InvalidHandlerResultError";

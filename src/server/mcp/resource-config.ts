@@ -8,7 +8,7 @@ import type { AnnotationsSchema, IconSchema } from "../../protocol/schema/base.j
 import type { Resource } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { Awaitable } from "../handlers.js";
-import type { CacheHint } from "../shaping.js";
+import { type CacheHint, checkCacheHint } from "../shaping.js";
 import type { Completers } from "./completion.js";
 import type { Context } from "./context.js";
 import { isPlainObject } from "./json-schema.js";
@@ -105,19 +105,9 @@ export function checkResourceMetadata(config: unknown, where: string): asserts c
     throw new TypeError(`${where}: icons must be an array`);
   if (config._meta !== undefined && !isPlainObject(config._meta))
     throw new TypeError(`${where}: _meta must be an object`);
-  const cache = config.cache;
-  if (cache === undefined) return;
-  if (!isPlainObject(cache)) throw new TypeError(`${where}: cache must be an object`);
-  if (cache.ttlMs !== undefined && !(Number.isSafeInteger(cache.ttlMs) && (cache.ttlMs as number) >= 0)) {
-    throw new RangeError(
-      `${where}: cache.ttlMs must be a non-negative integer of milliseconds, got ${String(cache.ttlMs)}`,
-    );
-  }
-  if (cache.cacheScope !== undefined && cache.cacheScope !== "public" && cache.cacheScope !== "private") {
-    throw new RangeError(
-      `${where}: cache.cacheScope must be "public" or "private", got ${String(cache.cacheScope)}`,
-    );
-  }
+  if (config.cache !== undefined && !isPlainObject(config.cache))
+    throw new TypeError(`${where}: cache must be an object`);
+  checkCacheHint(config.cache as Partial<CacheHint> | undefined, `${where}: cache`);
 }
 
 /** The listed definition's descriptive fields (copies; `name` defaulting to `fallbackName`). */

@@ -7,7 +7,11 @@
 import { invalidParams } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import type { Implementation } from "../../protocol/schema/base.js";
-import type { CallToolRequestParams, GetPromptRequestParams } from "../../protocol/schema/methods.js";
+import type {
+  CallToolRequestParams,
+  CompleteRequestParams,
+  GetPromptRequestParams,
+} from "../../protocol/schema/methods.js";
 import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
 import { type HttpServerHandle, type ServeOptions, serve } from "../../transport/http/node.js";
 import {
@@ -22,7 +26,7 @@ import type { Middleware } from "../middleware.js";
 import { type CacheOptions, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
-import { complete } from "./completion.js";
+import { type Completer, complete } from "./completion.js";
 import { type Context, createContext, type ResourceReader, type RoundInput } from "./context.js";
 import { isPlainObject } from "./json-schema.js";
 import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
@@ -146,20 +150,13 @@ export class MCPServer implements Dispatcher {
         this.#resources.list(params.cursor, this.pageSize, this.#context(ctx, {})),
       onListResourceTemplates: (_ctx, params) => this.#resources.listTemplates(params.cursor, this.pageSize),
       onReadResource: (ctx, params) => this.#resources.read(params.uri, this.#context(ctx, params)),
-      onComplete: (ctx, params) => {
-        const { ref, argument } = params;
-        const completers =
-          ref.type === "ref/prompt"
-            ? this.#prompt({ name: ref.name }).completers
-            : this.#resources.template(ref.uri)?.completers;
-        if (completers === undefined) throw invalidParams(`Unknown resource template: ${ref.uri}`);
-        return complete(
-          completers,
-          argument,
+      onComplete: (ctx, params) =>
+        complete(
+          this.#completers(params.ref),
+          params.argument,
           { arguments: params.context?.arguments ?? {} },
           this.#context(ctx, {}),
-        );
-      },
+        ),
     });
     const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
@@ -297,6 +294,13 @@ export class MCPServer implements Dispatcher {
     const prompt = this.#prompts.get(params.name);
     if (prompt === undefined) throw invalidParams(`Unknown prompt: ${params.name}`);
     return prompt;
+  }
+
+  #completers(ref: CompleteRequestParams["ref"]): ReadonlyMap<string, Completer> {
+    if (ref.type === "ref/prompt") return this.#prompt(ref).completers;
+    const template = this.#resources.template(ref.uri);
+    if (template === undefined) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    return template.completers;
   }
 
   #context(base: RequestContext, round: RoundInput): Context {
