@@ -1,0 +1,75 @@
+/**
+ * Load generation with autocannon: a fixed number of connections POSTing one fixed request for a
+ * fixed time (or a fixed count). autocannon's own latency histogram keeps whole milliseconds, so
+ * each response's exact time is taken from its `response` event instead.
+ */
+import autocannon from "autocannon";
+import { type Summary, summarize } from "./stats.js";
+
+/** One load run. */
+export interface LoadOptions {
+  /** The endpoint (127.0.0.1 only). */
+  readonly url: URL;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly connections: number;
+  /** Seconds to run; exclusive with `amount`. */
+  readonly durationS?: number;
+  /** Requests to send in all; exclusive with `durationS`. */
+  readonly amount?: number;
+}
+
+/** What a load run measured. */
+export interface LoadResult {
+  /** Completed 2xx responses per second over the run. */
+  readonly requestsPerSecond: number;
+  /** Latency of 2xx responses, in milliseconds. */
+  readonly latencyMs: Summary;
+  /** Responses that were not 2xx, plus errors and timeouts: any is a failed run. */
+  readonly failures: number;
+  readonly completed: number;
+}
+
+/** Most latencies kept per run (the first ones); far above what one run on this machine completes. */
+const MAX_LATENCIES = 2_000_000;
+
+/** Seconds after which a request counts as timed out. */
+const REQUEST_TIMEOUT_S = 10;
+
+/**
+ * Runs the load and resolves with its measurements.
+ *
+ * @throws Error when the URL is not on loopback, or neither/both of `durationS` and `amount` are set.
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.url.hostname !== "127.0.0.1")
+    throw new Error(`load only targets 127.0.0.1, got ${options.url}`);
+  if ((options.durationS === undefined) === (options.amount === undefined)) {
+    throw new Error("runLoad: give exactly one of durationS and amount");
+  }
+  const latencies = new Float64Array(MAX_LATENCIES);
+  let count = 0;
+  const startedAt = process.hrtime.bigint();
+  const instance = autocannon({
+    url: options.url.href,
+    method: "POST",
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    pipelining: 1,
+    timeout: REQUEST_TIMEOUT_S,
+    ...(options.durationS === undefined ? {} : { duration: options.durationS }),
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
+  });
+  instance.on("response", (_client, statusCode, _bytes, responseTimeMs) => {
+    if (statusCode >= 200 && statusCode < 300 && count < MAX_LATENCIES) latencies[count++] = responseTimeMs;
+  });
+  const result = await instance;
+  const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
+  return {
+    requestsPerSecond: result["2xx"] / (result.duration > 0 ? result.duration : elapsedS),
+    latencyMs: summarize(latencies.subarray(0, count)),
+    failures: result.non2xx + result.errors + result.timeouts,
+    completed: result["2xx"],
+  };
+}

@@ -1,0 +1,387 @@
+/**
+ * `npm run bench`: tsmcp side by side with the official TypeScript SDK 2.4.0 and a bare
+ * `node:http` floor, in one run on one machine, with the same tools and payloads (issue 7):
+ *
+ * 1. plain `tools/call` over Streamable HTTP under autocannon load, 1 and 50 registered tools;
+ * 2. the two-leg MRTR flow end to end, every client against every server;
+ * 3. in-process cost per request (plain call, MRTR first leg, retry leg);
+ * 4. requestState seal and open, 1 KiB and 16 KiB;
+ * 5. server heap growth per flow left pending at round one;
+ * 6. install footprint of each server package.
+ *
+ * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
+ * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
+ * `.bench-results/`. Every stage is bounded in count and time; servers listen on 127.0.0.1 only.
+ *
+ * Usage: npm run bench [-- --quick] [-- --only=1,3] [-- --profile]
+ *   --quick    short runs, for checking the harness (numbers not meaningful)
+ *   --only     run only the listed stages
+ *   --profile  write V8 CPU profiles of the server children to .bench-results/profiles/
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describeMachine, formatMachine } from "./lib/machine.js";
+import {
+  type Column,
+  type Goal,
+  type Row,
+  ratio,
+  renderTable,
+  verdict,
+  vsFloor,
+  vsOfficial,
+} from "./lib/report.js";
+import type { SampleBounds } from "./lib/stats.js";
+import { measureFootprint } from "./stages/footprint.js";
+import { measureHttpLoad } from "./stages/http-load.js";
+import { type Leg, measureInProcess } from "./stages/in-process.js";
+import { measureMemory } from "./stages/memory.js";
+import { type FlowClient, measureMrtrFlows } from "./stages/mrtr-flow.js";
+import { measureSeal } from "./stages/seal.js";
+
+const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
+
+interface Config {
+  http: { connections: number; warmupS: number; durationS: number; toolCounts: number[] };
+  flows: SampleBounds;
+  inProcess: SampleBounds;
+  seal: SampleBounds;
+  memory: { warmupFlows: number; pendingFlows: number; connections: number };
+}
+
+const FULL: Config = {
+  http: { connections: 10, warmupS: 2, durationS: 5, toolCounts: [1, 50] },
+  flows: { warmup: 100, maxSamples: 2_000, maxMs: 3_000 },
+  inProcess: { warmup: 500, maxSamples: 20_000, maxMs: 700 },
+  seal: { warmup: 2_000, maxSamples: 20_000, maxMs: 1_000 },
+  memory: { warmupFlows: 5_000, pendingFlows: 10_000, connections: 10 },
+};
+
+const QUICK: Config = {
+  http: { connections: 10, warmupS: 1, durationS: 1, toolCounts: [1, 50] },
+  flows: { warmup: 10, maxSamples: 100, maxMs: 1_000, minSamples: 10 },
+  inProcess: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
+  seal: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
+  memory: { warmupFlows: 200, pendingFlows: 10_000, connections: 10 },
+};
+
+/** Within this factor of each other, a cost counts as flat. */
+const FLAT_TOLERANCE = 1.1;
+
+/**
+ * Heap growth per pending flow below which nothing is kept: the heap after GC of a warmed-up server
+ * wanders by about +-150 KiB between reads (+-15 B over 10,000 flows), while the least a server could
+ * keep per flow (its ~300-byte sealed state, or a map entry) is ten times this.
+ */
+const ZERO_BYTES_NOISE = 32;
+
+const throughputGoal: Goal = {
+  text: ">= 1.5x official and >= 0.6x floor",
+  check: (row) => (vsOfficial(row) ?? 0) >= 1.5 && (vsFloor(row) ?? 0) >= 0.6,
+};
+const flowGoal: Goal = { text: "<= 0.7x official", check: (row) => (vsOfficial(row) ?? Infinity) <= 0.7 };
+const flatGoal: Goal = {
+  text: `tsmcp <= ${FLAT_TOLERANCE}x (flat)`,
+  check: (row) => (row.tsmcp ?? Infinity) <= FLAT_TOLERANCE,
+};
+const sealGoal: Goal = { text: "tsmcp < 20 us", check: (row) => (row.tsmcp ?? Infinity) < 20 };
+const memoryGoal: Goal = {
+  text: `tsmcp 0 (|x| < ${ZERO_BYTES_NOISE} B noise)`,
+  check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
+};
+
+function parseArgs(argv: readonly string[]): {
+  config: Config;
+  stages: Set<number>;
+  profile: boolean;
+  quick: boolean;
+} {
+  const quick = argv.includes("--quick");
+  const only = argv.find((arg) => arg.startsWith("--only="));
+  const stages = new Set(
+    only === undefined ? [1, 2, 3, 4, 5, 6] : only.slice("--only=".length).split(",").map(Number),
+  );
+  return { config: quick ? QUICK : FULL, stages, profile: argv.includes("--profile"), quick };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const startedAt = process.hrtime.bigint();
+  const { config, stages, profile, quick } = parseArgs(process.argv.slice(2));
+  const machine = describeMachine();
+  const cpuProfileDir = profile ? `${RESULTS_DIR}profiles` : undefined;
+  if (cpuProfileDir !== undefined) mkdirSync(cpuProfileDir, { recursive: true });
+  log(`tsmcp benchmarks on ${formatMachine(machine)}${quick ? " [--quick: numbers not meaningful]" : ""}`);
+  const rows: Row[] = [];
+  const raw: Record<string, unknown> = {};
+
+  if (stages.has(1)) {
+    log(
+      `1. plain tools/call over HTTP: ${config.http.connections} connections, ${config.http.warmupS} s warm-up, ${config.http.durationS} s measured`,
+    );
+    const results = await measureHttpLoad({ ...config.http, cpuProfileDir }, log);
+    raw.httpLoad = Object.fromEntries(
+      [...results].map(([tools, byImpl]) => [tools, Object.fromEntries(byImpl)]),
+    );
+    for (const [tools, byImpl] of results) {
+      const get = (column: Column) => byImpl.get(column);
+      const label = `plain tools/call over HTTP, ${tools} tool${tools === 1 ? "" : "s"}`;
+      rows.push({
+        stage: 1,
+        measure: `${label}: throughput`,
+        unit: "req/s",
+        tsmcp: get("tsmcp")?.requestsPerSecond,
+        official: get("official")?.requestsPerSecond,
+        floor: get("floor")?.requestsPerSecond,
+        goal: throughputGoal,
+      });
+      for (const [name, pick] of [
+        ["p50", (summary: { median: number }) => summary.median],
+        ["p99", (summary: { p99: number }) => summary.p99],
+      ] as const) {
+        rows.push({
+          stage: 1,
+          measure: `${label}: ${name} latency`,
+          unit: "ms",
+          tsmcp: maybe(get("tsmcp")?.latencyMs, pick),
+          official: maybe(get("official")?.latencyMs, pick),
+          floor: maybe(get("floor")?.latencyMs, pick),
+        });
+      }
+    }
+    const one = results.get(1);
+    const fifty = results.get(50);
+    if (one !== undefined && fifty !== undefined) {
+      const costRatio = (column: Column) =>
+        ratio(one.get(column)?.requestsPerSecond, fifty.get(column)?.requestsPerSecond);
+      rows.push({
+        stage: 1,
+        measure: "HTTP cost per call, 50 tools / 1 tool",
+        unit: "x",
+        tsmcp: costRatio("tsmcp"),
+        official: costRatio("official"),
+        floor: costRatio("floor"),
+        goal: flatGoal,
+        note: "req/s with 1 tool divided by req/s with 50 tools; 1.00 is perfectly flat.",
+      });
+    }
+  }
+
+  if (stages.has(2)) {
+    log(
+      `2. MRTR flow end to end: ${config.flows.warmup} warm-up flows, then up to ${config.flows.maxSamples} flows or ${config.flows.maxMs} ms per pair`,
+    );
+    const flows = await measureMrtrFlows(config.flows, log, cpuProfileDir);
+    raw.mrtrFlows = Object.fromEntries(
+      [...flows].map(([client, byServer]) => [client, Object.fromEntries(byServer)]),
+    );
+    const own = new Map([
+      ["tsmcp", flows.get("tsmcp")?.get("tsmcp")],
+      ["official", flows.get("official")?.get("official")],
+      ["floor", flows.get("raw")?.get("floor")],
+    ]);
+    for (const [stat, pick] of [
+      ["median", (summary: { median: number }) => summary.median],
+      ["p99", (summary: { p99: number }) => summary.p99],
+    ] as const) {
+      rows.push({
+        stage: 2,
+        measure: `MRTR flow, each SDK's own client: ${stat}`,
+        unit: "ms",
+        tsmcp: maybe(own.get("tsmcp"), pick),
+        official: maybe(own.get("official"), pick),
+        floor: maybe(own.get("floor"), pick),
+        ...(stat === "median" ? { goal: flowGoal } : {}),
+      });
+    }
+    const clientLabels: [FlowClient, string][] = [
+      ["tsmcp", "tsmcp client -> each server"],
+      ["official", "official client -> each server"],
+      ["raw", "raw fetch client -> each server"],
+    ];
+    for (const [client, label] of clientLabels) {
+      const byServer = flows.get(client);
+      for (const [stat, pick] of [
+        ["median", (summary: { median: number }) => summary.median],
+        ["p99", (summary: { p99: number }) => summary.p99],
+      ] as const) {
+        rows.push({
+          stage: 2,
+          measure: `MRTR flow, ${label}: ${stat}`,
+          unit: "ms",
+          tsmcp: maybe(byServer?.get("tsmcp"), pick),
+          official: maybe(byServer?.get("official"), pick),
+          floor: maybe(byServer?.get("floor"), pick),
+        });
+      }
+    }
+  }
+
+  if (stages.has(3)) {
+    log(
+      `3. in-process per request: ${config.inProcess.warmup} warm-up, up to ${config.inProcess.maxSamples} samples or ${config.inProcess.maxMs} ms per row`,
+    );
+    const inProcess = await measureInProcess(config.inProcess, log);
+    raw.inProcess = Object.fromEntries(
+      [...inProcess].map(([level, byLeg]) => [
+        level,
+        Object.fromEntries([...byLeg].map(([leg, byColumn]) => [leg, Object.fromEntries(byColumn)])),
+      ]),
+    );
+    const legs: Leg[] = ["plain, 1 tool", "plain, 50 tools", "MRTR first leg", "MRTR retry leg"];
+    for (const [level, byLeg] of inProcess) {
+      for (const leg of legs) {
+        const byColumn = byLeg.get(leg);
+        rows.push({
+          stage: 3,
+          measure: `in-process ${level}: ${leg} (median)`,
+          unit: "us",
+          tsmcp: byColumn?.get("tsmcp")?.median,
+          official: byColumn?.get("official")?.median,
+          floor: byColumn?.get("floor")?.median,
+        });
+      }
+      const flat = (column: Column) =>
+        ratio(
+          byLeg.get("plain, 50 tools")?.get(column)?.median,
+          byLeg.get("plain, 1 tool")?.get(column)?.median,
+        );
+      rows.push({
+        stage: 3,
+        measure: `in-process ${level}: cost per call, 50 tools / 1 tool`,
+        unit: "x",
+        tsmcp: flat("tsmcp"),
+        official: flat("official"),
+        floor: flat("floor"),
+        goal: flatGoal,
+      });
+    }
+  }
+
+  if (stages.has(4)) {
+    log(
+      `4. requestState seal/open: ${config.seal.warmup} warm-up, up to ${config.seal.maxSamples} samples or ${config.seal.maxMs} ms per row`,
+    );
+    const seal = await measureSeal(config.seal, log);
+    raw.seal = Object.fromEntries(
+      [...seal].map(([size, ops]) => [
+        size,
+        { seal: Object.fromEntries(ops.seal), open: Object.fromEntries(ops.open) },
+      ]),
+    );
+    for (const [size, ops] of seal) {
+      rows.push({
+        stage: 4,
+        measure: `requestState seal, ${size} (median)`,
+        unit: "us",
+        tsmcp: ops.seal.get("tsmcp")?.median,
+        official: ops.seal.get("official")?.median,
+      });
+      rows.push({
+        stage: 4,
+        measure: `requestState open, ${size} (median)`,
+        unit: "us",
+        tsmcp: ops.open.get("tsmcp")?.median,
+        official: ops.open.get("official")?.median,
+      });
+      const sum = (column: "tsmcp" | "official") => {
+        const a = ops.seal.get(column)?.median;
+        const b = ops.open.get(column)?.median;
+        return a === undefined || b === undefined ? undefined : a + b;
+      };
+      rows.push({
+        stage: 4,
+        measure: `requestState seal + open, ${size}`,
+        unit: "us",
+        tsmcp: sum("tsmcp"),
+        official: sum("official"),
+        ...(size === "1 KiB"
+          ? {
+              goal: sealGoal,
+              note: "tsmcp encrypts (AES-256-GCM) and binds the state to the request, audience and expiry; the official codec signs it (HMAC-SHA256, readable by the client) and binds only an expiry.",
+            }
+          : {}),
+      });
+    }
+  }
+
+  if (stages.has(5)) {
+    log(
+      `5. heap per pending flow: ${config.memory.warmupFlows} warm-up first legs, then ${config.memory.pendingFlows} left pending`,
+    );
+    const memory = await measureMemory(config.memory, log);
+    raw.memory = Object.fromEntries(memory);
+    const kib = (column: Column, key: "beforeBytes" | "afterBytes") => {
+      const value = memory.get(column)?.[key];
+      return value === undefined ? undefined : value / 1024;
+    };
+    rows.push({
+      stage: 5,
+      measure: `server heap growth per pending MRTR flow (${config.memory.pendingFlows.toLocaleString("en-US")} flows)`,
+      unit: "B/flow",
+      tsmcp: memory.get("tsmcp")?.bytesPerFlow,
+      official: memory.get("official")?.bytesPerFlow,
+      floor: memory.get("floor")?.bytesPerFlow,
+      goal: memoryGoal,
+      note:
+        `heap used after GC before -> after, KiB: tsmcp ${fmt(kib("tsmcp", "beforeBytes"))} -> ${fmt(kib("tsmcp", "afterBytes"))}, ` +
+        `official ${fmt(kib("official", "beforeBytes"))} -> ${fmt(kib("official", "afterBytes"))}, ` +
+        `floor ${fmt(kib("floor", "beforeBytes"))} -> ${fmt(kib("floor", "afterBytes"))}.`,
+    });
+  }
+
+  if (stages.has(6)) {
+    log("6. install footprint (from node_modules; tsmcp's own files from npm pack --dry-run)");
+    const footprint = measureFootprint(log);
+    raw.footprint = footprint;
+    rows.push({
+      stage: 6,
+      measure: "server package: runtime dependencies (transitive)",
+      unit: "packages",
+      tsmcp: footprint.tsmcp.dependencies.length,
+      official: footprint.official.dependencies.length,
+      note: `tsmcp: ${footprint.tsmcp.dependencies.join(", ")}; official: ${footprint.official.dependencies.join(", ")}. tsmcp is one package (server, client, CLI).`,
+    });
+    rows.push({
+      stage: 6,
+      measure: "server package: installed bytes (own + dependencies)",
+      unit: "KiB",
+      tsmcp: footprint.tsmcp.installedBytes / 1024,
+      official: footprint.official.installedBytes / 1024,
+    });
+  }
+
+  const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;
+  const table = renderTable(rows);
+  const header =
+    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 vs bare node:http floor\n` +
+    `machine: ${formatMachine(machine)}\n` +
+    `run: ${new Date().toISOString()}, wall time ${wallS.toFixed(0)} s${quick ? " (--quick: numbers not meaningful)" : ""}\n`;
+  process.stdout.write(`\n${header}\n${table}\n`);
+  const missed = rows.filter((row) => verdict(row) === "MISSED").map((row) => row.measure);
+  process.stdout.write(
+    `\ngoals: ${rows.filter((row) => verdict(row) === "met").length} met, ${missed.length} missed${missed.length > 0 ? ` (${missed.join("; ")})` : ""}\n`,
+  );
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(`${RESULTS_DIR}latest.md`, `${header}\n${table}\n`);
+  writeFileSync(
+    `${RESULTS_DIR}latest.json`,
+    `${JSON.stringify({ machine, wallS, rows, raw }, replacer, 2)}\n`,
+  );
+}
+
+function maybe<T>(value: T | undefined, pick: (value: T) => number): number | undefined {
+  return value === undefined ? undefined : pick(value);
+}
+
+function fmt(value: number | undefined): string {
+  return value === undefined ? "—" : value.toFixed(0);
+}
+
+/** JSON replacer for the raw results: goal checks are functions; drop them. */
+function replacer(_key: string, value: unknown): unknown {
+  return typeof value === "function" ? undefined : value;
+}
+
+await main();

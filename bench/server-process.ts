@@ -1,0 +1,80 @@
+/**
+ * A benchmarked server in its own process, so the load generator and the clients never share its
+ * event loop. Started by `lib/child.ts` with `fork`; argv[2] is a JSON {@link ServerLaunch}.
+ *
+ * IPC protocol (parent <-> child):
+ * - child -> parent `{ type: "ready", url }` once listening on 127.0.0.1;
+ * - parent -> child `{ type: "heap" }`, answered `{ type: "heap", heapUsedBytes }` after full GCs
+ *   (the process runs with `--expose-gc`);
+ * - parent -> child `{ type: "stop" }`: close and exit (a lost parent also ends the child).
+ */
+import type { ServerSpec } from "./fixtures/tools.js";
+import { serveFloor } from "./servers/floor.js";
+import { type RunningServer, serveOfficial } from "./servers/official.js";
+import { serveTsmcp } from "./servers/tsmcp.js";
+
+/** Which server to run. */
+export type Implementation = "tsmcp" | "official" | "floor";
+
+/** What `server-process.ts` is told to run. */
+export interface ServerLaunch {
+  readonly impl: Implementation;
+  readonly spec: ServerSpec;
+}
+
+/** Messages the child sends. */
+export type ChildMessage = { type: "ready"; url: string } | { type: "heap"; heapUsedBytes: number };
+
+/** Messages the parent sends. */
+export type ParentMessage = { type: "heap" } | { type: "stop" };
+
+async function start(launch: ServerLaunch): Promise<RunningServer> {
+  switch (launch.impl) {
+    case "tsmcp":
+      return serveTsmcp(launch.spec);
+    case "official":
+      return serveOfficial(launch.spec);
+    case "floor":
+      return serveFloor();
+  }
+}
+
+/** How long to let closed connections and pending finalizers settle before collecting. */
+const SETTLE_MS = 200;
+
+/** Heap used after collecting garbage until it stops shrinking (at most 10 rounds). */
+async function heapAfterGc(): Promise<number> {
+  const gc = globalThis.gc;
+  if (gc === undefined) throw new Error("server-process: run with --expose-gc");
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  let previous = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 10; round++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+    const used = process.memoryUsage().heapUsed;
+    if (used >= previous) return Math.min(used, previous);
+    previous = used;
+  }
+  return previous;
+}
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+const launch = JSON.parse(process.argv[2] ?? "{}") as ServerLaunch;
+const server = await start(launch);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  process.exit(0);
+};
+process.on("disconnect", () => void stop());
+process.on("message", (message: ParentMessage) => {
+  if (message.type === "heap")
+    void heapAfterGc().then((heapUsedBytes) => send({ type: "heap", heapUsedBytes }));
+  else if (message.type === "stop") void stop();
+});
+send({ type: "ready", url: server.url.href });
