@@ -27,7 +27,11 @@ import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from ".
 import { type ConnectTarget, resolveTransport } from "./connect.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-required.js";
 import type { ClientLogger } from "./logger.js";
+import { isParamHeaderMismatch } from "./mcp-param-headers.js";
 import { ClientSession, type ListenNotification, type RequestOptions, type Subscription } from "./session.js";
+
+/** Pages of `tools/list` a schema refresh reads at most (a server could hand out cursors forever). */
+const MAX_REFRESH_PAGES = 100;
 
 /** Options of a `Client`. */
 export interface ClientOptions extends InputCallbacks {
@@ -147,15 +151,27 @@ export class Client {
   }
 
   /**
-   * Calls a tool and runs the multi-round-trip loop to its final result.
+   * Calls a tool and runs the multi-round-trip loop to its final result. When the server refuses
+   * a leg with a HeaderMismatch (-32020) about an `Mcp-Param-*` header, the tool's schema changed
+   * since it was listed: the client lists the tools again and resends that leg, once per call.
+   * Spec: §3.7.
    *
    * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`; UnsupportedInputRequestError
    *   when the server asks for input no callback gives; a callback's error; McpError for a server error.
    */
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.#drive("tools/call", name, options, (extra) =>
-      this.session.callTool(name, args, { ...options, ...extra, allowInputRequired: true }),
-    );
+    let refreshed = false;
+    return this.#drive("tools/call", name, options, async (extra) => {
+      const leg = () => this.session.callTool(name, args, { ...options, ...extra, allowInputRequired: true });
+      try {
+        return await leg();
+      } catch (error) {
+        if (refreshed || !isParamHeaderMismatch(error)) throw error;
+        refreshed = true;
+        await this.#refreshTools(options);
+        return leg();
+      }
+    });
   }
 
   /** Gets a prompt, running the multi-round-trip loop; throws as {@link callTool}. */
@@ -215,6 +231,19 @@ export class Client {
   /** Closes the connection (a stdio child is stopped and reaped). */
   close(): Promise<void> {
     return this.session.close();
+  }
+
+  /** Lists every page of tools again (so the session learns the current annotations). */
+  async #refreshTools(options: RequestOptions): Promise<void> {
+    const listOptions: RequestOptions = {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    };
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_REFRESH_PAGES; page++) {
+      cursor = (await this.session.listTools(cursor === undefined ? {} : { cursor }, listOptions)).nextCursor;
+      if (cursor === undefined) return;
+    }
   }
 
   #drive<R>(

@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { McpError } from "../protocol/errors.js";
 import { decodeHeaderValue } from "../transport/http/headers.js";
-import { analyzeParamHeaders, encodeParamValue, paramHeadersFor } from "./mcp-param-headers.js";
+import {
+  analyzeParamHeaders,
+  encodeParamValue,
+  isParamHeaderMismatch,
+  paramHeadersFor,
+} from "./mcp-param-headers.js";
 
 const object = (properties: Record<string, unknown>) => ({ type: "object", properties });
 
@@ -199,5 +205,22 @@ describe("paramHeadersFor builds the headers of one call", () => {
     expect(() => paramHeadersFor("lookup", params, { options: { limit: 1.5 } })).toThrow(
       /tool "lookup", argument options\.limit/,
     );
+  });
+});
+
+describe("isParamHeaderMismatch", () => {
+  it("recognises a -32020 about an Mcp-Param header, by data.header or by message", () => {
+    expect(
+      isParamHeaderMismatch(new McpError(-32020, "Header mismatch", { header: "Mcp-Param-Region" })),
+    ).toBe(true);
+    expect(isParamHeaderMismatch(new McpError(-32020, "missing MCP-PARAM-REGION header"))).toBe(true);
+  });
+
+  it("ignores other header mismatches and other errors", () => {
+    expect(isParamHeaderMismatch(new McpError(-32020, "Header mismatch", { header: "Mcp-Name" }))).toBe(
+      false,
+    );
+    expect(isParamHeaderMismatch(new McpError(-32602, "Mcp-Param-Region is bad"))).toBe(false);
+    expect(isParamHeaderMismatch(new Error("Mcp-Param-Region"))).toBe(false);
   });
 });

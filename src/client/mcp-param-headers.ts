@@ -4,6 +4,7 @@
  * dropped from `tools/list`), and the header values for one `tools/call`.
  * Spec: §3.7 (basic/transports/streamable-http §Custom Headers, server/tools §x-mcp-header), §11.
  */
+import { McpError } from "../protocol/errors.js";
 import { encodeHeaderValue, MCP_HEADERS } from "../transport/http/headers.js";
 
 /** The annotation keyword in a tool's `inputSchema`. */
@@ -217,4 +218,15 @@ export function paramHeadersFor(
     if (encoded !== undefined) headers[`${MCP_HEADERS.paramPrefix}${param.name}`] = encoded;
   }
   return headers;
+}
+
+/**
+ * True for a -32020 HeaderMismatch about an `Mcp-Param-*` header (named in `data.header`, or
+ * else in the message): the tool's schema may have changed since it was listed. Spec: §3.7 (the
+ * client SHOULD refresh `tools/list` and retry).
+ */
+export function isParamHeaderMismatch(error: unknown): boolean {
+  if (!(error instanceof McpError) || error.code !== -32020) return false;
+  const header = (error.data as { header?: unknown } | null | undefined)?.header;
+  return /mcp-param-/i.test(typeof header === "string" ? header : error.message);
 }

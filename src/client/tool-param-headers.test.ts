@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { McpError } from "../protocol/errors.js";
 import type { Tool } from "../protocol/schema/content.js";
 import { environmentOf } from "../server/context.js";
 import { elicitationRequest, inputRequired } from "../server/input-required.js";
@@ -126,6 +127,89 @@ describe("x-mcp-header over Streamable HTTP", () => {
     await client.listTools();
     await expect(client.callTool("route", { priority: 1.5 })).rejects.toThrow(/argument priority/);
     expect(seen).toEqual([]);
+  });
+});
+
+describe("a HeaderMismatch on Mcp-Param headers", () => {
+  /**
+   * A server whose tool gained an x-mcp-header annotation after the client listed it: it refuses a
+   * call without the header (-32020, before running anything) and counts what reached it.
+   */
+  function evolvingServer() {
+    let annotated = false;
+    let rejectAll = false;
+    const calls: (string | null)[] = [];
+    const lists = { count: 0 };
+    const server = new Server("evolving", {
+      onListTools: () => {
+        lists.count += 1;
+        const region = annotated ? { type: "string", "x-mcp-header": "Region" } : { type: "string" };
+        return { tools: [{ name: "route", inputSchema: { type: "object", properties: { region } } }] };
+      },
+      onCallTool: (ctx) => {
+        const header = environmentOf(ctx).headers?.get("mcp-param-region") ?? null;
+        calls.push(header);
+        if ((annotated && header === null) || rejectAll) {
+          throw new McpError(-32020, "Header mismatch: required Mcp-Param-Region header is missing", {
+            header: "Mcp-Param-Region",
+          });
+        }
+        return { content: [{ type: "text", text: "routed" }] };
+      },
+    });
+    return {
+      server,
+      calls,
+      lists,
+      annotate: () => {
+        annotated = true;
+      },
+      rejectAll: () => {
+        rejectAll = true;
+      },
+    };
+  }
+
+  it("refreshes tools/list and retries the call once with the headers of the new schema", async () => {
+    const { server, calls, lists, annotate } = evolvingServer();
+    const client = await Client.connect((await served(server)).url, { logger: recordingLogger() });
+    open.push(client);
+    await client.listTools();
+    annotate();
+    const result = await client.callTool("route", { region: "eu" });
+    expect(result.content).toEqual([{ type: "text", text: "routed" }]);
+    expect(calls).toEqual([null, "eu"]);
+    expect(lists.count).toBe(2);
+  });
+
+  it("retries once only, and a single leg on the session never retries", async () => {
+    const { server, calls, annotate, rejectAll } = evolvingServer();
+    const client = await Client.connect((await served(server)).url, { logger: recordingLogger() });
+    open.push(client);
+    await client.listTools();
+    annotate();
+    rejectAll();
+    await expect(client.callTool("route", { region: "eu" })).rejects.toMatchObject({ code: -32020 });
+    expect(calls).toEqual([null, "eu"]);
+    await expect(client.session.callTool("route", { region: "eu" })).rejects.toMatchObject({ code: -32020 });
+    expect(calls).toEqual([null, "eu", "eu"]);
+  });
+
+  it("does not retry a HeaderMismatch about another header", async () => {
+    const server = new Server("strict", {
+      onCallTool: () => {
+        throw new McpError(-32020, "Header mismatch: Mcp-Name", { header: "Mcp-Name" });
+      },
+    });
+    let calls = 0;
+    server.use(async (request, next) => {
+      if (request.method === "tools/call") calls += 1;
+      return next(request);
+    });
+    const client = await Client.connect((await served(server)).url);
+    open.push(client);
+    await expect(client.callTool("route", {})).rejects.toMatchObject({ code: -32020 });
+    expect(calls).toBe(1);
   });
 });
 
