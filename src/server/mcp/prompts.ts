@@ -12,6 +12,7 @@ import type { GetPromptResult } from "../../protocol/schema/methods.js";
 import type { Awaitable } from "../handlers.js";
 import { type Completer, type Completers, checkCompleters } from "./completion.js";
 import type { Context } from "./context.js";
+import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { isPlainObject } from "./json-schema.js";
 import { toGetPromptResult } from "./results.js";
 import {
@@ -97,18 +98,7 @@ function argumentsOf(jsonSchema: JsonSchemaObject): PromptArgument[] {
 function checkConfig(name: string, config: unknown): asserts config is PromptConfig<SchemaLike | undefined> {
   if (typeof name !== "string" || name.length === 0)
     throw new TypeError("prompt name must be a non-empty string");
-  if (!isPlainObject(config)) throw new TypeError(`prompt "${name}": config must be an object`);
-  for (const key of ["title", "description"] as const) {
-    if (config[key] !== undefined && typeof config[key] !== "string") {
-      throw new TypeError(`prompt "${name}": ${key} must be a string`);
-    }
-  }
-  if (config.icons !== undefined && !Array.isArray(config.icons)) {
-    throw new TypeError(`prompt "${name}": icons must be an array`);
-  }
-  if (config._meta !== undefined && !isPlainObject(config._meta)) {
-    throw new TypeError(`prompt "${name}": _meta must be an object`);
-  }
+  checkDescriptor(config, `prompt "${name}"`, ["title", "description", "icons", "_meta"]);
 }
 
 /**
@@ -134,12 +124,12 @@ export function createPrompt(name: string, config: unknown, handler: unknown): P
     advertised.map((argument) => argument.name),
     `prompt "${name}"`,
   );
-  const definition: Record<string, unknown> = { name };
-  if (config.title !== undefined) definition.title = config.title;
-  if (config.description !== undefined) definition.description = config.description;
-  if (advertised.length > 0) definition.arguments = advertised;
-  if (config.icons !== undefined) definition.icons = structuredClone(config.icons);
-  if (config._meta !== undefined) definition._meta = structuredClone(config._meta);
+  const definition: Record<string, unknown> = {
+    name,
+    ...descriptiveFields(config, ["title", "description"]),
+    ...(advertised.length > 0 ? { arguments: advertised } : {}),
+    ...descriptiveFields(config, ["icons", "_meta"]),
+  };
   const body = handler as (args: unknown, ctx: Context) => unknown;
   const description = config.description;
   return {

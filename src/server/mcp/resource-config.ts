@@ -11,6 +11,7 @@ import type { Awaitable } from "../handlers.js";
 import { type CacheHint, checkCacheHint } from "../shaping.js";
 import type { Completers } from "./completion.js";
 import type { Context } from "./context.js";
+import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { isPlainObject } from "./json-schema.js";
 import type { ResourceContentsInput } from "./results.js";
 import type { IsStaticUri, UriVariables } from "./uri-template.js";
@@ -84,7 +85,15 @@ export type ResourceHandler<U extends string> =
     ? (variables: Record<string, never>, ctx: Context) => Awaitable<ResourceReturn>
     : (variables: UriVariables<U>, ctx: Context) => Awaitable<ResourceReturn | InputRequiredResult>;
 
-const STRING_FIELDS = ["name", "title", "description", "mimeType"] as const;
+const RESOURCE_FIELDS = [
+  "name",
+  "title",
+  "description",
+  "mimeType",
+  "annotations",
+  "icons",
+  "_meta",
+] as const;
 
 /**
  * Checks the fields shared by resources and templates.
@@ -92,19 +101,7 @@ const STRING_FIELDS = ["name", "title", "description", "mimeType"] as const;
  * @throws TypeError (RangeError for cache hints out of range) naming `where`.
  */
 export function checkResourceMetadata(config: unknown, where: string): asserts config is ResourceMetadata {
-  if (!isPlainObject(config)) throw new TypeError(`${where}: config must be an object`);
-  for (const key of STRING_FIELDS) {
-    if (config[key] !== undefined && typeof config[key] !== "string") {
-      throw new TypeError(`${where}: ${key} must be a string`);
-    }
-  }
-  if (config.annotations !== undefined && !isPlainObject(config.annotations)) {
-    throw new TypeError(`${where}: annotations must be an object`);
-  }
-  if (config.icons !== undefined && !Array.isArray(config.icons))
-    throw new TypeError(`${where}: icons must be an array`);
-  if (config._meta !== undefined && !isPlainObject(config._meta))
-    throw new TypeError(`${where}: _meta must be an object`);
+  checkDescriptor(config, where, RESOURCE_FIELDS);
   if (config.cache !== undefined && !isPlainObject(config.cache))
     throw new TypeError(`${where}: cache must be an object`);
   checkCacheHint(config.cache as Partial<CacheHint> | undefined, `${where}: cache`);
@@ -112,12 +109,8 @@ export function checkResourceMetadata(config: unknown, where: string): asserts c
 
 /** The listed definition's descriptive fields (copies; `name` defaulting to `fallbackName`). */
 export function describedFields(config: ResourceMetadata, fallbackName: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = { name: config.name ?? fallbackName };
-  if (config.title !== undefined) fields.title = config.title;
-  if (config.description !== undefined) fields.description = config.description;
-  if (config.mimeType !== undefined) fields.mimeType = config.mimeType;
-  if (config.annotations !== undefined) fields.annotations = structuredClone(config.annotations);
-  if (config.icons !== undefined) fields.icons = structuredClone(config.icons);
-  if (config._meta !== undefined) fields._meta = structuredClone(config._meta);
-  return fields;
+  return {
+    ...descriptiveFields(config, RESOURCE_FIELDS),
+    name: config.name ?? fallbackName,
+  };
 }

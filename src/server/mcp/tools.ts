@@ -11,7 +11,7 @@ import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
 import type { Awaitable } from "../handlers.js";
 import type { Context } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
+import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
 import {
   type CompiledSchema,
@@ -144,6 +144,8 @@ export interface ToolPipeline {
   readonly invoke: ToolInvocation;
 }
 
+const TOOL_FIELDS = ["title", "description", "annotations", "icons", "_meta"] as const;
+
 const NO_RESOLVED_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function messageOf(error: unknown): string {
@@ -191,21 +193,7 @@ function checkConfig(
       `tool name ${JSON.stringify(name)} must be 1-128 characters of letters, digits, "_", "." and "-"`,
     );
   }
-  if (!isPlainObject(config)) throw new TypeError(`tool "${name}": config must be an object`);
-  for (const key of ["title", "description"] as const) {
-    if (config[key] !== undefined && typeof config[key] !== "string") {
-      throw new TypeError(`tool "${name}": ${key} must be a string`);
-    }
-  }
-  if (config.annotations !== undefined && !isPlainObject(config.annotations)) {
-    throw new TypeError(`tool "${name}": annotations must be an object`);
-  }
-  if (config.icons !== undefined && !Array.isArray(config.icons)) {
-    throw new TypeError(`tool "${name}": icons must be an array`);
-  }
-  if (config._meta !== undefined && !isPlainObject(config._meta)) {
-    throw new TypeError(`tool "${name}": _meta must be an object`);
-  }
+  checkDescriptor(config, `tool "${name}"`, TOOL_FIELDS);
 }
 
 /**
@@ -237,14 +225,11 @@ export function createTool(name: string, config: unknown, handler: unknown): Too
   };
   const definition: Record<string, unknown> = {
     name,
+    ...descriptiveFields(config, ["title", "description"]),
     inputSchema: input.jsonSchema,
+    ...(output === undefined ? {} : { outputSchema: output.jsonSchema }),
+    ...descriptiveFields(config, ["annotations", "icons", "_meta"]),
   };
-  if (config.title !== undefined) definition.title = config.title;
-  if (config.description !== undefined) definition.description = config.description;
-  if (output !== undefined) definition.outputSchema = output.jsonSchema;
-  if (config.annotations !== undefined) definition.annotations = structuredClone(config.annotations);
-  if (config.icons !== undefined) definition.icons = structuredClone(config.icons);
-  if (config._meta !== undefined) definition._meta = structuredClone(config._meta);
   return {
     definition: deepFreeze(definition) as Tool,
     call: (args, ctx) => runTool(pipeline, args, ctx),
