@@ -206,10 +206,11 @@ function checkConfig(
 export function createTool(name: string, config: unknown, handler: unknown): ToolEntry {
   checkConfig(name, config);
   if (typeof handler !== "function") throw new TypeError(`tool "${name}": handler must be a function`);
-  const input =
-    config.inputSchema === undefined
-      ? compileSchema(NO_ARGUMENTS_SCHEMA, "input", `tool "${name}" inputSchema`)
-      : compileSchema(config.inputSchema, "input", `tool "${name}" inputSchema`);
+  const input = compileSchema(
+    config.inputSchema ?? NO_ARGUMENTS_SCHEMA,
+    "input",
+    `tool "${name}" inputSchema`,
+  );
   requireObjectRoot(input.jsonSchema, `tool "${name}" inputSchema`);
   const output =
     config.outputSchema === undefined
