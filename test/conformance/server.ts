@@ -9,7 +9,7 @@ import { registerPrompts, registerResources } from "./everything-prompts-resourc
 import { registerTools } from "./everything-tools.js";
 
 /** Builds the everything-server. */
-export function createEverythingServer(): MCPServer {
+function createEverythingServer(): MCPServer {
   const mcp = new MCPServer("tsmcp-conformance", { version: "0.1.0" });
   registerTools(mcp);
   registerPrompts(mcp);
