@@ -1,8 +1,9 @@
 /**
  * tsmcp/server: the high-level `MCPServer` (tools, prompts, resources and templates from schemas
  * and plain functions, requestState sealed by default), the low-level `Server` (handlers in, results
- * out), its middleware chain, the requestState sealing layer, and the helpers for answering with an
- * `InputRequiredResult`.
+ * out), its middleware chain, the requestState sealing layer, the helpers for answering with an
+ * `InputRequiredResult`, and resolvers (`resolver`, `elicit`, `sample`, `listRoots`, `outcome`): what
+ * a tool declares it needs, the framework asking each question once.
  */
 export type { AuthInfo, Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
@@ -61,6 +62,38 @@ export {
 } from "./mcp/tools.js";
 export { type IsStaticUri, UriTemplate, type UriVariables } from "./mcp/uri-template.js";
 export type { Middleware, MiddlewareRequest, Next, WireResult } from "./middleware.js";
+export type { ElicitMarker } from "./resolve/elicit.js";
+export { elicit } from "./resolve/elicit.js";
+export { ResolverError } from "./resolve/errors.js";
+export type { ListRootsMarker } from "./resolve/list-roots.js";
+export { listRoots } from "./resolve/list-roots.js";
+export type {
+  NotInputRequired,
+  NotInputRequiredTag,
+  SettledNotInputRequired,
+  WithoutInputRequired,
+} from "./resolve/one-channel.js";
+export type { ResolverOutcome } from "./resolve/outcome.js";
+export type { QuestionValue } from "./resolve/question.js";
+export {
+  type DependencyValue,
+  type NeedsArgs,
+  type NoNeeds,
+  type OutcomeDependency,
+  outcome,
+  RESOLVER_NAME_PATTERN,
+  type ResolvedValues,
+  type Resolver,
+  type ResolverDependency,
+  type ResolverInput,
+  type ResolverNeeds,
+  type ResolverTypes,
+  type ResolverValue,
+  resolver,
+} from "./resolve/resolver.js";
+export type { SampleMarker } from "./resolve/sample.js";
+export { sample } from "./resolve/sample.js";
+export { RESOLVER_STATE_VERSION } from "./resolve/state.js";
 export { type CacheOptions, SERVER_PROTOCOL_VERSIONS, Server, type ServerOptions } from "./server.js";
 export { type CacheHint, DEFAULT_CACHE_HINT } from "./shaping.js";
 export {

@@ -1,0 +1,18 @@
+/**
+ * `ResolverError`: a resolver could not produce a value for its consumer (the user declined, the
+ * client answered with something malformed or of the wrong kind). A tool turns it into an
+ * `isError` result carrying its message; it never becomes a protocol error.
+ * Behaviour: mrtr-behaviour.md §3.4.
+ */
+
+/** A resolver could not resolve; `message` is safe to show the client (it leaks no validator detail). */
+export class ResolverError extends Error {
+  override readonly name = "ResolverError";
+  /** The resolver's name (its wire key). */
+  readonly resolver: string;
+
+  constructor(resolver: string, message: string) {
+    super(message);
+    this.resolver = resolver;
+  }
+}

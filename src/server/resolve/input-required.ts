@@ -1,0 +1,56 @@
+/**
+ * The multi-round-trip delivery of resolver questions: a round's pending questions become an
+ * `InputRequiredResult` (with the plaintext state the requestState boundary seals), and a compiled
+ * graph becomes the resolve step a tool runs between argument validation and its handler.
+ * Spec: basic/patterns/mrtr; behaviour: mrtr-behaviour.md §3.4.
+ */
+import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
+import type { RequestContext } from "../context.js";
+import { inputRequired } from "../input-required.js";
+import type { Logger } from "../logger.js";
+import type { ResolverGraph } from "./graph.js";
+import { type RoundResult, resolveRound } from "./round.js";
+
+/** A request context that carries this round's multi-round-trip input (as `MCPServer`'s `Context` does). */
+export interface RoundContext extends RequestContext {
+  /** The client's answers to the previous round's questions, if any. */
+  readonly inputResponses: InputResponses | undefined;
+  /** The plaintext `requestState` of the previous round, if any. */
+  readonly requestState: string | undefined;
+}
+
+/** What a resolve step yields: values for the handler, or the result to answer with instead. */
+export type ResolveStepOutcome =
+  | { readonly status: "resolved"; readonly values: Readonly<Record<string, unknown>> }
+  | { readonly status: "input_required"; readonly result: InputRequiredResult };
+
+/** The `InputRequiredResult` of a round with pending questions (copies; the round is not modified). */
+export function toInputRequiredResult(
+  round: Extract<RoundResult, { status: "input_required" }>,
+): InputRequiredResult {
+  return inputRequired({ inputRequests: round.inputRequests, requestState: round.requestState });
+}
+
+/**
+ * The resolve step of a tool whose resolvers are `graph`: each call runs one round over the
+ * context's `inputResponses` and plaintext `requestState`.
+ *
+ * @returns a function that throws as `resolveRound` does.
+ */
+export function resolveStep(
+  graph: ResolverGraph,
+  options: { readonly logger?: Logger } = {},
+): (args: unknown, ctx: RoundContext) => Promise<ResolveStepOutcome> {
+  return async (args, ctx) => {
+    const round = await resolveRound(graph, {
+      args,
+      ctx,
+      inputResponses: ctx.inputResponses,
+      requestState: ctx.requestState,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    return round.status === "resolved"
+      ? round
+      : { status: "input_required", result: toInputRequiredResult(round) };
+  };
+}

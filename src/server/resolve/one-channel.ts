@@ -1,0 +1,46 @@
+/**
+ * The one-channel rule at the type level: a call has one `inputResponses` / `requestState` channel,
+ * so the handler of a tool whose rounds are driven by resolvers cannot also return an
+ * `InputRequiredResult`. `WithoutInputRequired<T>` is a handler's return type with every arm an
+ * `InputRequiredResult` could fit removed. Behaviour: mrtr-behaviour.md §3.3.
+ */
+
+/** What a plain object a handler returns may not be: tagged `resultType: "input_required"`. */
+export interface NotInputRequiredTag {
+  readonly resultType?: "complete";
+}
+
+/** An object that is neither an `InputRequiredResult` nor a promise (so `Awaitable<...>` cannot hide one). */
+export interface SettledNotInputRequired extends NotInputRequiredTag {
+  readonly then?: never;
+}
+
+/**
+ * Any value except an `InputRequiredResult`: what a handler with resolvers may return where its
+ * result type is otherwise unknown (a raw JSON Schema output schema).
+ */
+export type NotInputRequired =
+  | string
+  | number
+  | boolean
+  | bigint
+  | null
+  | undefined
+  | readonly unknown[]
+  | (object & SettledNotInputRequired)
+  | ({ readonly [key: string]: unknown } & SettledNotInputRequired);
+
+/**
+ * `T` without the arms an `InputRequiredResult` fits: `unknown` becomes {@link NotInputRequired};
+ * an arm tagged `resultType: "input_required"` is dropped; any other object arm (not an array)
+ * refuses a `resultType` other than "complete". Distributes over unions.
+ */
+export type WithoutInputRequired<T> = unknown extends T
+  ? NotInputRequired
+  : T extends { readonly resultType: "input_required" }
+    ? never
+    : T extends readonly unknown[]
+      ? T
+      : T extends object
+        ? T & NotInputRequiredTag
+        : T;

@@ -1,0 +1,28 @@
+/**
+ * What a question came to: accepted with content, declined, or cancelled — the outcome vocabulary
+ * of `readElicitation`, minus `missing` and `invalid` (a resolver never hands those to a consumer:
+ * a missing answer is asked for, an invalid one fails the call). Behaviour: mrtr-behaviour.md §3.4.
+ */
+import type { ElicitationAnswer } from "../mcp/elicitation-answer.js";
+
+/**
+ * The outcome a consumer wrapped in `outcome(...)` receives:
+ * `{ status: "accepted"; content: T } | { status: "declined" } | { status: "cancelled" }`.
+ * Sampling, roots and plain values are always `accepted`.
+ */
+export type ResolverOutcome<T> = Extract<
+  ElicitationAnswer<T>,
+  { status: "accepted" | "declined" | "cancelled" }
+>;
+
+/** The elicitation action an outcome stands for, as the wire names it (`accept`, `decline`, `cancel`). */
+export function actionOf(outcome: ResolverOutcome<unknown>): "accept" | "decline" | "cancel" {
+  switch (outcome.status) {
+    case "accepted":
+      return "accept";
+    case "declined":
+      return "decline";
+    case "cancelled":
+      return "cancel";
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * One multi-round-trip round of a resolver tool, driven directly: which answers count (question
+ * binding, stale and unechoed answers), how a call fails (decline / cancel, malformed answers, the
+ * capability gate), and sampling and roots answers.
+ */
+import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { McpError } from "../../protocol/errors.js";
+import type { InputResponses } from "../../protocol/schema/input.js";
+import { elicit } from "./elicit.js";
+import { ResolverError } from "./errors.js";
+import { compileResolverGraph } from "./graph.js";
+import { listRoots } from "./list-roots.js";
+import {
+  accept,
+  completion,
+  contextWith,
+  drive,
+  failure,
+  loginThenConfirm,
+  messages,
+  Ok,
+  pending,
+  resolved,
+  round,
+} from "./resolve-test-fixtures.js";
+import { outcome, resolver } from "./resolver.js";
+import type { RoundResult } from "./round.js";
+import { sample } from "./sample.js";
+import { decodeResolverState } from "./state.js";
+
+describe("which answers count", () => {
+  it("drops a stored answer when its question is reworded, keeping the answers to other questions", async () => {
+    let wording = "Which region?";
+    const region = resolver("region", () => elicit(wording, z.object({ region: z.string() })));
+    const size = resolver("size", () => elicit("Which size?", z.object({ size: z.string() })));
+    const last = resolver("last", { needs: { region, size } }, () => elicit("Go?", Ok));
+    const graph = compileResolverGraph({ last }, "t");
+    const first = pending(await round(graph));
+    const second = pending(
+      await round(graph, {
+        inputResponses: { region: accept({ region: "eu" }), size: accept({ size: "s" }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(Object.keys(second.inputRequests)).toEqual(["last"]);
+    wording = "Which region should it live in?";
+    const reworded = pending(await round(graph, { requestState: second.requestState }));
+    expect(Object.keys(reworded.inputRequests)).toEqual(["region"]);
+    expect(reworded.inputRequests.region?.params).toMatchObject({ message: wording });
+    expect([...decodeResolverState(reworded.requestState).outcomes.keys()]).toEqual(["size"]);
+  });
+
+  it("asks a reworded question even when the user declined the old wording", async () => {
+    let wording = "Delete it?";
+    const confirm = resolver("confirm", () => elicit(wording, Ok));
+    const other = resolver("other", () => elicit("Other?", Ok));
+    const graph = compileResolverGraph({ confirm: outcome(confirm), other }, "t");
+    const first = pending(await round(graph));
+    const second = pending(
+      await round(graph, {
+        inputResponses: { confirm: { action: "decline" } },
+        requestState: first.requestState,
+      }),
+    );
+    expect(Object.keys(second.inputRequests)).toEqual(["other"]);
+    wording = "Delete it for good?";
+    const again = pending(await round(graph, { requestState: second.requestState }));
+    expect(Object.keys(again.inputRequests)).toEqual(["confirm", "other"]);
+  });
+
+  it("does not consume an answer that arrives after its question was reworded", async () => {
+    let wording = "Which region?";
+    const region = resolver("region", () => elicit(wording, z.object({ region: z.string() })));
+    const graph = compileResolverGraph({ region }, "t");
+    const first = pending(await round(graph));
+    wording = "Which region, exactly?";
+    const again = pending(
+      await round(graph, {
+        inputResponses: { region: accept({ region: "eu" }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(again.inputRequests.region?.params).toMatchObject({ message: wording });
+  });
+
+  it("asks again, never consuming, an answer sent without the echoed state", async () => {
+    const { graph } = loginThenConfirm();
+    const notes: string[] = [];
+    const logger = { debug() {}, info: (message: string) => notes.push(message), warn() {}, error() {} };
+    const again = pending(await round(graph, { inputResponses: { login: accept({ user: "ada" }) }, logger }));
+    expect(Object.keys(again.inputRequests)).toEqual(["login"]);
+    expect(decodeResolverState(again.requestState).outcomes.size).toBe(0);
+    expect(notes).toEqual([expect.stringContaining("Discarding the answer for resolver 'login'")]);
+  });
+
+  it("does not consume an answer to a question that was not pending in the previous round", async () => {
+    const { graph } = loginThenConfirm();
+    const first = pending(await round(graph));
+    const second = pending(
+      await round(graph, {
+        inputResponses: { login: accept({ user: "ada" }), confirm: accept({ ok: true }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(Object.keys(second.inputRequests)).toEqual(["confirm"]);
+  });
+});
+
+describe("how a call fails", () => {
+  async function answered(responses: (first: RoundResult & { status: "input_required" }) => InputResponses) {
+    const { graph } = loginThenConfirm();
+    const first = pending(await round(graph));
+    return failure(round(graph, { inputResponses: responses(first), requestState: first.requestState }));
+  }
+
+  it("fails a plain consumer of a declined or cancelled question, naming the parameter and the action", async () => {
+    for (const [action, word] of [
+      ["decline", "decline"],
+      ["cancel", "cancel"],
+    ] as const) {
+      const error = await answered(() => ({ login: { action } }));
+      expect(error).toBeInstanceOf(ResolverError);
+      expect(error.message).toBe(`Resolver for parameter 'login' could not resolve: elicitation was ${word}`);
+    }
+  });
+
+  it("fails as soon as a plain consumer is reached, even while other questions are pending", async () => {
+    const first = resolver("first", () => elicit("First?", Ok));
+    const second = resolver("second", () => elicit("Second?", Ok));
+    const graph = compileResolverGraph({ first, second }, "t");
+    const asked = pending(await round(graph));
+    const error = await failure(
+      round(graph, { inputResponses: { first: { action: "decline" } }, requestState: asked.requestState }),
+    );
+    expect(error.message).toBe("Resolver for parameter 'first' could not resolve: elicitation was decline");
+  });
+
+  it("names the consumer's name for the value, a needs key as much as a resolve key", async () => {
+    const confirm = resolver("confirm", () => elicit("Sure?", Ok));
+    const act = resolver("act", { needs: { approval: confirm } }, () => "done");
+    const graph = compileResolverGraph({ act }, "t");
+    const asked = pending(await round(graph));
+    const error = await failure(
+      round(graph, { inputResponses: { confirm: { action: "cancel" } }, requestState: asked.requestState }),
+    );
+    expect(error.message).toBe("Resolver for parameter 'approval' could not resolve: elicitation was cancel");
+  });
+
+  it("fails on accept without content: an error, not a cancel", async () => {
+    const error = await answered(() => ({ login: { action: "accept" } }));
+    expect(error.message).toBe("Resolver 'login' received an accepted elicitation with no content");
+  });
+
+  it("fails on content that does not match the schema, leaking no validator detail", async () => {
+    const error = await answered(() => ({ login: accept({ user: 42 }) }));
+    expect(error).toBeInstanceOf(ResolverError);
+    expect(error.message).toBe(
+      "Resolver 'login' received an accepted elicitation whose content does not match the requested schema (fields: user)",
+    );
+    expect(error.message).not.toMatch(/expected|received number|invalid_type/i);
+  });
+
+  it("fails on a response of the wrong kind", async () => {
+    const error = await answered(() => ({ login: completion }));
+    expect(error.message).toBe("Resolver 'login' received a non-elicitation response");
+    const summary = resolver("summary", () => sample({ messages, maxTokens: 5 }));
+    const graph = compileResolverGraph({ summary }, "t");
+    const asked = pending(await round(graph));
+    const wrong = await failure(
+      round(graph, { inputResponses: { summary: accept({ ok: true }) }, requestState: asked.requestState }),
+    );
+    expect(wrong.message).toBe("Resolver 'summary' received a response of the wrong kind");
+  });
+
+  it("passes a resolver function's error through", async () => {
+    const broken = resolver("broken", () => {
+      throw new Error("no database");
+    });
+    expect((await failure(round(compileResolverGraph({ broken }, "t")))).message).toBe("no database");
+  });
+});
+
+describe("sampling and roots", () => {
+  it("gives the consumer the client's results", async () => {
+    const summary = resolver("summary", () => sample({ messages, maxTokens: 5 }));
+    const roots = resolver("roots", () => listRoots());
+    const call = await drive(compileResolverGraph({ summary, roots }, "t"), (key) =>
+      key === "summary" ? completion : { roots: [{ uri: "file:///a", name: "a" }] },
+    );
+    expect(call.values).toEqual({ summary: completion, roots: { roots: [{ uri: "file:///a", name: "a" }] } });
+  });
+
+  it("accepts tool use, or a plain completion, in answer to a sampling request with tools", async () => {
+    const tools = [{ name: "lookup", inputSchema: { type: "object" as const } }];
+    const plan = resolver("plan", () => sample({ messages, maxTokens: 5, tools }));
+    const graph = compileResolverGraph({ plan }, "t");
+    const toolUse = {
+      ...completion,
+      content: [{ type: "tool_use" as const, id: "1", name: "lookup", input: {} }],
+    };
+    for (const answer of [toolUse, completion]) {
+      const call = await drive(graph, () => answer);
+      expect(call.values.plan).toEqual(answer);
+    }
+  });
+});
+
+describe("the capability gate", () => {
+  it("refuses with -32021 instead of asking", async () => {
+    const { graph } = loginThenConfirm();
+    const error = await failure(round(graph, { ctx: contextWith({ sampling: {} }) }));
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({
+      code: -32021,
+      message: "Client did not declare the form elicitation capability required by resolver 'login'",
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
+  });
+
+  it("gates sampling with tools on sampling.tools, whether tools or only toolChoice is set", async () => {
+    for (const extra of [
+      { tools: [{ name: "t", inputSchema: { type: "object" as const } }] },
+      { toolChoice: { mode: "auto" as const } },
+    ]) {
+      const plan = resolver("plan", () => sample({ messages, maxTokens: 5, ...extra }));
+      const error = await failure(
+        round(compileResolverGraph({ plan }, "t"), { ctx: contextWith({ sampling: {} }) }),
+      );
+      expect(error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: { tools: {} } } },
+      });
+    }
+  });
+
+  it("does not gate a question already answered", async () => {
+    const confirm = resolver("confirm", () => elicit("Sure?", Ok));
+    const graph = compileResolverGraph({ confirm }, "t");
+    const first = pending(await round(graph));
+    const values = resolved(
+      await round(graph, {
+        inputResponses: { confirm: accept({ ok: true }) },
+        requestState: first.requestState,
+        ctx: contextWith({}),
+      }),
+    );
+    expect(values).toEqual({ confirm: { ok: true } });
+  });
+});
