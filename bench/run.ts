@@ -36,13 +36,13 @@ import { measureFootprint } from "./stages/footprint.js";
 import { measureHttpLoad } from "./stages/http-load.js";
 import { type Leg, measureInProcess } from "./stages/in-process.js";
 import { measureMemory } from "./stages/memory.js";
-import { type FlowClient, measureMrtrFlows } from "./stages/mrtr-flow.js";
+import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrtr-flow.js";
 import { measureSeal } from "./stages/seal.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
 
 interface Config {
-  http: { connections: number; warmupS: number; durationS: number; toolCounts: number[] };
+  http: { connections: number; warmupS: number; durationS: number; rounds: number; toolCounts: number[] };
   flows: SampleBounds;
   inProcess: SampleBounds;
   seal: SampleBounds;
@@ -50,7 +50,7 @@ interface Config {
 }
 
 const FULL: Config = {
-  http: { connections: 10, warmupS: 2, durationS: 5, toolCounts: [1, 50] },
+  http: { connections: 10, warmupS: 2, durationS: 6, rounds: 3, toolCounts: [1, 50] },
   flows: { warmup: 100, maxSamples: 2_000, maxMs: 3_000 },
   inProcess: { warmup: 500, maxSamples: 20_000, maxMs: 700 },
   seal: { warmup: 2_000, maxSamples: 20_000, maxMs: 1_000 },
@@ -58,7 +58,7 @@ const FULL: Config = {
 };
 
 const QUICK: Config = {
-  http: { connections: 10, warmupS: 1, durationS: 1, toolCounts: [1, 50] },
+  http: { connections: 10, warmupS: 1, durationS: 1, rounds: 1, toolCounts: [1, 50] },
   flows: { warmup: 10, maxSamples: 100, maxMs: 1_000, minSamples: 10 },
   inProcess: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
   seal: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
@@ -80,6 +80,16 @@ const throughputGoal: Goal = {
   check: (row) => (vsOfficial(row) ?? 0) >= 1.5 && (vsFloor(row) ?? 0) >= 0.6,
 };
 const flowGoal: Goal = { text: "<= 0.7x official", check: (row) => (vsOfficial(row) ?? Infinity) <= 0.7 };
+/** The flow-latency goal, judged on CPU per flow: immune to waiting for a busy machine's cores. */
+const flowCpuGoal: Goal = {
+  text: "<= 0.7x official (CPU)",
+  check: (row) => (vsOfficial(row) ?? Infinity) <= 0.7,
+};
+/** The throughput goal, judged on server CPU per request (1/1.5 of official, 1/0.6 of the floor). */
+const cpuPerRequestGoal: Goal = {
+  text: "<= 0.67x official and <= 1.67x floor (CPU)",
+  check: (row) => (vsOfficial(row) ?? Infinity) <= 1 / 1.5 && (vsFloor(row) ?? Infinity) <= 1 / 0.6,
+};
 const flatGoal: Goal = {
   text: `tsmcp <= ${FLAT_TOLERANCE}x (flat)`,
   check: (row) => (row.tsmcp ?? Infinity) <= FLAT_TOLERANCE,
@@ -118,7 +128,8 @@ async function main(): Promise<void> {
 
   if (stages.has(1)) {
     log(
-      `1. plain tools/call over HTTP: ${config.http.connections} connections, ${config.http.warmupS} s warm-up, ${config.http.durationS} s measured`,
+      `1. plain tools/call over HTTP: ${config.http.connections} connections, ${config.http.warmupS} s warm-up, ` +
+        `${config.http.durationS} s measured in ${config.http.rounds} turns`,
     );
     const results = await measureHttpLoad({ ...config.http, cpuProfileDir }, log);
     raw.httpLoad = Object.fromEntries(
@@ -135,6 +146,15 @@ async function main(): Promise<void> {
         official: get("official")?.requestsPerSecond,
         floor: get("floor")?.requestsPerSecond,
         goal: throughputGoal,
+      });
+      rows.push({
+        stage: 1,
+        measure: `${label}: server CPU per request`,
+        unit: "us",
+        tsmcp: get("tsmcp")?.serverCpuUsPerRequest,
+        official: get("official")?.serverCpuUsPerRequest,
+        floor: get("floor")?.serverCpuUsPerRequest,
+        goal: cpuPerRequestGoal,
       });
       for (const [name, pick] of [
         ["p50", (summary: { median: number }) => summary.median],
@@ -154,16 +174,16 @@ async function main(): Promise<void> {
     const fifty = results.get(50);
     if (one !== undefined && fifty !== undefined) {
       const costRatio = (column: Column) =>
-        ratio(one.get(column)?.requestsPerSecond, fifty.get(column)?.requestsPerSecond);
+        ratio(fifty.get(column)?.serverCpuUsPerRequest, one.get(column)?.serverCpuUsPerRequest);
       rows.push({
         stage: 1,
-        measure: "HTTP cost per call, 50 tools / 1 tool",
+        measure: "HTTP server CPU per call, 50 tools / 1 tool",
         unit: "x",
         tsmcp: costRatio("tsmcp"),
         official: costRatio("official"),
         floor: costRatio("floor"),
         goal: flatGoal,
-        note: "req/s with 1 tool divided by req/s with 50 tools; 1.00 is perfectly flat.",
+        note: "server CPU per request with 50 tools divided by that with 1 tool; 1.00 is perfectly flat.",
       });
     }
   }
@@ -176,23 +196,28 @@ async function main(): Promise<void> {
     raw.mrtrFlows = Object.fromEntries(
       [...flows].map(([client, byServer]) => [client, Object.fromEntries(byServer)]),
     );
+    type Pick = (result: FlowResult) => number;
+    const picks: [string, string, Pick][] = [
+      ["median", "ms", (result) => result.latencyMs.median],
+      ["p99", "ms", (result) => result.latencyMs.p99],
+      ["server CPU per flow", "us", (result) => result.serverCpuUs],
+      ["client CPU per flow", "us", (result) => result.clientCpuUs],
+    ];
     const own = new Map([
       ["tsmcp", flows.get("tsmcp")?.get("tsmcp")],
       ["official", flows.get("official")?.get("official")],
       ["floor", flows.get("raw")?.get("floor")],
     ]);
-    for (const [stat, pick] of [
-      ["median", (summary: { median: number }) => summary.median],
-      ["p99", (summary: { p99: number }) => summary.p99],
-    ] as const) {
+    for (const [stat, unit, pick] of picks) {
       rows.push({
         stage: 2,
         measure: `MRTR flow, each SDK's own client: ${stat}`,
-        unit: "ms",
+        unit,
         tsmcp: maybe(own.get("tsmcp"), pick),
         official: maybe(own.get("official"), pick),
         floor: maybe(own.get("floor"), pick),
         ...(stat === "median" ? { goal: flowGoal } : {}),
+        ...(stat === "server CPU per flow" || stat === "client CPU per flow" ? { goal: flowCpuGoal } : {}),
       });
     }
     const clientLabels: [FlowClient, string][] = [
@@ -202,14 +227,11 @@ async function main(): Promise<void> {
     ];
     for (const [client, label] of clientLabels) {
       const byServer = flows.get(client);
-      for (const [stat, pick] of [
-        ["median", (summary: { median: number }) => summary.median],
-        ["p99", (summary: { p99: number }) => summary.p99],
-      ] as const) {
+      for (const [stat, unit, pick] of picks.filter(([stat]) => stat !== "client CPU per flow")) {
         rows.push({
           stage: 2,
           measure: `MRTR flow, ${label}: ${stat}`,
-          unit: "ms",
+          unit,
           tsmcp: maybe(byServer?.get("tsmcp"), pick),
           official: maybe(byServer?.get("official"), pick),
           floor: maybe(byServer?.get("floor"), pick),

@@ -6,6 +6,8 @@
  * - child -> parent `{ type: "ready", url }` once listening on 127.0.0.1;
  * - parent -> child `{ type: "heap" }`, answered `{ type: "heap", heapUsedBytes }` after full GCs
  *   (the process runs with `--expose-gc`);
+ * - parent -> child `{ type: "cpu" }`, answered `{ type: "cpu", cpuUs }`: the process's CPU time so
+ *   far (user + system, all threads), in microseconds;
  * - parent -> child `{ type: "stop" }`: close and exit (a lost parent also ends the child).
  */
 import type { ServerSpec } from "./fixtures/tools.js";
@@ -23,10 +25,13 @@ export interface ServerLaunch {
 }
 
 /** Messages the child sends. */
-export type ChildMessage = { type: "ready"; url: string } | { type: "heap"; heapUsedBytes: number };
+export type ChildMessage =
+  | { type: "ready"; url: string }
+  | { type: "heap"; heapUsedBytes: number }
+  | { type: "cpu"; cpuUs: number };
 
 /** Messages the parent sends. */
-export type ParentMessage = { type: "heap" } | { type: "stop" };
+export type ParentMessage = { type: "heap" } | { type: "cpu" } | { type: "stop" };
 
 async function start(launch: ServerLaunch): Promise<RunningServer> {
   switch (launch.impl) {
@@ -75,6 +80,9 @@ process.on("disconnect", () => void stop());
 process.on("message", (message: ParentMessage) => {
   if (message.type === "heap")
     void heapAfterGc().then((heapUsedBytes) => send({ type: "heap", heapUsedBytes }));
-  else if (message.type === "stop") void stop();
+  else if (message.type === "cpu") {
+    const { user, system } = process.cpuUsage();
+    send({ type: "cpu", cpuUs: user + system });
+  } else if (message.type === "stop") void stop();
 });
 send({ type: "ready", url: server.url.href });

@@ -20,6 +20,8 @@ export interface ServerChild {
   readonly pid: number;
   /** Heap used in the child after full garbage collection, in bytes. */
   heapUsedBytes(): Promise<number>;
+  /** CPU time the child has used so far (user + system), in microseconds. */
+  cpuUs(): Promise<number>;
   /** Stops the server and waits for the process to exit (kills it after the timeout). */
   stop(): Promise<void>;
 }
@@ -82,6 +84,11 @@ export async function startServer(launch: ServerLaunch, options: StartOptions = 
       const answer = nextMessage(child, "heap");
       child.send({ type: "heap" });
       return (await answer).heapUsedBytes;
+    },
+    async cpuUs() {
+      const answer = nextMessage(child, "cpu");
+      child.send({ type: "cpu" });
+      return (await answer).cpuUs;
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

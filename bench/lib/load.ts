@@ -25,6 +25,10 @@ export interface LoadResult {
   readonly requestsPerSecond: number;
   /** Latency of 2xx responses, in milliseconds. */
   readonly latencyMs: Summary;
+  /** Every 2xx latency recorded, in milliseconds (for merging runs). */
+  readonly latenciesMs: Float64Array;
+  /** Seconds the run lasted. */
+  readonly seconds: number;
   /** Responses that were not 2xx, plus errors and timeouts: any is a failed run. */
   readonly failures: number;
   readonly completed: number;
@@ -66,10 +70,35 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
+  const seconds = result.duration > 0 ? result.duration : elapsedS;
+  const latenciesMs = latencies.slice(0, count);
   return {
-    requestsPerSecond: result["2xx"] / (result.duration > 0 ? result.duration : elapsedS),
+    requestsPerSecond: result["2xx"] / seconds,
     latencyMs: summarize(latencies.subarray(0, count)),
+    latenciesMs,
+    seconds,
     failures: result.non2xx + result.errors + result.timeouts,
     completed: result["2xx"],
+  };
+}
+
+/** Several runs against one server as one: total responses over total time, all latencies. */
+export function mergeLoads(runs: readonly LoadResult[]): LoadResult {
+  const total = runs.reduce((sum, run) => sum + run.latenciesMs.length, 0);
+  const latenciesMs = new Float64Array(total);
+  let offset = 0;
+  for (const run of runs) {
+    latenciesMs.set(run.latenciesMs, offset);
+    offset += run.latenciesMs.length;
+  }
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const completed = runs.reduce((sum, run) => sum + run.completed, 0);
+  return {
+    requestsPerSecond: completed / seconds,
+    latencyMs: summarize(latenciesMs.slice()),
+    latenciesMs,
+    seconds,
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    completed,
   };
 }

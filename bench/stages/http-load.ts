@@ -1,12 +1,12 @@
 /**
  * Scope item 1: plain `tools/call` over Streamable HTTP on 127.0.0.1 under load. Each server runs
- * in its own child process; autocannon runs in this one. Per server and tool count: one checked
- * request, a warm-up run, then the measured run (same connections and duration for all).
+ * in its own child process; autocannon runs in this one, with the same connections and durations
+ * for all: one checked request, a warm-up run, then measured runs taking turns with the others.
  */
 import { ECHO_TOOL } from "../fixtures/tools.js";
 import { plainCall, toolCallHeaders } from "../fixtures/wire.js";
-import { startServer } from "../lib/child.js";
-import { type LoadResult, runLoad } from "../lib/load.js";
+import { type ServerChild, startServer } from "../lib/child.js";
+import { type LoadResult, mergeLoads, runLoad } from "../lib/load.js";
 import type { Column } from "../lib/report.js";
 import type { Implementation } from "../server-process.js";
 
@@ -16,11 +16,19 @@ export interface HttpLoadConfig {
   readonly warmupS: number;
   readonly durationS: number;
   readonly toolCounts: readonly number[];
+  /** Measured runs per server, taking turns; each lasts `durationS / rounds`. */
+  readonly rounds: number;
   readonly cpuProfileDir?: string | undefined;
 }
 
+/** One server's measured load, with the server process's CPU time per answered request. */
+export interface ServerLoad extends LoadResult {
+  /** Server CPU (user + system, all its threads) per 2xx response, in microseconds. */
+  readonly serverCpuUsPerRequest: number;
+}
+
 /** Load results by tool count, then by implementation. */
-export type HttpLoadResults = Map<number, Map<Column, LoadResult>>;
+export type HttpLoadResults = Map<number, Map<Column, ServerLoad>>;
 
 const IMPLEMENTATIONS: readonly Implementation[] = ["tsmcp", "official", "floor"];
 
@@ -37,7 +45,12 @@ export async function checkPlainCall(url: URL): Promise<void> {
   }
 }
 
-/** Runs scope item 1. */
+/**
+ * Runs scope item 1. Per tool count, the three servers run side by side (each in its own child);
+ * each is checked and warmed up, then `rounds` runs of `durationS / rounds` seconds take turns
+ * (rotating who goes first), so drift in machine load hits all three alike; the runs of one
+ * server are merged.
+ */
 export async function measureHttpLoad(
   config: HttpLoadConfig,
   log: (line: string) => void,
@@ -46,29 +59,57 @@ export async function measureHttpLoad(
   const headers = toolCallHeaders(ECHO_TOOL);
   const body = JSON.stringify(plainCall(ECHO_TOOL));
   for (const plainTools of config.toolCounts) {
-    const byImpl = new Map<Column, LoadResult>();
-    for (const impl of IMPLEMENTATIONS) {
-      const server = await startServer(
-        { impl, spec: { plainTools, mrtr: false } },
-        config.cpuProfileDir === undefined ? {} : { cpuProfileDir: config.cpuProfileDir },
-      );
-      try {
+    const servers = new Map<Column, ServerChild>();
+    try {
+      for (const impl of IMPLEMENTATIONS) {
+        const server = await startServer(
+          { impl, spec: { plainTools, mrtr: false } },
+          config.cpuProfileDir === undefined ? {} : { cpuProfileDir: config.cpuProfileDir },
+        );
+        servers.set(impl, server);
         await checkPlainCall(server.url);
-        const load = { url: server.url, headers, body, connections: config.connections };
-        await runLoad({ ...load, durationS: config.warmupS });
-        const measured = await runLoad({ ...load, durationS: config.durationS });
-        if (measured.failures > 0)
-          throw new Error(`${impl}: ${measured.failures} failed requests under load`);
+        await runLoad({
+          url: server.url,
+          headers,
+          body,
+          connections: config.connections,
+          durationS: config.warmupS,
+        });
+      }
+      const runs = new Map<Column, LoadResult[]>(IMPLEMENTATIONS.map((impl) => [impl, []]));
+      const cpuUs = new Map<Column, number>(IMPLEMENTATIONS.map((impl) => [impl, 0]));
+      for (let round = 0; round < config.rounds; round++) {
+        for (let turn = 0; turn < IMPLEMENTATIONS.length; turn++) {
+          const impl = IMPLEMENTATIONS[(round + turn) % IMPLEMENTATIONS.length] as Implementation;
+          const server = servers.get(impl) as ServerChild;
+          const cpuBefore = await server.cpuUs();
+          const run = await runLoad({
+            url: server.url,
+            headers,
+            body,
+            connections: config.connections,
+            durationS: config.durationS / config.rounds,
+          });
+          cpuUs.set(impl, (cpuUs.get(impl) ?? 0) + (await server.cpuUs()) - cpuBefore);
+          if (run.failures > 0) throw new Error(`${impl}: ${run.failures} failed requests under load`);
+          runs.get(impl)?.push(run);
+        }
+      }
+      const byImpl = new Map<Column, ServerLoad>();
+      for (const impl of IMPLEMENTATIONS) {
+        const merged = mergeLoads(runs.get(impl) ?? []);
+        const measured = { ...merged, serverCpuUsPerRequest: (cpuUs.get(impl) ?? 0) / merged.completed };
         byImpl.set(impl, measured);
         log(
           `  ${impl.padEnd(8)} ${plainTools} tool(s): ${measured.requestsPerSecond.toFixed(0)} req/s, ` +
-            `p50 ${measured.latencyMs.median.toFixed(2)} ms, p99 ${measured.latencyMs.p99.toFixed(2)} ms`,
+            `p50 ${measured.latencyMs.median.toFixed(2)} ms, p99 ${measured.latencyMs.p99.toFixed(2)} ms, ` +
+            `server CPU ${measured.serverCpuUsPerRequest.toFixed(0)} us/request`,
         );
-      } finally {
-        await server.stop();
       }
+      results.set(plainTools, byImpl);
+    } finally {
+      for (const server of servers.values()) await server.stop();
     }
-    results.set(plainTools, byImpl);
   }
   return results;
 }

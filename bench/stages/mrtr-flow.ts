@@ -1,7 +1,8 @@
 /**
  * Scope item 2: the two-leg MRTR flow end to end over Streamable HTTP (first call ->
  * `input_required` -> the client answers the elicitation -> retry with the echoed `requestState`
- * -> complete), one flow at a time, timed per completed flow. Each SDK's client drives its own
+ * -> complete), one flow at a time, timed per completed flow, the pairs taking turns in short
+ * blocks. Each SDK's client drives its own
  * server and the other SDK's server; a raw `fetch` client (two POSTs, no validation) drives every
  * server too, and alone drives the floor. Servers run in child processes; clients run here.
  */
@@ -16,14 +17,23 @@ import {
 } from "../fixtures/wire.js";
 import { type ServerChild, startServer } from "../lib/child.js";
 import type { Column } from "../lib/report.js";
-import { type SampleBounds, type Summary, sample } from "../lib/stats.js";
+import { elapsedUs, type SampleBounds, type Summary, summarize } from "../lib/stats.js";
 import type { Implementation } from "../server-process.js";
 
 /** Which client drove a flow. */
 export type FlowClient = "tsmcp" | "official" | "raw";
 
-/** Flow latency (milliseconds) by client, then by server. */
-export type FlowResults = Map<FlowClient, Map<Column, Summary>>;
+/** One pair's flows: latency per flow (milliseconds) and CPU per flow on each side. */
+export interface FlowResult {
+  readonly latencyMs: Summary;
+  /** Server process CPU (user + system) per completed flow, in microseconds. */
+  readonly serverCpuUs: number;
+  /** This (client) process's CPU (user + system) per completed flow, in microseconds. */
+  readonly clientCpuUs: number;
+}
+
+/** Flow results by client, then by server. */
+export type FlowResults = Map<FlowClient, Map<Column, FlowResult>>;
 
 /** A connected client: runs one flow, resolving with the final text. */
 interface FlowDriver {
@@ -104,13 +114,30 @@ const PAIRS: readonly [FlowClient, Implementation][] = [
   ["raw", "floor"],
 ];
 
-/** Runs scope item 2: per pair, a checked flow, then `bounds` flows timed one by one (ms). */
+/** Flows per pair per round: pairs take turns in blocks this long, so load drift hits all alike. */
+const BLOCK_FLOWS = 10;
+
+/**
+ * Runs scope item 2. Every pair is connected and checked first (one flow must complete with the
+ * expected text), then warmed up with `bounds.warmup` flows; then rounds run, each timing
+ * {@link BLOCK_FLOWS} flows of every pair in turn, until every pair has `bounds.maxSamples` flows
+ * or `bounds.maxMs` per pair has passed. Latencies are per completed flow, in milliseconds.
+ */
 export async function measureMrtrFlows(
   bounds: SampleBounds,
   log: (line: string) => void,
   cpuProfileDir?: string,
 ): Promise<FlowResults> {
   const servers = new Map<Implementation, ServerChild>();
+  const drivers: {
+    client: FlowClient;
+    impl: Implementation;
+    driver: FlowDriver;
+    server: ServerChild;
+    samplesUs: number[];
+    serverCpuUs: number;
+    clientCpuUs: number;
+  }[] = [];
   const results: FlowResults = new Map();
   try {
     for (const impl of ["tsmcp", "official", "floor"] as const) {
@@ -122,31 +149,57 @@ export async function measureMrtrFlows(
         ),
       );
     }
-    for (const [clientKind, impl] of PAIRS) {
+    for (const [client, impl] of PAIRS) {
       const server = servers.get(impl) as ServerChild;
-      const driver = await connect(clientKind, server.url);
-      try {
-        const text = await driver.flow();
-        if (text !== PROVISIONED_TEXT)
-          throw new Error(`${clientKind} -> ${impl}: flow ended with ${JSON.stringify(text)}`);
-        let wrong = 0;
-        const summaryUs = await sample(async () => {
-          if ((await driver.flow()) !== PROVISIONED_TEXT) wrong++;
-        }, bounds);
-        if (wrong > 0) throw new Error(`${clientKind} -> ${impl}: ${wrong} flows did not complete`);
-        const summaryMs = toMs(summaryUs);
-        const byServer = results.get(clientKind) ?? new Map<Column, Summary>();
-        byServer.set(impl, summaryMs);
-        results.set(clientKind, byServer);
-        log(
-          `  ${clientKind.padEnd(8)} client -> ${impl.padEnd(8)} server: median ${summaryMs.median.toFixed(2)} ms, ` +
-            `p99 ${summaryMs.p99.toFixed(2)} ms (${summaryMs.count} flows)`,
-        );
-      } finally {
-        await driver.close();
+      const driver = await connect(client, server.url);
+      drivers.push({ client, impl, driver, server, samplesUs: [], serverCpuUs: 0, clientCpuUs: 0 });
+      const text = await driver.flow();
+      if (text !== PROVISIONED_TEXT)
+        throw new Error(`${client} -> ${impl}: flow ended with ${JSON.stringify(text)}`);
+      for (let i = 0; i < bounds.warmup; i++) await driver.flow();
+    }
+    const deadline = process.hrtime.bigint() + BigInt(bounds.maxMs * drivers.length) * 1_000_000n;
+    let wrong = 0;
+    while (
+      drivers.some((entry) => entry.samplesUs.length < bounds.maxSamples) &&
+      process.hrtime.bigint() < deadline
+    ) {
+      for (const entry of drivers) {
+        if (entry.samplesUs.length >= bounds.maxSamples) continue;
+        const serverBefore = await entry.server.cpuUs();
+        const clientBefore = process.cpuUsage();
+        for (let i = 0; i < BLOCK_FLOWS && entry.samplesUs.length < bounds.maxSamples; i++) {
+          const start = process.hrtime.bigint();
+          if ((await entry.driver.flow()) !== PROVISIONED_TEXT) wrong++;
+          entry.samplesUs.push(elapsedUs(start));
+        }
+        const client = process.cpuUsage(clientBefore);
+        entry.clientCpuUs += client.user + client.system;
+        entry.serverCpuUs += (await entry.server.cpuUs()) - serverBefore;
       }
     }
+    if (wrong > 0) throw new Error(`${wrong} flows did not complete`);
+    for (const { client, impl, samplesUs, serverCpuUs, clientCpuUs } of drivers) {
+      if (samplesUs.length < (bounds.minSamples ?? 100)) {
+        throw new Error(`${client} -> ${impl}: only ${samplesUs.length} flows fit in the time bound`);
+      }
+      const summaryMs = toMs(summarize(Float64Array.from(samplesUs)));
+      const result: FlowResult = {
+        latencyMs: summaryMs,
+        serverCpuUs: serverCpuUs / samplesUs.length,
+        clientCpuUs: clientCpuUs / samplesUs.length,
+      };
+      const byServer = results.get(client) ?? new Map<Column, FlowResult>();
+      byServer.set(impl, result);
+      results.set(client, byServer);
+      log(
+        `  ${client.padEnd(8)} client -> ${impl.padEnd(8)} server: median ${summaryMs.median.toFixed(2)} ms, ` +
+          `p99 ${summaryMs.p99.toFixed(2)} ms (${summaryMs.count} flows); CPU per flow: server ` +
+          `${result.serverCpuUs.toFixed(0)} us, client ${result.clientCpuUs.toFixed(0)} us`,
+      );
+    }
   } finally {
+    for (const { driver } of drivers) await driver.close();
     for (const server of servers.values()) await server.stop();
   }
   return results;
