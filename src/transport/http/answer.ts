@@ -2,6 +2,8 @@
  * Dispatching one validated JSON-RPC request and shaping the HTTP answer: plain JSON when the
  * dispatcher answers before notifying, an SSE stream (notifications, then the response) as soon as
  * it sends a notification. The client closing the stream or the connection aborts the dispatch.
+ * A JSON answer stays plain data (status and text) until the front end writes it: the web handler
+ * wraps it in a `Response`, the Node adapter writes it to the socket without one.
  * Spec: §3.2-3.4, §1.9 (HTTP status of error responses).
  */
 import { httpStatusForCode, internalError } from "../../protocol/errors.js";
@@ -14,6 +16,21 @@ import {
 } from "../../protocol/jsonrpc.js";
 import type { Dispatcher } from "../dispatcher.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/**
+ * An HTTP answer before it becomes a `Response`: a JSON body (status 200, or an error status), no
+ * body (202 for a notification), or a streaming `Response` (SSE) built as such.
+ */
+export type HttpAnswer =
+  | { kind: "json"; status: number; text: string; headers?: Record<string, string> }
+  | { kind: "empty"; status: number }
+  | { kind: "response"; response: Response };
+
+/** The request side {@link answerRequest} needs: the signal that fires when the client goes away, and the headers. */
+export interface AnsweredRequest {
+  readonly signal: AbortSignal;
+  readonly headers: Headers;
+}
 
 /** How {@link answerRequest} may answer. */
 export interface AnswerOptions {
@@ -28,15 +45,30 @@ export interface AnswerOptions {
 type Outcome = { ok: true; response: JSONRPCResponse | undefined } | { ok: false; error: unknown };
 
 /** A JSON answer: status 200 for a result, the error table's status for an error response. */
-export function jsonAnswer(response: JSONRPCResponse): Response {
+export function jsonAnswer(response: JSONRPCResponse): HttpAnswer {
   const status = isErrorResponse(response) ? httpStatusForCode(response.error.code) : 200;
-  return new Response(JSON.stringify(response), { status, headers: { "Content-Type": "application/json" } });
+  return { kind: "json", status, text: JSON.stringify(response) };
+}
+
+/** The web `Response` of an answer. */
+export function toResponse(answer: HttpAnswer): Response {
+  switch (answer.kind) {
+    case "json":
+      return new Response(answer.text, {
+        status: answer.status,
+        headers: { "Content-Type": "application/json", ...answer.headers },
+      });
+    case "empty":
+      return new Response(null, { status: answer.status });
+    case "response":
+      return answer.response;
+  }
 }
 
 /**
  * Dispatches `message` with `{ signal, notify, headers }` and answers it.
  *
- * Resolves as soon as the form is decided: with a JSON `Response` when the dispatcher answers
+ * Resolves as soon as the form is decided: with a JSON answer when the dispatcher answers
  * before notifying, or with a 200 SSE `Response` when it notifies first (the stream then carries
  * every later notification and ends with the response; an error response is just the last event).
  * `signal` aborts when `request.signal` does (the client went away) or the SSE stream is cancelled;
@@ -45,10 +77,10 @@ export function jsonAnswer(response: JSONRPCResponse): Response {
  */
 export async function answerRequest(
   dispatcher: Dispatcher,
-  request: Request,
+  request: AnsweredRequest,
   message: JSONRPCRequest,
   options: AnswerOptions,
-): Promise<Response> {
+): Promise<HttpAnswer> {
   const controller = new AbortController();
   const onClientGone = () => controller.abort(request.signal.reason);
   if (request.signal.aborted) onClientGone();
@@ -109,5 +141,5 @@ export async function answerRequest(
     open.send(finalResponse(result));
     open.close();
   });
-  return new Response(open.readable, { status: 200, headers: SSE_HEADERS });
+  return { kind: "response", response: new Response(open.readable, { status: 200, headers: SSE_HEADERS }) };
 }

@@ -5,6 +5,8 @@
  * the server's choice; clients handle 413).
  */
 
+import type { IncomingMessage } from "node:http";
+
 /** The default body limit of the HTTP server: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -51,4 +53,60 @@ export async function readBodyText(request: Request, maxBodyBytes: number): Prom
   } catch {
     return { kind: "invalid-utf8" };
   }
+}
+
+/**
+ * Reads a `node:http` request body as UTF-8 text, at most `maxBodyBytes` bytes: the same outcomes
+ * as {@link readBodyText}, straight from the Node stream (no web stream in between). On
+ * `too-large` it stops reading and leaves the rest to the caller (the Node adapter drains or
+ * closes the connection).
+ *
+ * @throws whatever the stream emits as an error, or an Error when it closes before its end.
+ */
+export function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
+  const declared = incoming.headers["content-length"];
+  if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBodyBytes) {
+    return Promise.resolve({ kind: "too-large" });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+      incoming.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBodyBytes) {
+        cleanup();
+        incoming.pause();
+        resolve({ kind: "too-large" });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      try {
+        resolve({ kind: "text", text: decoder.decode(bytes) });
+      } catch {
+        resolve({ kind: "invalid-utf8" });
+      }
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error("the request closed before its body ended"));
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+    incoming.on("close", onClose);
+  });
 }

@@ -100,6 +100,35 @@ describe("serve", () => {
     }
   });
 
+  it("writes a JSON answer with its Content-Type and exact Content-Length", async () => {
+    const handle = await serve(newFixture().dispatcher);
+    try {
+      const response = await post(handle.url, discover, baseHeaders("server/discover"));
+      const body = await response.text();
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/json");
+      expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
+      expect(JSON.parse(body)).toMatchObject({ jsonrpc: "2.0", id: 1 });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("answers a body that is not UTF-8 with -32700 (400), read straight from the socket", async () => {
+    const handle = await serve(newFixture().dispatcher);
+    try {
+      const response = await fetch(handle.url, {
+        method: "POST",
+        headers: baseHeaders("server/discover"),
+        body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: -32700 } });
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("closes promptly with an SSE stream open, aborting its request", async () => {
     const fixture = newFixture();
     const handle = await serve(fixture.dispatcher);

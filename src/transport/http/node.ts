@@ -1,14 +1,27 @@
 /**
- * The Node.js adapter of the Streamable HTTP server: serves the web-standard handler on one path of
- * a `node:http` server through `@hono/node-server`'s request listener, bound to loopback by default.
+ * The Node.js adapter of the Streamable HTTP server: serves the handler on one path of a `node:http`
+ * server through `@hono/node-server`'s request listener, bound to loopback by default. JSON answers
+ * are written to the socket directly; SSE answers are streamed by the listener.
  * Spec: §3.1 (one endpoint; bind to 127.0.0.1 when local).
  */
-import { createServer, type Server as NodeHttpServer } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as NodeHttpServer,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
+import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Dispatcher } from "../dispatcher.js";
+import { readIncomingText } from "./body.js";
 import { DEFAULT_ALLOWED_HOSTS, normalizeHostname } from "./origin-guard.js";
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from "./server-handler.js";
+import {
+  createExchangeHandler,
+  type HttpExchange,
+  type HttpExchangeHandler,
+  type HttpHandlerOptions,
+} from "./server-handler.js";
 
 /** The interface `serve` binds to by default: loopback IPv4. */
 export const DEFAULT_HOST = "127.0.0.1";
@@ -102,22 +115,72 @@ export function serve(dispatcher: Dispatcher, options: ServeOptions = {}): Promi
   const allowedHosts = options.allowedHosts ?? [
     ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(host, "host")]),
   ];
-  const handler = createHttpHandler(dispatcher, { ...handlerOptions, allowedHosts });
+  const handler = createExchangeHandler(dispatcher, { ...handlerOptions, allowedHosts });
   return start(handler, host, port, path);
 }
 
+/**
+ * Serves one request straight from the `node:http` objects: the body is read from the Node stream
+ * and a JSON (or empty) answer is written to the socket, so the common exchange never builds a web
+ * `Request` body or `Response` (on Node 20 those cost several times the dispatch itself). Only an
+ * SSE answer goes back to `@hono/node-server` as a `Response`, to be streamed.
+ */
+async function serveExchange(
+  handler: HttpExchangeHandler,
+  request: Request,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<Response> {
+  let controller: AbortController | undefined;
+  const exchange: HttpExchange = {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    get signal() {
+      if (controller === undefined) {
+        const created = new AbortController();
+        controller = created;
+        outgoing.once("close", () => {
+          if (!outgoing.writableFinished) created.abort(new Error("the client closed the connection"));
+        });
+      }
+      return controller.signal;
+    },
+    readBody: (maxBodyBytes) => readIncomingText(incoming, maxBodyBytes),
+  };
+  const answer = await handler(exchange);
+  switch (answer.kind) {
+    case "response":
+      return answer.response;
+    case "empty":
+      outgoing.writeHead(answer.status).end();
+      return RESPONSE_ALREADY_SENT;
+    case "json":
+      outgoing
+        .writeHead(answer.status, {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(answer.text),
+          ...answer.headers,
+        })
+        .end(answer.text);
+      return RESPONSE_ALREADY_SENT;
+  }
+}
+
 async function start(
-  handler: HttpHandler,
+  handler: HttpExchangeHandler,
   host: string,
   port: number,
   path: string,
 ): Promise<HttpServerHandle> {
   const listener = getRequestListener(
-    (request) => {
+    (request, env) => {
       if (new URL(request.url).pathname !== path) {
         return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
       }
-      return handler(request);
+      // The server below is a node:http (HTTP/1.1) server, so the bindings are always node:http's.
+      const { incoming, outgoing } = env as HttpBindings;
+      return serveExchange(handler, request, incoming, outgoing);
     },
     { overrideGlobalObjects: false },
   );

@@ -13,7 +13,7 @@ export type Route =
   | { kind: "method-not-allowed"; allow: string };
 
 /** Routes one request by its HTTP method (the legacy session era will add a branch here). */
-export function routeRequest(request: Request): Route {
+export function routeRequest(request: Pick<Request, "method">): Route {
   if (request.method === "POST") return { kind: "modern" };
   return { kind: "method-not-allowed", allow: "POST" };
 }

@@ -13,8 +13,8 @@ import {
   type RequestId,
 } from "../../protocol/jsonrpc.js";
 import { type Dispatcher, isDispatcher } from "../dispatcher.js";
-import { answerRequest } from "./answer.js";
-import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
+import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
 import { routeRequest } from "./route.js";
@@ -57,6 +57,38 @@ export interface HttpHandlerOptions extends OriginGuardOptions {
 /** A web-standard request handler. Never rejects. */
 export type HttpHandler = (request: Request) => Promise<Response>;
 
+/**
+ * One HTTP request as the handler reads it: what a web `Request` offers, minus the body stream. The
+ * web handler builds it from a `Request`; the Node adapter builds it from `node:http` objects, so
+ * that a JSON exchange never constructs a web `Request` body or `Response` (the costliest part of
+ * an exchange on Node 20).
+ */
+export interface HttpExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /** Reads the body as UTF-8 text under the limit, with the semantics of `readBodyText`. */
+  readBody(maxBodyBytes: number): Promise<BodyText>;
+}
+
+/** The handler over exchanges: never rejects. */
+export type HttpExchangeHandler = (exchange: HttpExchange) => Promise<HttpAnswer>;
+
+/** The exchange of a web `Request`. */
+function exchangeOf(request: Request): HttpExchange {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    get signal() {
+      return request.signal;
+    },
+    readBody: (maxBodyBytes) => readBodyText(request, maxBodyBytes),
+  };
+}
+
 function defaultOnError(error: unknown): void {
   console.error("[tsmcp] Streamable HTTP handler failed", error);
 }
@@ -80,19 +112,16 @@ function checkOptions(options: HttpHandlerOptions): { maxBodyBytes: number; keep
   return { maxBodyBytes, keepAliveMs };
 }
 
-function json(body: unknown, status: number, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json", ...headers },
-  });
+function json(body: unknown, status: number, headers?: Record<string, string>): HttpAnswer {
+  return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
 }
 
 /** An id-less JSON-RPC error for a refusal at the HTTP layer (403, 405, 406, 413, 415). */
-function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): Response {
+function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): HttpAnswer {
   return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
 }
 
-function errorJson(error: McpError, id: RequestId | undefined): Response {
+function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
   return json(errorResponse(id, error), error.httpStatus);
 }
 
@@ -114,6 +143,19 @@ function errorJson(error: McpError, id: RequestId | undefined): Response {
  *   RangeError for an out-of-range `maxBodyBytes` or `keepAliveMs`.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
+  const handle = createExchangeHandler(dispatcher, options);
+  return async (request) => toResponse(await handle(exchangeOf(request)));
+}
+
+/**
+ * The handler of {@link createHttpHandler} over {@link HttpExchange}s, answering plain data; for
+ * front ends that can write an answer without a web `Response` (the Node adapter). Same checks,
+ * same throws.
+ */
+export function createExchangeHandler(
+  dispatcher: Dispatcher,
+  options: HttpHandlerOptions = {},
+): HttpExchangeHandler {
   if (!isDispatcher(dispatcher)) {
     throw new TypeError("createHttpHandler: dispatcher must have a handle() method");
   }
@@ -128,14 +170,14 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     }
   };
 
-  async function serveModern(request: Request): Promise<Response> {
+  async function serveModern(request: HttpExchange): Promise<HttpAnswer> {
     if (!isJsonContentType(request.headers.get("content-type"))) {
       return refusal(
         "UNSUPPORTED_MEDIA_TYPE",
         "Unsupported Media Type: Content-Type must be application/json",
       );
     }
-    const body = await readBodyText(request, maxBodyBytes);
+    const body = await request.readBody(maxBodyBytes);
     if (body.kind === "too-large") {
       return refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
     }
@@ -161,12 +203,12 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     }
   }
 
-  async function serveNotification(request: Request, message: JSONRPCNotification): Promise<Response> {
+  async function serveNotification(request: HttpExchange, message: JSONRPCNotification): Promise<HttpAnswer> {
     await dispatcher.handle(message, { signal: request.signal, headers: request.headers });
-    return new Response(null, { status: 202 });
+    return { kind: "empty", status: 202 };
   }
 
-  async function serveRequest(request: Request, message: JSONRPCRequest): Promise<Response> {
+  async function serveRequest(request: HttpExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
     const headerError = validateRequestHeaders(message, request.headers);
     if (headerError !== undefined) return errorJson(headerError, message.id);
     const streamable = acceptsEventStream(request.headers.get("accept"));
@@ -177,7 +219,7 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     return answerRequest(dispatcher, request, message, { streamable, keepAliveMs, report });
   }
 
-  async function serve(request: Request): Promise<Response> {
+  async function serve(request: HttpExchange): Promise<HttpAnswer> {
     const route = routeRequest(request);
     if (route.kind === "method-not-allowed") {
       return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, { Allow: route.allow });
