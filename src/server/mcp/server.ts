@@ -35,7 +35,13 @@ import { type RegistrationHandle, Registry } from "./registry.js";
 import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
 import { ResourceCatalog } from "./resources.js";
 import type { SchemaLike } from "./schema.js";
-import { createTool, type ToolConfig, type ToolEntry, type ToolHandler } from "./tools.js";
+import {
+  createTool,
+  type ToolConfig,
+  type ToolEntry,
+  type ToolHandlerFor,
+  type ToolResolvers,
+} from "./tools.js";
 
 /** Options of an `MCPServer`; every one is checked when the server is built. */
 export interface MCPServerOptions {
@@ -174,17 +180,39 @@ export class MCPServer implements Dispatcher {
    * a thrown `McpError` answers that protocol error, any other throw an `isError` result with its
    * message. `tools/list` lists tools in registration order. Spec: server/tools.
    *
+   * With `resolve`, the tool declares what it needs and the framework runs the rounds:
+   *
+   * ```ts
+   * const region = resolver("region", ({ args }) =>
+   *   elicit(`Which region should ${String(args.name)} live in?`, z.object({ region: z.string() })));
+   * mcp.tool("provision", { inputSchema: z.object({ name: z.string() }), resolve: { region } },
+   *   async ({ name }, { region }) => `Provisioned ${name} in ${region.region}`);
+   * ```
+   *
+   * The handler runs once every question is answered, with the values as its second parameter;
+   * each question is asked once per call (answers ride the sealed `requestState`); independent
+   * questions go out in one round. A declined or cancelled question, or an unusable answer, answers
+   * an `isError` result; a question the client lacks the capability for answers -32021. The
+   * handler may not return an `InputRequiredResult` (a type error; at run time an `isError` result).
+   * Behaviour: mrtr-behaviour.md §3.2-3.8.
+   *
    * @returns a handle whose `remove()` unregisters the tool (listeners are told the list changed).
    * @throws TypeError for a name outside `[A-Za-z0-9_.-]{1,128}` or already registered, a bad
    *   config, a schema that cannot be used (a Standard Schema without JSON Schema support needs
-   *   `withJsonSchema`; the input schema root must be `type: "object"`), or a non-function handler.
+   *   `withJsonSchema`; the input schema root must be `type: "object"`), a non-function handler,
+   *   or a `resolve` map with an entry that is not a resolver, two different resolvers of one name,
+   *   a cycle, or a name the input schema requires.
    */
-  tool<I extends SchemaLike | undefined = undefined, O extends SchemaLike | undefined = undefined>(
+  tool<
+    I extends SchemaLike | undefined = undefined,
+    O extends SchemaLike | undefined = undefined,
+    R extends ToolResolvers<I> | undefined = undefined,
+  >(
     name: string,
-    config: ToolConfig<I, O>,
-    handler: NoInfer<ToolHandler<I, O>>,
+    config: ToolConfig<I, O, R>,
+    handler: NoInfer<ToolHandlerFor<I, O, R>>,
   ): RegistrationHandle {
-    return this.#tools.add(name, createTool(name, config, handler), "tool");
+    return this.#tools.add(name, createTool(name, config, handler, { logger: this.logger }), "tool");
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Tools of an `MCPServer`: the configuration a tool is registered with, its advertised definition
- * (built once), and the runner of one `tools/call` — validate the arguments, then (room for a
- * resolve step), then the body, then turn its return into a result. Spec: server/tools.
+ * (built once), and the runner of one `tools/call` — validate the arguments, then (for a tool with
+ * resolvers) one resolver round, then the body, then turn its return into a result.
+ * Spec: server/tools; behaviour: mrtr-behaviour.md §3.1-3.4.
  */
 import type * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
@@ -10,6 +11,9 @@ import type { ContentBlock, Tool, ToolAnnotations } from "../../protocol/schema/
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
 import type { Awaitable } from "../handlers.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type { WithoutInputRequired } from "../resolve/one-channel.js";
+import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
 import type { Context } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
@@ -24,6 +28,7 @@ import {
   requireObjectRoot,
   type SchemaLike,
 } from "./schema.js";
+import { toolResolverParts, withoutResolvedNames } from "./tool-resolvers.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -34,10 +39,21 @@ export const NO_ARGUMENTS_SCHEMA: JsonSchemaObject = deepFreeze({
   additionalProperties: false,
 });
 
-/** How a tool describes itself in `tools/list`, and the schemas it is called and answers with. */
+/**
+ * The resolvers a tool declares, by the name its handler receives each value under: a resolver
+ * (the unwrapped value) or `outcome(resolver)` (the outcome union). Each must read arguments the
+ * tool has.
+ */
+export type ToolResolvers<I> = Readonly<Record<string, ResolverDependency<ToolArgs<I>>>>;
+
+/**
+ * How a tool describes itself in `tools/list`, the schemas it is called and answers with, and the
+ * resolvers that fill what only the client has.
+ */
 export interface ToolConfig<
   I extends SchemaLike | undefined = undefined,
   O extends SchemaLike | undefined = undefined,
+  R extends ToolResolvers<I> | undefined = undefined,
 > {
   /** Display name. */
   title?: string;
@@ -60,6 +76,15 @@ export interface ToolConfig<
   icons?: z.infer<typeof IconSchema>[];
   /** Extra `_meta` on the tool definition. */
   _meta?: Record<string, unknown>;
+  /**
+   * What the tool needs that only the client has (or that is computed per call), as resolvers:
+   * `{ region, confirm: outcome(confirm) }`. The handler then receives the values as its second
+   * parameter, `(args, resolved, ctx)`, and runs only once every question is answered; the
+   * framework runs the rounds, asking each question once per call. These names are not arguments:
+   * they are absent from the advertised input schema and a value a client sends under one is
+   * ignored. The handler may not return an `InputRequiredResult` (one channel per call).
+   */
+  resolve?: R;
 }
 
 /** The arguments a tool handler receives: the input schema's output type. */
@@ -109,6 +134,29 @@ export type ToolHandler<I extends SchemaLike | undefined, O extends SchemaLike |
 ) => Awaitable<ToolResultOf<O>>;
 
 /**
+ * The body of a tool with resolvers: the validated arguments, the resolved values (typed from the
+ * resolvers: `elicit(msg, schema)` gives the schema's output, `sample` a `CreateMessageResult`,
+ * `listRoots` a `ListRootsResult`, `outcome(r)` the outcome union) and the `Context`. It returns as
+ * {@link ToolHandler} does, except an `InputRequiredResult`: the resolvers own the call's rounds.
+ */
+export type ResolverToolHandler<
+  I extends SchemaLike | undefined,
+  O extends SchemaLike | undefined,
+  R extends ToolResolvers<I>,
+> = (
+  args: ToolArgs<I>,
+  resolved: ResolvedValues<R>,
+  ctx: Context,
+) => Awaitable<WithoutInputRequired<ToolResultOf<O>>>;
+
+/** The handler a tool takes: {@link ToolHandler}, or {@link ResolverToolHandler} with `resolve`. */
+export type ToolHandlerFor<
+  I extends SchemaLike | undefined,
+  O extends SchemaLike | undefined,
+  R extends ToolResolvers<I> | undefined,
+> = [R] extends [undefined] ? ToolHandler<I, O> : ResolverToolHandler<I, O, Exclude<R, undefined>>;
+
+/**
  * What a resolve step yields: values for the body, or an `InputRequiredResult` to answer with
  * instead of running it.
  */
@@ -139,6 +187,8 @@ export interface ToolPipeline {
   readonly name: string;
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
+  /** Argument names the client may not fill (resolved names): dropped before validation. */
+  readonly resolvedNames: readonly string[];
   /** Runs after validation; absent for a tool whose body drives its own rounds. */
   readonly resolve: ResolveStep | undefined;
   readonly invoke: ToolInvocation;
@@ -153,16 +203,17 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Runs one call through a pipeline: invalid arguments become an `isError` result naming the
- * fields; a resolve step may answer instead of the body; a thrown `McpError` propagates; any other
- * throw becomes an `isError` result with its message; the return is shaped by the conventions.
+ * Runs one call through a pipeline: resolved names are dropped from the arguments; invalid
+ * arguments become an `isError` result naming the fields; a resolve step may answer instead of the
+ * body; a thrown `McpError` propagates; any other throw (a resolver's `ResolverError` included)
+ * becomes an `isError` result with its message; the return is shaped by the conventions.
  */
 export async function runTool(
   pipeline: ToolPipeline,
   rawArgs: unknown,
   ctx: Context,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const checked = await pipeline.input.validate(rawArgs ?? {});
+  const checked = await pipeline.input.validate(withoutResolvedNames(rawArgs ?? {}, pipeline.resolvedNames));
   if (!checked.ok) {
     return toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`);
   }
@@ -196,14 +247,26 @@ function checkConfig(
   checkDescriptor(config, `tool "${name}"`, TOOL_FIELDS);
 }
 
+/** Options of {@link createTool}. */
+export interface CreateToolOptions {
+  /** Where resolver diagnostics go (a discarded answer, at info level). Default: nowhere. */
+  readonly logger?: Logger;
+}
+
 /**
- * Prepares a tool: validates its configuration, compiles its schemas once, and builds its
- * advertised definition and runner.
+ * Prepares a tool: validates its configuration, compiles its schemas (and resolvers) once, and
+ * builds its advertised definition and runner.
  *
- * @throws TypeError for a bad name, a bad config field, a handler that is not a function, or a
- *   schema that cannot be used (see `compileSchema`; the input schema root must be an object).
+ * @throws TypeError for a bad name, a bad config field, a handler that is not a function, a
+ *   schema that cannot be used (see `compileSchema`; the input schema root must be an object), or
+ *   a `resolve` map that does not compile (see `toolResolverParts`).
  */
-export function createTool(name: string, config: unknown, handler: unknown): ToolEntry {
+export function createTool(
+  name: string,
+  config: unknown,
+  handler: unknown,
+  options: CreateToolOptions = {},
+): ToolEntry {
   checkConfig(name, config);
   if (typeof handler !== "function") throw new TypeError(`tool "${name}": handler must be a function`);
   const input = compileSchema(
@@ -216,18 +279,29 @@ export function createTool(name: string, config: unknown, handler: unknown): Too
     config.outputSchema === undefined
       ? undefined
       : compileSchema(config.outputSchema, "output", `tool "${name}" outputSchema`);
+  const resolvers =
+    config.resolve === undefined
+      ? undefined
+      : toolResolverParts(
+          name,
+          config.resolve,
+          input.jsonSchema,
+          handler as (args: unknown, resolved: Readonly<Record<string, unknown>>, ctx: Context) => unknown,
+          options.logger ?? silentLogger,
+        );
   const body = handler as (args: unknown, ctx: Context) => unknown;
   const pipeline: ToolPipeline = {
     name,
     input,
     output,
-    resolve: undefined,
-    invoke: (args, _resolved, ctx) => body(args, ctx),
+    resolvedNames: resolvers?.resolvedNames ?? [],
+    resolve: resolvers?.resolve,
+    invoke: resolvers?.invoke ?? ((args, _resolved, ctx) => body(args, ctx)),
   };
   const definition: Record<string, unknown> = {
     name,
     ...descriptiveFields(config, ["title", "description"]),
-    inputSchema: input.jsonSchema,
+    inputSchema: resolvers?.advertisedInputSchema ?? input.jsonSchema,
     ...(output === undefined ? {} : { outputSchema: output.jsonSchema }),
     ...descriptiveFields(config, ["annotations", "icons", "_meta"]),
   };

@@ -2,7 +2,8 @@
  * The one-channel rule at the type level: a call has one `inputResponses` / `requestState` channel,
  * so the handler of a tool whose rounds are driven by resolvers cannot also return an
  * `InputRequiredResult`. `WithoutInputRequired<T>` is a handler's return type with every arm an
- * `InputRequiredResult` could fit removed. Behaviour: mrtr-behaviour.md §3.3.
+ * `InputRequiredResult` could fit removed; at run time a handler that returns one anyway fails the
+ * call with {@link oneChannelViolation}. Behaviour: mrtr-behaviour.md §3.3.
  */
 
 /** What a plain object a handler returns may not be: tagged `resultType: "input_required"`. */
@@ -44,3 +45,15 @@ export type WithoutInputRequired<T> = unknown extends T
       : T extends object
         ? T & NotInputRequiredTag
         : T;
+
+/**
+ * The message of the `isError` result a tool with resolvers answers when its handler returned an
+ * `InputRequiredResult` anyway (its side effects have happened by then).
+ */
+export function oneChannelViolation(tool: string): string {
+  return (
+    `Tool "${tool}" returned an InputRequiredResult, but its rounds are driven by its resolvers: a call ` +
+    "has one input_required channel, so the multi-round flow is driven either by resolvers or by the tool " +
+    "handler, not both"
+  );
+}

@@ -41,6 +41,7 @@ const confirm = resolver("confirm", { needs: { region } }, ({ needs }) =>
 describe("resolver values", () => {
   it("are typed from the markers", () => {
     expectTypeOf(region).toEqualTypeOf<Resolver<Record<string, unknown>, { region: string }>>();
+    expectTypeOf(confirm).toEqualTypeOf<Resolver<Record<string, unknown>, { ok: boolean }>>();
     expectTypeOf(resolver("s", () => sample({ messages, maxTokens: 5 }))).toEqualTypeOf<
       Resolver<Record<string, unknown>, CreateMessageResult>
     >();

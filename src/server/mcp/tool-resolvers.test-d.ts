@@ -1,0 +1,81 @@
+/**
+ * Type-level contract of tools with resolvers: the handler's second parameter is typed from the
+ * resolvers, resolvers must read arguments the tool has, and the handler cannot return an
+ * `InputRequiredResult` (one channel per call).
+ */
+import { describe, expectTypeOf, it } from "vitest";
+import * as z from "zod";
+import type {
+  CreateMessageResult,
+  InputRequiredResult,
+  ListRootsResult,
+} from "../../protocol/schema/input.js";
+import { inputRequired } from "../input-required.js";
+import { elicit } from "../resolve/elicit.js";
+import { listRoots } from "../resolve/list-roots.js";
+import type { ResolverOutcome } from "../resolve/outcome.js";
+import { outcome, type ResolverInput, resolver } from "../resolve/resolver.js";
+import { sample } from "../resolve/sample.js";
+import type { Context } from "./context.js";
+import { MCPServer } from "./server.js";
+
+const mcp = new MCPServer("types");
+const ask = (): InputRequiredResult => inputRequired({ requestState: "s" });
+const Provision = z.object({ name: z.string() });
+const region = resolver("region", ({ args }) =>
+  elicit(`Where should ${String(args.name)} live?`, z.object({ region: z.string() })),
+);
+const confirm = resolver("confirm", { needs: { region } }, ({ needs }) =>
+  elicit(`Create it in ${needs.region.region}?`, z.object({ ok: z.boolean() })),
+);
+const summary = resolver("summary", () =>
+  sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }),
+);
+const roots = resolver("roots", () => listRoots());
+const owner = resolver("owner", ({ ctx }) => ctx.clientInfo?.name ?? "anonymous");
+
+describe("a tool with resolvers", () => {
+  it("receives the arguments, the values typed from the markers, and the context", () => {
+    mcp.tool(
+      "t1",
+      { inputSchema: Provision, resolve: { region, confirm: outcome(confirm), summary, roots, owner } },
+      (args, resolved, ctx) => {
+        expectTypeOf(args).toEqualTypeOf<{ name: string }>();
+        expectTypeOf(resolved.region).toEqualTypeOf<{ region: string }>();
+        expectTypeOf(resolved.confirm).toEqualTypeOf<ResolverOutcome<{ ok: boolean }>>();
+        expectTypeOf(resolved.summary).toEqualTypeOf<CreateMessageResult>();
+        expectTypeOf(resolved.roots).toEqualTypeOf<ListRootsResult>();
+        expectTypeOf(resolved.owner).toEqualTypeOf<string>();
+        expectTypeOf(ctx).toEqualTypeOf<Context>();
+        return `${args.name} in ${resolved.region.region}`;
+      },
+    );
+  });
+
+  it("takes resolvers typed for its arguments, and refuses ones reading arguments it lacks", () => {
+    const sized = resolver("sized", ({ args }: ResolverInput<{ name: string }>) => args.name.length);
+    mcp.tool("t2", { inputSchema: Provision, resolve: { sized } }, (_args, { sized }) => `${sized}`);
+    // @ts-expect-error this tool has no name argument
+    mcp.tool("t3", { inputSchema: z.object({ id: z.number() }), resolve: { sized } }, () => "");
+  });
+
+  it("cannot return an InputRequiredResult, with or without an output schema", () => {
+    mcp.tool("t4", { resolve: { region } }, async (_args, { region }) => region.region);
+    // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult
+    mcp.tool("t5", { resolve: { region } }, () => ask());
+    // @ts-expect-error not even on one branch
+    mcp.tool("t6", { resolve: { region } }, async (_a, { region }) => (region.region ? "ok" : ask()));
+    mcp.tool("t7", { outputSchema: z.object({ n: z.number() }), resolve: { region } }, () => ({ n: 1 }));
+    // @ts-expect-error nor with an output schema
+    mcp.tool("t8", { outputSchema: z.object({ n: z.number() }), resolve: { region } }, () => ask());
+    // @ts-expect-error nor with an output schema whose type is unknown
+    mcp.tool("t9", { outputSchema: { type: "object" }, resolve: { region } }, async () => ask());
+  });
+
+  it("leaves tools without resolvers as they were: (args, ctx), free to return an InputRequiredResult", () => {
+    mcp.tool("t10", { inputSchema: Provision }, (args, ctx) => {
+      expectTypeOf(ctx).toEqualTypeOf<Context>();
+      return args.name ? ask() : "no";
+    });
+  });
+});

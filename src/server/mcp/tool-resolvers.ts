@@ -1,0 +1,76 @@
+/**
+ * How a tool adopts resolvers (`resolve: { region, confirm: outcome(confirm) }`): its resolver
+ * graph is compiled at registration; the resolved names leave the advertised input schema, and a
+ * value a client sends under one of them is dropped before validation; each call runs one resolver
+ * round before the handler; and a handler that returns an `InputRequiredResult` anyway breaks the
+ * one-channel rule and fails the call. Behaviour: mrtr-behaviour.md §3.2-3.4.
+ */
+import type { Logger } from "../logger.js";
+import { compileResolverGraph } from "../resolve/graph.js";
+import { resolveStep } from "../resolve/input-required.js";
+import { oneChannelViolation } from "../resolve/one-channel.js";
+import type { Context } from "./context.js";
+import { isPlainObject } from "./json-schema.js";
+import { isInputRequiredResult } from "./results.js";
+import { type JsonSchemaObject, withoutProperties } from "./schema.js";
+
+/** The parts of a tool's pipeline its resolvers provide. */
+export interface ToolResolverParts {
+  /** The input schema to advertise: the tool's, without the resolved names. */
+  readonly advertisedInputSchema: JsonSchemaObject;
+  /** The names a client may not fill: dropped from the arguments before validation. */
+  readonly resolvedNames: readonly string[];
+  /** One resolver round: the values, or the `InputRequiredResult` to answer with. */
+  readonly resolve: ReturnType<typeof resolveStep>;
+  /** Calls the handler with the resolved values, refusing an `InputRequiredResult` it returns. */
+  readonly invoke: (
+    args: unknown,
+    resolved: Readonly<Record<string, unknown>>,
+    ctx: Context,
+  ) => Promise<unknown>;
+}
+
+/**
+ * Prepares the resolver parts of tool `name` from its `resolve` map, its compiled input schema and
+ * its handler `(args, resolved, ctx)`. Discarded answers are noted on `logger` at info level.
+ *
+ * @throws TypeError (naming the tool) for a `resolve` map that does not compile (see
+ *   `compileResolverGraph`), or a resolved name the input schema requires (a client could never
+ *   send it).
+ */
+export function toolResolverParts(
+  name: string,
+  resolve: unknown,
+  inputSchema: JsonSchemaObject,
+  handler: (args: unknown, resolved: Readonly<Record<string, unknown>>, ctx: Context) => unknown,
+  logger: Logger,
+): ToolResolverParts {
+  const where = `tool "${name}"`;
+  const graph = compileResolverGraph(resolve, where);
+  const required = Array.isArray(inputSchema.required) ? (inputSchema.required as unknown[]) : [];
+  for (const parameter of graph.parameters) {
+    if (required.includes(parameter)) {
+      throw new TypeError(
+        `${where}: "${parameter}" is filled by a resolver, so it cannot be a required argument of inputSchema; ` +
+          "remove it from inputSchema (the handler receives it as its second parameter)",
+      );
+    }
+  }
+  return {
+    advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
+    resolvedNames: graph.parameters,
+    resolve: resolveStep(graph, { logger }),
+    invoke: async (args, resolved, ctx) => {
+      const value = await handler(args, resolved, ctx);
+      if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));
+      return value;
+    },
+  };
+}
+
+/** The client's arguments without the resolved names (a copy; the arguments themselves are untouched). */
+export function withoutResolvedNames(args: unknown, names: readonly string[]): unknown {
+  if (names.length === 0 || !isPlainObject(args) || !names.some((name) => Object.hasOwn(args, name)))
+    return args;
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !names.includes(key)));
+}
