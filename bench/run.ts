@@ -37,7 +37,7 @@ import { measureHttpLoad } from "./stages/http-load.js";
 import { type Leg, measureInProcess } from "./stages/in-process.js";
 import { measureMemory } from "./stages/memory.js";
 import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrtr-flow.js";
-import { measureSeal } from "./stages/seal.js";
+import { measureSeal, type SealColumn } from "./stages/seal.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
 
@@ -299,6 +299,7 @@ async function main(): Promise<void> {
         unit: "us",
         tsmcp: ops.seal.get("tsmcp")?.median,
         official: ops.seal.get("official")?.median,
+        floor: ops.seal.get("floor")?.median,
       });
       rows.push({
         stage: 4,
@@ -306,8 +307,9 @@ async function main(): Promise<void> {
         unit: "us",
         tsmcp: ops.open.get("tsmcp")?.median,
         official: ops.open.get("official")?.median,
+        floor: ops.open.get("floor")?.median,
       });
-      const sum = (column: "tsmcp" | "official") => {
+      const sum = (column: SealColumn) => {
         const a = ops.seal.get(column)?.median;
         const b = ops.open.get(column)?.median;
         return a === undefined || b === undefined ? undefined : a + b;
@@ -318,10 +320,11 @@ async function main(): Promise<void> {
         unit: "us",
         tsmcp: sum("tsmcp"),
         official: sum("official"),
+        floor: sum("floor"),
         ...(size === "1 KiB"
           ? {
               goal: sealGoal,
-              note: "tsmcp encrypts (AES-256-GCM) and binds the state to the request, audience and expiry; the official codec signs it (HMAC-SHA256, readable by the client) and binds only an expiry.",
+              note: "tsmcp encrypts (AES-256-GCM) and binds the state to the request, audience and expiry; the official codec signs it (HMAC-SHA256, readable by the client) and binds only an expiry; the floor is bare AES-256-GCM with node:crypto (no envelope, no claims).",
             }
           : {}),
       });

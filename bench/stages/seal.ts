@@ -3,8 +3,11 @@
  * plus AES-256-GCM through the policy (`sealRequestState` / `openRequestState`, the boundary's
  * per-round work; encrypted, bound to the request and audience, expiring). Official:
  * `createRequestStateCodec` `mint` / `verify` (HMAC-SHA256 over base64url JSON with an expiry;
- * signed, not encrypted; asynchronous WebCrypto), with no `bind`, its default.
+ * signed, not encrypted; asynchronous WebCrypto), with no `bind`, its default. Floor: bare
+ * AES-256-GCM of the same plaintext with `node:crypto` and a base64url token (random 12-byte nonce,
+ * one cipher context per call, no envelope, no claims): what any sealed state must pay at least.
  */
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { openRequestState, sealRequestState } from "../../src/server/state/sealing.js";
 import { benchPolicy, plaintextState, STATE_SIZES, UNBOUND_SCOPE } from "../lib/request-state-cases.js";
@@ -12,10 +15,28 @@ import { type SampleBounds, type Summary, sample, sampleSync } from "../lib/stat
 import { createOfficialCodec } from "../servers/official.js";
 
 /** Microseconds per operation, by size label, then operation. */
-export type SealResults = Map<
-  string,
-  { seal: Map<"tsmcp" | "official", Summary>; open: Map<"tsmcp" | "official", Summary> }
->;
+export type SealResults = Map<string, { seal: Map<SealColumn, Summary>; open: Map<SealColumn, Summary> }>;
+
+/** Who a seal/open row measures. */
+export type SealColumn = "tsmcp" | "official" | "floor";
+
+/** The floor's seal: AES-256-GCM, nonce || ciphertext || tag, base64url. */
+function floorSeal(key: Buffer, plaintext: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, nonce);
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString("base64url");
+}
+
+/** The floor's open. */
+function floorOpen(key: Buffer, token: string): string {
+  const bytes = Buffer.from(token, "base64url");
+  const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString(
+    "utf8",
+  );
+}
 
 /**
  * The context the official `verify` is typed to take. A codec created without `bind` never reads
@@ -36,8 +57,12 @@ export async function measureSeal(bounds: SampleBounds, log: (line: string) => v
     if ((await codec.verify(officialToken, UNUSED_CONTEXT)).name !== state)
       throw new Error("official round trip failed");
 
-    const seal = new Map<"tsmcp" | "official", Summary>();
-    const open = new Map<"tsmcp" | "official", Summary>();
+    const floorKey = randomBytes(32);
+    const floorToken = floorSeal(floorKey, state);
+    if (floorOpen(floorKey, floorToken) !== state) throw new Error("floor round trip failed");
+
+    const seal = new Map<SealColumn, Summary>();
+    const open = new Map<SealColumn, Summary>();
     seal.set(
       "tsmcp",
       sampleSync(() => sealRequestState(policy, state, UNBOUND_SCOPE), bounds),
@@ -48,6 +73,14 @@ export async function measureSeal(bounds: SampleBounds, log: (line: string) => v
     );
     seal.set("official", await sample(() => codec.mint({ name: state }), bounds));
     open.set("official", await sample(() => codec.verify(officialToken, UNUSED_CONTEXT), bounds));
+    seal.set(
+      "floor",
+      sampleSync(() => floorSeal(floorKey, state), bounds),
+    );
+    open.set(
+      "floor",
+      sampleSync(() => floorOpen(floorKey, floorToken), bounds),
+    );
     results.set(label, { seal, open });
     log(
       `  ${label}: tsmcp seal ${seal.get("tsmcp")?.median.toFixed(1)} us / open ${open.get("tsmcp")?.median.toFixed(1)} us; ` +
