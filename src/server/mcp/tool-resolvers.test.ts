@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { InputRequiredRoundsExceededError } from "../../client/errors.js";
 import { McpError } from "../../protocol/errors.js";
 import { inputRequired } from "../input-required.js";
 import { elicit } from "../resolve/elicit.js";
@@ -90,6 +91,50 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
     const { callback } = answering({ region: { region: "eu-west-1" } });
     const client = await connect(mcp, via, { elicitationCallback: callback });
     expect(textOf(await client.callTool("place", { name: "orders", az: "b" }))).toBe("orders in eu-west-1-b");
+  });
+
+  it("gives resolvers and the handler the same validated arguments, defaults computed once per round", async () => {
+    const mcp = new MCPServer("resolvers");
+    let defaults = 0;
+    const Input = z.object({
+      name: z.string(),
+      ticket: z.string().default(() => {
+        defaults += 1;
+        return `T-${defaults}`;
+      }),
+    });
+    const seen: unknown[] = [];
+    const check = resolver("check", async ({ args }) => {
+      seen.push(args);
+      return elicit(`File a ticket for ${String(args.name)}?`, Ok);
+    });
+    mcp.tool("file", { inputSchema: Input, resolve: { check } }, (args, { check }) => {
+      seen.push(args);
+      return `${args.ticket}: ${check.ok}`;
+    });
+    const client = await connect(mcp, via, {
+      elicitationCallback: answering({ check: { ok: true } }).callback,
+    });
+    const atRegistration = defaults; // zod evaluates a default once to advertise it
+    expect(textOf(await client.callTool("file", { name: "x", ticket: "T-9" }))).toBe("T-9: true");
+    expect(defaults).toBe(atRegistration);
+    expect(seen).toHaveLength(3);
+    expect(seen[1]).toBe(seen[2]);
+    expect(textOf(await client.callTool("file", { name: "y" }))).toBe(`T-${atRegistration + 2}: true`);
+    expect(defaults - atRegistration).toBe(2);
+  });
+
+  it("asks a question built from a volatile value again every round, until the client's budget ends the call", async () => {
+    const mcp = new MCPServer("resolvers");
+    const legs = recordLegs(mcp);
+    let clock = 0;
+    const stamp = resolver("stamp", () => elicit(`Confirm at tick ${++clock}?`, Ok));
+    mcp.tool("stamp", { resolve: { stamp } }, () => "never");
+    const { asked, callback } = answering({ stamp: { ok: true } });
+    const client = await connect(mcp, via, { elicitationCallback: callback });
+    await expect(client.callTool("stamp")).rejects.toBeInstanceOf(InputRequiredRoundsExceededError);
+    expect(legs).toHaveLength(11);
+    expect(asked).toHaveLength(10);
   });
 
   it("ignores a value the client sends under a resolved name", async () => {

@@ -5,6 +5,7 @@
  * MCPServer live in the MCPServer tests.
  */
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { elicit } from "./elicit.js";
 import { compileResolverGraph } from "./graph.js";
 import { listRoots } from "./list-roots.js";
@@ -146,6 +147,41 @@ describe("rounds", () => {
 });
 
 describe("what a call remembers", () => {
+  it("records the client's raw answer and validates it again every round, so a transforming schema restores its output", async () => {
+    const When = z.object({ when: z.iso.date().transform((text) => new Date(`${text}T00:00:00Z`)) });
+    const when = resolver("when", () => elicit("When?", When));
+    const after = resolver("after", { needs: { when } }, ({ needs }) =>
+      elicit(`Remind on ${needs.when.when.toISOString().slice(0, 10)}?`, Ok),
+    );
+    const graph = compileResolverGraph({ when, after }, "t");
+    const first = pending(await round(graph));
+    const second = pending(
+      await round(graph, {
+        inputResponses: { when: accept({ when: "2026-12-01" }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(decodeResolverState(second.requestState).outcomes.get("when")).toMatchObject({
+      data: { when: "2026-12-01" },
+    });
+    expect(second.inputRequests.after?.params).toMatchObject({ message: "Remind on 2026-12-01?" });
+    const values = resolved(
+      await round(graph, {
+        inputResponses: { after: accept({ ok: true }) },
+        requestState: second.requestState,
+      }),
+    );
+    expect(values.when).toEqual({ when: new Date("2026-12-01T00:00:00Z") });
+  });
+
+  it("keeps going when a computed sibling value cannot be serialised: computed values are never stored", async () => {
+    const handle = resolver("handle", () => ({ id: 10n, close: () => {} }));
+    const ask = resolver("ask", () => elicit("Sure?", Ok));
+    const call = await drive(compileResolverGraph({ handle, ask }, "t"), () => accept({ ok: true }));
+    expect(call.rounds).toBe(1);
+    expect(call.values.handle).toMatchObject({ id: 10n });
+  });
+
   it("keeps a declined outcome in the state and does not ask it again", async () => {
     const confirm = resolver("confirm", () => elicit("Sure?", Ok));
     const later = resolver("later", { needs: { confirm: outcome(confirm) } }, () => elicit("Later?", Ok));
