@@ -1,7 +1,8 @@
 /**
  * Reads a V8 CPU profile (`node --cpu-prof`, or `npm run bench -- --profile`, which profiles the
- * server children into `.bench-results/profiles/`) and prints where the time went: the top frames
- * by self time, and self time summed per source file (per package for `node_modules`).
+ * server children into `.bench-results/profiles/`) and prints where the busy (not idle) time went:
+ * the top frames by self time, and self time summed per source file (per package for
+ * `node_modules`). Module loading at startup shows up as `node:internal/modules/*` frames.
  *
  * Run: npx tsx bench/profile-top.ts <file.cpuprofile> [frames=25]
  */
@@ -56,16 +57,22 @@ function main(): void {
     const key = `${frame.functionName || "(anonymous)"}  ${originOf(frame.url)}:${frame.lineNumber + 1}`;
     byFrame.set(key, (byFrame.get(key) ?? 0) + us);
     const origin = originOf(frame.url);
-    byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + us);
+    if (frame.functionName !== "(idle)") byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + us);
   }
   const limit = Number(framesArg ?? 25);
+  let idleUs = 0;
+  for (const [id, us] of selfUs) if (byId.get(id)?.callFrame.functionName === "(idle)") idleUs += us;
+  const busyUs = totalUs - idleUs;
   const print = (title: string, entries: Map<string, number>, count: number) => {
-    console.log(`\n${title}`);
+    console.log(`\n${title} (% of busy time)`);
     for (const [key, us] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, count)) {
-      console.log(`${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${key}`);
+      if (key.startsWith("(idle)")) continue;
+      console.log(`${((100 * us) / busyUs).toFixed(1).padStart(5)}%  ${key}`);
     }
   };
-  console.log(`${file}: ${(totalUs / 1e6).toFixed(1)} s sampled`);
+  console.log(
+    `${file}: ${(totalUs / 1e6).toFixed(1)} s sampled, ${(busyUs / 1e6).toFixed(1)} s busy (not idle)`,
+  );
   print(`top ${limit} frames by self time`, byFrame, limit);
   print("self time by source", byOrigin, 20);
 }

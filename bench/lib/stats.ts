@@ -90,3 +90,41 @@ export function sampleSync(operation: () => unknown, bounds: SampleBounds): Summ
   }
   return summarize(samples.subarray(0, count));
 }
+
+/** Individually timed runs of one operation in blocks, for {@link sampleInterleaved}. */
+const INTERLEAVE_BLOCK = 500;
+
+/**
+ * Times two or more operations the way {@link sample} does, but in alternating blocks of
+ * {@link INTERLEAVE_BLOCK} runs, so that drift in machine load hits all of them alike: each is
+ * warmed up, then blocks take turns until each has `maxSamples` runs or `maxMs` per operation has
+ * passed. Resolves with one summary (microseconds) per operation, in order.
+ *
+ * @throws Error when an operation gets fewer than `minSamples` runs.
+ */
+export async function sampleInterleaved(
+  operations: readonly (() => unknown | Promise<unknown>)[],
+  bounds: SampleBounds,
+): Promise<Summary[]> {
+  for (const operation of operations) for (let i = 0; i < bounds.warmup; i++) await operation();
+  const samples = operations.map(() => new Float64Array(bounds.maxSamples));
+  const counts = operations.map(() => 0);
+  const deadline = process.hrtime.bigint() + BigInt(bounds.maxMs * operations.length) * 1_000_000n;
+  while (counts.some((count) => count < bounds.maxSamples) && process.hrtime.bigint() < deadline) {
+    for (let index = 0; index < operations.length; index++) {
+      const operation = operations[index] as () => unknown | Promise<unknown>;
+      const into = samples[index] as Float64Array;
+      for (let i = 0; i < INTERLEAVE_BLOCK && (counts[index] as number) < bounds.maxSamples; i++) {
+        const start = process.hrtime.bigint();
+        await operation();
+        into[(counts[index] as number)++] = elapsedUs(start);
+      }
+    }
+  }
+  return samples.map((into, index) => {
+    const count = counts[index] as number;
+    if (count < (bounds.minSamples ?? 100))
+      throw new Error(`only ${count} samples fit in ${bounds.maxMs} ms`);
+    return summarize(into.subarray(0, count));
+  });
+}
