@@ -46,7 +46,7 @@ interface Config {
   flows: SampleBounds;
   inProcess: SampleBounds;
   seal: SampleBounds;
-  memory: { warmupFlows: number; pendingFlows: number; connections: number };
+  memory: { warmupFlows: number; warmupMaxMs: number; pendingFlows: number; connections: number };
 }
 
 const FULL: Config = {
@@ -54,7 +54,7 @@ const FULL: Config = {
   flows: { warmup: 100, maxSamples: 2_000, maxMs: 3_000 },
   inProcess: { warmup: 500, maxSamples: 20_000, maxMs: 700 },
   seal: { warmup: 2_000, maxSamples: 20_000, maxMs: 1_000 },
-  memory: { warmupFlows: 5_000, pendingFlows: 10_000, connections: 10 },
+  memory: { warmupFlows: 5_000, warmupMaxMs: 15_000, pendingFlows: 10_000, connections: 10 },
 };
 
 const QUICK: Config = {
@@ -62,7 +62,7 @@ const QUICK: Config = {
   flows: { warmup: 10, maxSamples: 100, maxMs: 1_000, minSamples: 10 },
   inProcess: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
   seal: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
-  memory: { warmupFlows: 200, pendingFlows: 10_000, connections: 10 },
+  memory: { warmupFlows: 200, warmupMaxMs: 5_000, pendingFlows: 10_000, connections: 10 },
 };
 
 /** Within this factor of each other, a cost counts as flat. */
@@ -333,7 +333,7 @@ async function main(): Promise<void> {
 
   if (stages.has(5)) {
     log(
-      `5. heap per pending flow: ${config.memory.warmupFlows} warm-up first legs, then ${config.memory.pendingFlows} left pending`,
+      `5. heap per pending flow: ${config.memory.warmupFlows} warm-up first legs (at most ${config.memory.warmupMaxMs / 1000} s), then ${config.memory.pendingFlows} left pending`,
     );
     const memory = await measureMemory(config.memory, log);
     raw.memory = Object.fromEntries(memory);

@@ -18,9 +18,14 @@ import type { Implementation } from "../server-process.js";
 /** Bounds of the memory measurement. */
 export interface MemoryConfig {
   readonly warmupFlows: number;
+  /** The warm-up stops early after this many milliseconds (a slow server on a busy machine). */
+  readonly warmupMaxMs: number;
   readonly pendingFlows: number;
   readonly connections: number;
 }
+
+/** First legs per warm-up run; the warm-up checks its time bound between runs. */
+const WARMUP_CHUNK = 1_000;
 
 /** What one server's heap did. */
 export interface MemoryResult {
@@ -46,8 +51,11 @@ export async function measureMemory(
         throw new Error(`${impl}: first leg answered ${check.status} ${text.slice(0, 300)}`);
       }
       const load = { url: server.url, headers, body, connections: config.connections };
-      const warm = await runLoad({ ...load, amount: config.warmupFlows });
-      if (warm.failures > 0) throw new Error(`${impl}: ${warm.failures} failed first legs`);
+      const warmupEnds = Date.now() + config.warmupMaxMs;
+      for (let sent = 0; sent < config.warmupFlows && Date.now() < warmupEnds; sent += WARMUP_CHUNK) {
+        const warm = await runLoad({ ...load, amount: Math.min(WARMUP_CHUNK, config.warmupFlows - sent) });
+        if (warm.failures > 0) throw new Error(`${impl}: ${warm.failures} failed first legs`);
+      }
       const beforeBytes = await server.heapUsedBytes();
       const pending = await runLoad({ ...load, amount: config.pendingFlows });
       if (pending.failures > 0 || pending.completed !== config.pendingFlows) {
