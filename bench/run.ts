@@ -96,7 +96,7 @@ const flatGoal: Goal = {
 };
 const sealGoal: Goal = { text: "tsmcp < 20 us", check: (row) => (row.tsmcp ?? Infinity) < 20 };
 const memoryGoal: Goal = {
-  text: `tsmcp 0 (|x| < ${ZERO_BYTES_NOISE} B noise)`,
+  text: `tsmcp 0 (within +-${ZERO_BYTES_NOISE} B of noise)`,
   check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
 };
 
