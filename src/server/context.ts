@@ -54,16 +54,71 @@ export interface RequestContext {
   log(level: LoggingLevel, data: unknown, logger?: string): void;
 }
 
-const ENVIRONMENTS = new WeakMap<RequestContext, RequestEnvironment>();
+const LEVEL_RANK = new Map<LoggingLevel, number>(LOGGING_LEVELS.map((level, index) => [level, index]));
+
+/** The context of one validated request; its methods live on the prototype (nothing per request but fields). */
+class ServerRequestContext implements RequestContext {
+  readonly method: string;
+  readonly requestId: RequestId;
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly meta: RequestMeta;
+  readonly authInfo: AuthInfo | undefined;
+  readonly signal: AbortSignal;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly env: RequestEnvironment;
+  #lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(method: string, requestId: RequestId, meta: RequestMeta, env: RequestEnvironment) {
+    this.method = method;
+    this.requestId = requestId;
+    this.protocolVersion = meta[META.protocolVersion];
+    this.clientInfo = meta[META.clientInfo];
+    this.clientCapabilities = meta[META.clientCapabilities];
+    this.meta = meta;
+    this.authInfo = env.authInfo;
+    this.signal = env.signal;
+    this.logLevel = meta[META.logLevel];
+    this.env = env;
+  }
+
+  sendProgress(update: ProgressUpdate): void {
+    const progressToken = this.meta[META.progressToken];
+    if (progressToken === undefined) return;
+    if (!(update.progress > this.#lastProgress)) {
+      throw new RangeError(
+        `progress must increase with every update (got ${update.progress} after ${this.#lastProgress})`,
+      );
+    }
+    this.#lastProgress = update.progress;
+    this.#send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, ...update } });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const logLevel = this.logLevel;
+    if (logLevel === undefined) return;
+    if ((LEVEL_RANK.get(level) ?? -1) < (LEVEL_RANK.get(logLevel) ?? 0)) return;
+    this.#send({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: logger === undefined ? { level, data } : { level, logger, data },
+    });
+  }
+
+  #send(notification: JSONRPCNotification): void {
+    const { notify, signal } = this.env;
+    if (notify !== undefined && !signal.aborted) notify(notification);
+  }
+}
 
 /** The transport environment a context was built from (internal: notification sink, headers). */
 export function environmentOf(context: RequestContext): RequestEnvironment {
-  const env = ENVIRONMENTS.get(context);
-  if (env === undefined) throw new TypeError("not a request context built by tsmcp");
-  return env;
+  if (context instanceof ServerRequestContext) return context.env;
+  const base = (context as { base?: RequestContext }).base;
+  if (base !== undefined) return environmentOf(base);
+  throw new TypeError("not a request context built by tsmcp");
 }
-
-const LEVEL_RANK = new Map<LoggingLevel, number>(LOGGING_LEVELS.map((level, index) => [level, index]));
 
 /** Builds the context of one validated request. */
 export function createRequestContext(
@@ -72,43 +127,5 @@ export function createRequestContext(
   meta: RequestMeta,
   env: RequestEnvironment,
 ): RequestContext {
-  const progressToken = meta[META.progressToken];
-  const logLevel = meta[META.logLevel];
-  const notify = env.notify;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  const send = (notification: JSONRPCNotification) => {
-    if (notify !== undefined && !env.signal.aborted) notify(notification);
-  };
-  const context: RequestContext = {
-    method,
-    requestId,
-    protocolVersion: meta[META.protocolVersion],
-    clientInfo: meta[META.clientInfo],
-    clientCapabilities: meta[META.clientCapabilities],
-    meta,
-    authInfo: env.authInfo,
-    signal: env.signal,
-    logLevel,
-    sendProgress(update) {
-      if (progressToken === undefined) return;
-      if (!(update.progress > lastProgress)) {
-        throw new RangeError(
-          `progress must increase with every update (got ${update.progress} after ${lastProgress})`,
-        );
-      }
-      lastProgress = update.progress;
-      send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, ...update } });
-    },
-    log(level, data, logger) {
-      if (logLevel === undefined) return;
-      if ((LEVEL_RANK.get(level) ?? -1) < (LEVEL_RANK.get(logLevel) ?? 0)) return;
-      send({
-        jsonrpc: "2.0",
-        method: "notifications/message",
-        params: logger === undefined ? { level, data } : { level, logger, data },
-      });
-    },
-  };
-  ENVIRONMENTS.set(context, env);
-  return context;
+  return new ServerRequestContext(method, requestId, meta, env);
 }

@@ -23,7 +23,8 @@ export interface InputRequiredFields {
 
 /**
  * An `InputRequiredResult` (`resultType: "input_required"`) for `tools/call`, `prompts/get` or
- * `resources/read`. The caller's objects are not retained: the result holds copies.
+ * `resources/read`. The result holds its own `inputRequests` map; the embedded requests are shared,
+ * not copied (nothing downstream mutates them, so a module-level question can be reused).
  *
  * @throws TypeError when neither a non-empty `inputRequests` nor a `requestState` is given, or
  *   `requestState` is not a string.
@@ -37,7 +38,7 @@ export function inputRequired(fields: InputRequiredFields): InputRequiredResult 
     throw new TypeError("inputRequired: an InputRequiredResult needs inputRequests, requestState, or both");
   }
   const result: InputRequiredResult = { resultType: "input_required" };
-  if (hasRequests) result.inputRequests = structuredClone(fields.inputRequests);
+  if (hasRequests) result.inputRequests = { ...fields.inputRequests };
   if (fields.requestState !== undefined) result.requestState = fields.requestState;
   return result;
 }

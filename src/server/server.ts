@@ -4,6 +4,7 @@
  * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
  * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
  */
+import * as z from "zod";
 import { internalError, McpError, methodNotFound } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -184,13 +185,15 @@ export class Server implements Dispatcher {
   async #terminal(request: MiddlewareRequest): Promise<WireResult> {
     const { method, context } = request;
     const spec = METHODS[method as keyof typeof METHODS];
-    const parsed = spec.params.safeParse(
+    const schema = PARAMS_AFTER_META[method as keyof typeof METHODS];
+    const parsed = schema.safeParse(
       spec.inputRequired ? withoutNullRetryFields(request.params) : request.params,
     );
     if (!parsed.success) {
       throw McpError.of("INVALID_PARAMS", `Invalid params: ${describeIssue(parsed.error.issues)}`);
     }
     const params = parsed.data as Record<string, unknown>;
+    params._meta = context.meta;
     let result: unknown;
     if (method === "server/discover") {
       result = this.#discover();
@@ -253,6 +256,14 @@ export class Server implements Dispatcher {
     return internalError();
   }
 }
+
+/**
+ * Each method's params schema with `_meta` taken as already validated: the entry validated it into
+ * the request context, so the terminal step does not parse it a second time.
+ */
+const PARAMS_AFTER_META = Object.fromEntries(
+  Object.entries(METHODS).map(([method, spec]) => [method, spec.params.extend({ _meta: z.unknown() })]),
+) as unknown as Record<keyof typeof METHODS, z.ZodType>;
 
 /** An explicit `null` `requestState` or `inputResponses` means absent (a copy without them). */
 function withoutNullRetryFields(params: Params): Params {

@@ -35,6 +35,8 @@ export function checkCacheHint(hint: Partial<CacheHint> | undefined, where: stri
   }
 }
 
+const SERVER_INFO_KEY: string = META.serverInfo;
+
 /** Why a handler's result cannot be sent; the cause goes to the logger, the client sees -32603. */
 export class InvalidHandlerResultError extends Error {
   override readonly name = "InvalidHandlerResultError";
@@ -57,34 +59,42 @@ export function shapeResult(
       `the ${method} handler returned ${result === null ? "null" : typeof result}, not a result object`,
     );
   }
-  const shaped: WireResult = { ...(result as WireResult) };
-  if (isInputRequired(shaped)) {
+  const source = result as WireResult;
+  const inputRequiredResult = isInputRequired(source);
+  if (inputRequiredResult) {
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw new InvalidHandlerResultError(`${method} may not answer with an InputRequiredResult`);
     }
-    const requests = shaped.inputRequests;
+    const requests = source.inputRequests;
     const hasRequests = typeof requests === "object" && requests !== null && Object.keys(requests).length > 0;
-    if (!hasRequests && typeof shaped.requestState !== "string") {
+    if (!hasRequests && typeof source.requestState !== "string") {
       throw new InvalidHandlerResultError(
         "an InputRequiredResult needs inputRequests, requestState, or both",
       );
     }
-    delete shaped.ttlMs;
-    delete shaped.cacheScope;
-  } else {
-    if (shaped.resultType === undefined) shaped.resultType = "complete";
-    if (shaped.resultType === "complete" && CACHEABLE_METHODS.has(method)) {
-      const hint = cacheHint(method);
-      if (shaped.ttlMs === undefined) shaped.ttlMs = hint.ttlMs;
-      if (shaped.cacheScope === undefined) shaped.cacheScope = hint.cacheScope;
-    }
   }
+  // A fresh object, filled key by key (no spread-then-delete: deleting keys deoptimises objects).
+  const shaped: WireResult = { resultType: source.resultType ?? "complete" };
+  for (const key of Object.keys(source)) {
+    if (key === "resultType" || key === "_meta") continue;
+    if (inputRequiredResult && (key === "ttlMs" || key === "cacheScope")) continue;
+    shaped[key] = source[key];
+  }
+  if (!inputRequiredResult && shaped.resultType === "complete" && CACHEABLE_METHODS.has(method)) {
+    const hint = cacheHint(method);
+    if (shaped.ttlMs === undefined) shaped.ttlMs = hint.ttlMs;
+    if (shaped.cacheScope === undefined) shaped.cacheScope = hint.cacheScope;
+  }
+  const meta = source._meta;
   if (serverInfo !== undefined) {
-    const meta = shaped._meta;
-    shaped._meta = {
-      ...(typeof meta === "object" && meta !== null ? meta : {}),
-      [META.serverInfo]: serverInfo,
-    };
+    const stamped: Record<string, unknown> = {};
+    if (typeof meta === "object" && meta !== null) {
+      for (const key of Object.keys(meta)) stamped[key] = (meta as Record<string, unknown>)[key];
+    }
+    stamped[SERVER_INFO_KEY] = serverInfo;
+    shaped._meta = stamped;
+  } else if (meta !== undefined) {
+    shaped._meta = meta;
   }
   return shaped;
 }

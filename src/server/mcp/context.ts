@@ -4,9 +4,11 @@
  * round-trip input — `inputResponses` and the plaintext `requestState` — and nested resource reads.
  * Spec: basic/patterns/mrtr, basic/index §Request metadata.
  */
+
+import type { LoggingLevel } from "../../protocol/schema/base.js";
 import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
 import type { ReadResourceResult } from "../../protocol/schema/methods.js";
-import type { RequestContext } from "../context.js";
+import type { ProgressUpdate, RequestContext } from "../context.js";
 
 /** What an `MCPServer` tool, prompt, resource, completer or list callback is told about its request. */
 export interface Context extends RequestContext {
@@ -45,17 +47,64 @@ export interface RoundInput {
   readonly requestState?: string | undefined;
 }
 
+/**
+ * The `Context` of one handler call: the low-level request context's fields, read through to it,
+ * plus this round's input. One small object per call; no fields are copied.
+ */
+class HandlerContext implements Context {
+  readonly base: RequestContext;
+  readonly inputResponses: InputResponses | undefined;
+  readonly requestState: string | undefined;
+  readonly #read: ResourceReader;
+
+  constructor(base: RequestContext, round: RoundInput, read: ResourceReader) {
+    this.base = base;
+    this.inputResponses = round.inputResponses;
+    this.requestState = round.requestState;
+    this.#read = read;
+  }
+
+  get method() {
+    return this.base.method;
+  }
+  get requestId() {
+    return this.base.requestId;
+  }
+  get protocolVersion() {
+    return this.base.protocolVersion;
+  }
+  get clientInfo() {
+    return this.base.clientInfo;
+  }
+  get clientCapabilities() {
+    return this.base.clientCapabilities;
+  }
+  get meta() {
+    return this.base.meta;
+  }
+  get authInfo() {
+    return this.base.authInfo;
+  }
+  get signal() {
+    return this.base.signal;
+  }
+  get logLevel() {
+    return this.base.logLevel;
+  }
+  sendProgress(update: ProgressUpdate): void {
+    this.base.sendProgress(update);
+  }
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    this.base.log(level, data, logger);
+  }
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const result = await this.#read(uri, new HandlerContext(this.base, {}, this.#read));
+    if (result.resultType === "input_required") throw new Error(NESTED_INPUT_REQUIRED_MESSAGE);
+    return result as ReadResourceResult;
+  }
+}
+
 /** Builds the `Context` of one handler call over the low-level request context. */
 export function createContext(base: RequestContext, round: RoundInput, read: ResourceReader): Context {
-  const context: Context = {
-    ...base,
-    inputResponses: round.inputResponses,
-    requestState: round.requestState,
-    async readResource(uri: string) {
-      const result = await read(uri, createContext(base, {}, read));
-      if (result.resultType === "input_required") throw new Error(NESTED_INPUT_REQUIRED_MESSAGE);
-      return result as ReadResourceResult;
-    },
-  };
-  return context;
+  return new HandlerContext(base, round, read);
 }
