@@ -2,6 +2,15 @@
  * tsmcp/client: `Client` (runs the multi-round-trip loop for you), `ClientSession` (single legs,
  * for a caller who drives the loop), the callback types, and the client's local errors.
  */
+
+export {
+  analyzeParamHeaders,
+  type ParamHeader,
+  type ParamHeaderAnalysis,
+  type ParamHeaderType,
+  X_MCP_HEADER,
+} from "../protocol/x-mcp-header.js";
+export { encodeParamValue, paramHeadersFor } from "../transport/http/param-headers.js";
 export type {
   ElicitationCallback,
   InputCallbacks,
@@ -24,15 +33,6 @@ export {
   STATE_ONLY_BACKOFF_MAX_MS,
 } from "./input-required.js";
 export { type ClientLogger, silentClientLogger, stderrClientLogger } from "./logger.js";
-export {
-  analyzeParamHeaders,
-  encodeParamValue,
-  type ParamHeader,
-  type ParamHeaderAnalysis,
-  type ParamHeaderType,
-  paramHeadersFor,
-  X_MCP_HEADER,
-} from "./mcp-param-headers.js";
 export {
   type AllowInputRequired,
   ClientSession,

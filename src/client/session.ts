@@ -38,11 +38,12 @@ import {
   type SubscriptionFilter,
 } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
+import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
 import { HttpClientTransport } from "../transport/http/client.js";
+import { paramHeadersFor } from "../transport/http/param-headers.js";
 import type { Transport } from "../transport/transport.js";
 import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
 import { type ClientLogger, stderrClientLogger } from "./logger.js";
-import { analyzeParamHeaders, type ParamHeader, paramHeadersFor } from "./mcp-param-headers.js";
 
 /** The default per-request timeout: 60 000 ms. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

@@ -16,6 +16,12 @@ export {
 export { DEFAULT_HOST, DEFAULT_PATH, type HttpServerHandle, type ServeOptions, serve } from "./node.js";
 export { DEFAULT_ALLOWED_HOSTS } from "./origin-guard.js";
 export {
+  encodeParamValue,
+  paramHeaderName,
+  paramHeadersFor,
+  validateParamHeaders,
+} from "./param-headers.js";
+export {
   createHttpHandler,
   DEFAULT_KEEP_ALIVE_MS,
   type HttpHandler,

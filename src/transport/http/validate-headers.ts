@@ -1,7 +1,8 @@
 /**
  * Server-side validation of the request-metadata headers against the JSON-RPC body: every
  * disagreement is a `HeaderMismatch` (-32020, HTTP 400) naming the header and both values.
- * `Mcp-Param-*` validation plugs in here. Spec: §3.5-3.6 (streamable-http §Server Validation).
+ * The `Mcp-Param-*` headers are checked per tool (`param-headers.ts`, from the tool's schema) with
+ * the helpers exported here. Spec: §3.5-3.6 (streamable-http §Server Validation).
  */
 import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
@@ -10,12 +11,16 @@ import { decodeHeaderValue, MCP_HEADERS, mcpNameOf, protocolVersionOf } from "./
 /** Longest header or body value quoted in an error message; longer ones are cut with "…". */
 const QUOTE_LIMIT = 200;
 
-function quote(value: string): string {
+/** `value` in single quotes for an error message, cut to {@link QUOTE_LIMIT} characters. */
+export function quote(value: string): string {
   return `'${value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value}'`;
 }
 
-/** Visible ASCII, space and tab only (RFC 9110 field-value without obs-text). */
-function hasInvalidCharacters(value: string): boolean {
+/**
+ * True when a header value has a character outside visible ASCII, space and tab (RFC 9110
+ * field-value without obs-text): a control character or anything beyond ASCII.
+ */
+export function hasInvalidCharacters(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     if (code !== 0x09 && (code < 0x20 || code > 0x7e)) return true;
@@ -23,12 +28,13 @@ function hasInvalidCharacters(value: string): boolean {
   return false;
 }
 
-/** HTTP trims optional whitespace around a field value (RFC 9110 §5.5); `Headers` already has. */
-function trimOws(value: string): string {
+/** `value` without optional whitespace around it (RFC 9110 §5.5); `Headers` usually already trimmed. */
+export function trimOws(value: string): string {
   return value.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
-function mismatch(message: string, data: Record<string, unknown>): McpError {
+/** A -32020 HeaderMismatch (HTTP 400) whose message is `Header mismatch: {message}`. */
+export function mismatch(message: string, data: Record<string, unknown>): McpError {
   return McpError.of("HEADER_MISMATCH", `Header mismatch: ${message}`, data);
 }
 
