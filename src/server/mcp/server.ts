@@ -196,10 +196,20 @@ export class MCPServer implements Dispatcher {
    * handler may not return an `InputRequiredResult` (a type error; at run time an `isError` result).
    * Behaviour: mrtr-behaviour.md §3.2-3.8.
    *
+   * A property of the input schema annotated `"x-mcp-header": "Region"` (with zod:
+   * `z.string().meta({ "x-mcp-header": "Region" })`) is mirrored by HTTP clients into an
+   * `Mcp-Param-Region` header. Over Streamable HTTP each such header is checked against the
+   * argument before anything else runs (resolvers and body included): a missing header for a
+   * present, non-null value, a header for an absent or `null` one, invalid characters, a bad base64
+   * sentinel or a different value answer -32020 (HTTP 400). Other transports skip the check.
+   * Spec: §3.6-3.7.
+   *
    * @returns a handle whose `remove()` unregisters the tool (listeners are told the list changed).
    * @throws TypeError for a name outside `[A-Za-z0-9_.-]{1,128}` or already registered, a bad
    *   config, a schema that cannot be used (a Standard Schema without JSON Schema support needs
-   *   `withJsonSchema`; the input schema root must be `type: "object"`), a non-function handler,
+   *   `withJsonSchema`; the input schema root must be `type: "object"`), `x-mcp-header`
+   *   annotations that break the rules (a bad or duplicate name, a type other than string, integer
+   *   or boolean, a property not reachable through `properties` alone), a non-function handler,
    *   or a `resolve` map with an entry that is not a resolver, two different resolvers of one name,
    *   a cycle, or a name the input schema requires.
    */

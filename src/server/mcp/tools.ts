@@ -1,8 +1,9 @@
 /**
  * Tools of an `MCPServer`: the configuration a tool is registered with, its advertised definition
- * (built once), and the runner of one `tools/call` — validate the arguments, then (for a tool with
- * resolvers) one resolver round, then the body, then turn its return into a result.
- * Spec: server/tools; behaviour: mrtr-behaviour.md §3.1-3.4.
+ * (built once), and the runner of one `tools/call` — over HTTP, check the `Mcp-Param-*` headers of
+ * the arguments its schema annotates with `x-mcp-header`, then validate the arguments, then (for a
+ * tool with resolvers) one resolver round, then the body, then turn its return into a result.
+ * Spec: server/tools, §3.6-3.7; behaviour: mrtr-behaviour.md §3.1-3.4.
  */
 import type * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
@@ -10,6 +11,10 @@ import type { IconSchema } from "../../protocol/schema/base.js";
 import type { ContentBlock, Tool, ToolAnnotations } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
+import { isModernProtocolVersion } from "../../protocol/versions.js";
+import { analyzeParamHeaders, type ParamHeader } from "../../protocol/x-mcp-header.js";
+import { validateParamHeaders } from "../../transport/http/param-headers.js";
+import { environmentOf } from "../context.js";
 import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { WithoutInputRequired } from "../resolve/one-channel.js";
@@ -187,6 +192,11 @@ export interface ToolPipeline {
   readonly name: string;
   readonly input: CompiledSchema;
   readonly output: CompiledSchema | undefined;
+  /**
+   * The parameters the advertised input schema annotates with `x-mcp-header` (found once, at
+   * registration); their `Mcp-Param-*` headers are checked first on HTTP.
+   */
+  readonly paramHeaders: readonly ParamHeader[];
   /** Argument names the client may not fill (resolved names): dropped before validation. */
   readonly resolvedNames: readonly string[];
   /** Runs after validation; absent for a tool whose body drives its own rounds. */
@@ -203,16 +213,34 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Runs one call through a pipeline: resolved names are dropped from the arguments; invalid
- * arguments become an `isError` result naming the fields; a resolve step may answer instead of the
- * body; a thrown `McpError` propagates; any other throw (a resolver's `ResolverError` included)
- * becomes an `isError` result with its message; the return is shaped by the conventions.
+ * Checks the `Mcp-Param-*` headers of a call that came over HTTP (the environment has headers) at
+ * a revision that mirrors arguments into headers, against the raw arguments.
+ *
+ * @throws McpError -32020 HeaderMismatch (HTTP 400) on the first disagreement; see
+ *   `validateParamHeaders`. Spec: §3.6-3.7.
+ */
+function checkParamHeaders(pipeline: ToolPipeline, rawArgs: unknown, ctx: Context): void {
+  if (pipeline.paramHeaders.length === 0 || !isModernProtocolVersion(ctx.protocolVersion)) return;
+  const headers = environmentOf(ctx).headers;
+  if (headers === undefined) return;
+  const error = validateParamHeaders(pipeline.paramHeaders, rawArgs, headers);
+  if (error !== undefined) throw error;
+}
+
+/**
+ * Runs one call through a pipeline: over HTTP, the `Mcp-Param-*` headers are checked against the
+ * raw arguments (a disagreement throws -32020 before anything else runs); resolved names are
+ * dropped from the arguments; invalid arguments become an `isError` result naming the fields; a
+ * resolve step may answer instead of the body; a thrown `McpError` propagates; any other throw (a
+ * resolver's `ResolverError` included) becomes an `isError` result with its message; the return
+ * is shaped by the conventions.
  */
 export async function runTool(
   pipeline: ToolPipeline,
   rawArgs: unknown,
   ctx: Context,
 ): Promise<CallToolResult | InputRequiredResult> {
+  checkParamHeaders(pipeline, rawArgs, ctx);
   const checked = await pipeline.input.validate(withoutResolvedNames(rawArgs ?? {}, pipeline.resolvedNames));
   if (!checked.ok) {
     return toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`);
@@ -258,8 +286,10 @@ export interface CreateToolOptions {
  * builds its advertised definition and runner.
  *
  * @throws TypeError for a bad name, a bad config field, a handler that is not a function, a
- *   schema that cannot be used (see `compileSchema`; the input schema root must be an object), or
- *   a `resolve` map that does not compile (see `toolResolverParts`).
+ *   schema that cannot be used (see `compileSchema`; the input schema root must be an object), a
+ *   `resolve` map that does not compile (see `toolResolverParts`), or an advertised input schema
+ *   whose `x-mcp-header` annotations break the rules (every compliant client would drop the tool
+ *   from `tools/list`; see `analyzeParamHeaders`).
  */
 export function createTool(
   name: string,
@@ -289,11 +319,20 @@ export function createTool(
           handler as (args: unknown, resolved: Readonly<Record<string, unknown>>, ctx: Context) => unknown,
           options.logger ?? silentLogger,
         );
+  const advertisedInputSchema = resolvers?.advertisedInputSchema ?? input.jsonSchema;
+  const annotated = analyzeParamHeaders(advertisedInputSchema);
+  if (annotated.kind === "invalid") {
+    throw new TypeError(
+      `tool "${name}" inputSchema: ${annotated.reason}; every compliant client would drop this tool ` +
+        "from tools/list (x-mcp-header rules, spec: streamable-http §Custom Headers)",
+    );
+  }
   const body = handler as (args: unknown, ctx: Context) => unknown;
   const pipeline: ToolPipeline = {
     name,
     input,
     output,
+    paramHeaders: annotated.params,
     resolvedNames: resolvers?.resolvedNames ?? [],
     resolve: resolvers?.resolve,
     invoke: resolvers?.invoke ?? ((args, _resolved, ctx) => body(args, ctx)),
@@ -301,7 +340,7 @@ export function createTool(
   const definition: Record<string, unknown> = {
     name,
     ...descriptiveFields(config, ["title", "description"]),
-    inputSchema: resolvers?.advertisedInputSchema ?? input.jsonSchema,
+    inputSchema: advertisedInputSchema,
     ...(output === undefined ? {} : { outputSchema: output.jsonSchema }),
     ...descriptiveFields(config, ["annotations", "icons", "_meta"]),
   };
