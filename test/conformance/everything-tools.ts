@@ -1,7 +1,8 @@
 /**
  * The tools of the conformance everything-server, registered on an `MCPServer`: the `tools-call-*`
  * content fixtures, the `input-required-result-*` multi-round-trip fixtures, the `server-stateless`
- * probes, and plain versions of the `tasks-*` tools (the tasks extension does not exist yet).
+ * probes, the `http-custom-header-server-validation` tool (an `x-mcp-header` argument), and plain
+ * versions of the `tasks-*` tools (the tasks extension does not exist yet).
  * Handlers return plaintext `requestState`; the server seals it.
  */
 import { type Context, inputRequired, type MCPServer } from "tsmcp/server";
@@ -372,10 +373,30 @@ function taskFixtures(mcp: MCPServer): void {
   mcp.tool("test_tool_with_task", { description: "Answers at once" }, () => "Done without a task.");
 }
 
+/**
+ * The tool `http-custom-header-server-validation` looks for: the first listed tool with a
+ * top-level string property annotated `x-mcp-header`. The server checks its `Mcp-Param-Region`
+ * header against `region` before the body runs; the body only echoes what it was given.
+ */
+function customHeaderFixtures(mcp: MCPServer): void {
+  mcp.tool(
+    "test_custom_header",
+    {
+      description: "Runs a query in a region; the region travels as the Mcp-Param-Region header too",
+      inputSchema: z.object({
+        region: z.string().describe("The region to run the query in").meta({ "x-mcp-header": "Region" }),
+        query: z.string().optional().describe("The query to run"),
+      }),
+    },
+    ({ region, query }) => `Ran ${JSON.stringify(query ?? "")} in ${JSON.stringify(region)}`,
+  );
+}
+
 /** Registers every tool fixture on `mcp`. */
 export function registerTools(mcp: MCPServer): void {
   contentFixtures(mcp);
   inputRequiredFixtures(mcp);
   statelessFixtures(mcp);
   taskFixtures(mcp);
+  customHeaderFixtures(mcp);
 }
