@@ -70,6 +70,29 @@ describe("UriTemplate matching", () => {
     expect(template.match("search://q?fixed=1&page=2")).toEqual({ page: "2" });
   });
 
+  it.each([
+    ["x://{a}-{b}-{c}", `x://${"-".repeat(1500)}!`],
+    ["file:///{+a}/{+b}/{+c}", `file:///${"/".repeat(1500)} `],
+    ["x://{a}{b}", `x://${"a".repeat(20_000)}!`],
+    ["x://{a}{.b}{?q}", `x://${".".repeat(20_000)}?q=#`],
+  ])("refuses a long URI that almost matches %s in linear time, not by backtracking", (text, uri) => {
+    const template = new UriTemplate(text);
+    const started = performance.now();
+    expect(template.match(uri)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it("gives each variable the longest text that leaves a match for the rest", () => {
+    expect(new UriTemplate("file:///{+dir}/{+file}").match("file:///a/b/c.txt")).toEqual({
+      dir: "a/b",
+      file: "c.txt",
+    });
+    expect(new UriTemplate("x://{a}-{b}").match("x://p-q-r")).toEqual({ a: "p-q", b: "r" });
+    expect(new UriTemplate("x://{a}{b}").match("x://abc")).toEqual({ a: "ab", b: "c" });
+    expect(new UriTemplate("x://{a}{/b}").match("x://p/")).toEqual({ a: "p", b: "" });
+    expect(new UriTemplate("x://{a}%41{b}").match("x://p%41%41q")).toEqual({ a: "pA", b: "q" });
+  });
+
   it("knows a URI without expressions is static", () => {
     expect(new UriTemplate("notes://welcome").isStatic).toBe(true);
     expect(new UriTemplate("notes://welcome").match("notes://welcome")).toEqual({});

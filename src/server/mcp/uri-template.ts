@@ -2,7 +2,8 @@
  * RFC 6570 URI templates for resource templates: parsing, reverse matching (extracting the
  * variables from a concrete URI) and expansion, for the expressions MCP servers use — `{var}`,
  * `{+var}`, `{#var}`, `{/var}`, `{.var}`, `{?a,b}` and `{&a,b}`. A template is compiled once into a
- * regular expression; matching is one `exec`. Spec: server/resources §Resource Templates, RFC 6570.
+ * list of steps; matching takes time linear in the URI's length, never backtracking (the URI comes
+ * from the client). Spec: server/resources §Resource Templates, RFC 6570.
  */
 
 /** The operators this matcher supports (`""` is simple string expansion). */
@@ -17,20 +18,162 @@ type Part = { readonly literal: string } | { readonly expression: Expression };
 
 const OPERATORS = new Set<string>(["+", "#", "/", ".", "?", "&"]);
 const VARNAME = /^[A-Za-z0-9_]+$/;
-/** One unreserved character or percent-encoded octet (what simple expansion produces). */
-const U = "(?:[A-Za-z0-9\\-._~]|%[0-9A-Fa-f]{2})";
+
+/** A set of ASCII characters: a lookup table by character code. */
+type CharClass = Uint8Array;
+
+function charClass(chars: string): CharClass {
+  const table = new Uint8Array(128);
+  for (const char of chars) table[char.charCodeAt(0)] = 1;
+  return table;
+}
+
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const HEX_DIGIT = charClass("0123456789ABCDEFabcdef");
+/** The unreserved characters: what simple expansion produces, besides percent-encoded octets. */
+const UNRESERVED = charClass(`${ALPHANUMERIC}-._~`);
 /**
- * One unreserved or reserved character or percent-encoded octet (what `+` and `#` produce), less
- * the characters in `excluded` (`?` when query expressions follow, `#` when a fragment does).
+ * The unreserved and reserved characters (what `+` and `#` produce, besides percent-encoded
+ * octets), less the characters in `excluded` (`?` when query expressions follow, `#` when a
+ * fragment does).
  */
-function reservedClass(excluded: string): string {
+function reservedClass(excluded: string): CharClass {
   const chars = [...":/?#@!$&'()*+,;="].filter((char) => !excluded.includes(char)).join("");
-  return `(?:[A-Za-z0-9\\-._~\\[\\]${chars}]|%[0-9A-Fa-f]{2})`;
+  return charClass(`${ALPHANUMERIC}-._~[]${chars}`);
 }
 const RESERVED_CHAR = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+/**
+ * One step of a compiled template: literal text; a variable — one or more characters of its
+ * class, or, with a `prefix` (`/`, `.`, `#`), either nothing or the prefix and zero or more; or the
+ * query part that ends the template (`?...` or `&...`, up to the end, without `#`).
+ */
+type Step =
+  | { readonly kind: "literal"; readonly text: string }
+  | { readonly kind: "variable"; readonly chars: CharClass; readonly prefix: string | undefined }
+  | { readonly kind: "query"; readonly lead: "?" | "&" };
+
+/** The raw text a URI gives each variable step (undefined when absent) and the query part. */
+interface StepMatch {
+  readonly values: (string | undefined)[];
+  readonly query: string | undefined;
+}
+
+/** The length of the character of `chars` or the `%XX` octet at `index`, or 0 when neither is there. */
+function unitAt(text: string, index: number, chars: CharClass): number {
+  const code = text.charCodeAt(index);
+  if (code < 128 && chars[code] === 1) return 1;
+  if (code !== 0x25) return 0;
+  const high = text.charCodeAt(index + 1);
+  const low = text.charCodeAt(index + 2);
+  return high < 128 && HEX_DIGIT[high] === 1 && low < 128 && HEX_DIGIT[low] === 1 ? 3 : 0;
+}
+
+/**
+ * The end of the longest run of `chars` from `start` after which the rest matches (`start` itself
+ * counts when `empty`), or -1; `rest[offset + p] === 1` when the rest matches from `p`.
+ */
+function longestRun(
+  uri: string,
+  start: number,
+  chars: CharClass,
+  rest: Uint8Array,
+  offset: number,
+  empty: boolean,
+): number {
+  let best = empty && rest[offset + start] === 1 ? start : -1;
+  for (let at = start, unit = unitAt(uri, at, chars); unit > 0; unit = unitAt(uri, at, chars)) {
+    at += unit;
+    if (rest[offset + at] === 1) best = at;
+  }
+  return best;
+}
+
+/**
+ * Matches `uri` against `steps` without backtracking. First, right to left, which positions each
+ * step can start at with the rest of the URI matching the steps after it; then, left to right,
+ * each variable takes the longest text that leaves a match for the rest, and an optional one is
+ * present whenever it can be. These are the captures a backtracking regular expression with greedy
+ * quantifiers would give, in time linear in the URI's length (times the number of steps).
+ */
+function matchSteps(steps: readonly Step[], uri: string): StepMatch | undefined {
+  const first = steps[0];
+  if (first?.kind === "literal" && !uri.startsWith(first.text)) return undefined;
+  const length = uri.length;
+  const width = length + 1;
+  const lastHash = uri.lastIndexOf("#");
+  // Row k (k <= steps.length): table[k * width + p] === 1 when steps k.. match uri.slice(p). The
+  // row after them is scratch: where a variable's run of one or more characters from p can end.
+  const table = new Uint8Array((steps.length + 2) * width);
+  const run = (steps.length + 1) * width;
+  table[steps.length * width + length] = 1;
+  for (let k = steps.length - 1; k >= 0; k--) {
+    const step = steps[k] as Step;
+    const here = k * width;
+    const rest = here + width;
+    if (step.kind === "literal") {
+      const size = step.text.length;
+      for (let p = uri.indexOf(step.text); p !== -1; p = uri.indexOf(step.text, p + 1)) {
+        if (table[rest + p + size] === 1) table[here + p] = 1;
+      }
+    } else if (step.kind === "query") {
+      table[here + length] = 1;
+      for (let p = uri.indexOf(step.lead, lastHash + 1); p !== -1; p = uri.indexOf(step.lead, p + 1)) {
+        table[here + p] = 1;
+      }
+    } else {
+      // A required variable's row is its run; an optional one's is built from the scratch run.
+      const { prefix } = step;
+      const into = prefix === undefined ? here : run;
+      table[into + length] = 0;
+      for (let p = length - 1; p >= 0; p--) {
+        const unit = unitAt(uri, p, step.chars);
+        table[into + p] = unit > 0 && (table[rest + p + unit] === 1 || table[into + p + unit] === 1) ? 1 : 0;
+      }
+      if (prefix !== undefined) {
+        for (let p = 0; p <= length; p++) {
+          const start = p + prefix.length;
+          if (
+            table[rest + p] === 1 ||
+            ((table[rest + start] === 1 || table[run + start] === 1) && uri.startsWith(prefix, p))
+          ) {
+            table[here + p] = 1;
+          }
+        }
+      }
+    }
+  }
+  if (table[0] !== 1) return undefined;
+
+  const values: (string | undefined)[] = [];
+  let query: string | undefined;
+  let at = 0;
+  for (let k = 0; k < steps.length; k++) {
+    const step = steps[k] as Step;
+    const rest = (k + 1) * width;
+    if (step.kind === "literal") {
+      at += step.text.length;
+    } else if (step.kind === "query") {
+      if (at < length) query = uri.slice(step.lead === "?" ? at + 1 : at);
+      at = length;
+    } else if (step.prefix === undefined) {
+      const end = longestRun(uri, at, step.chars, table, rest, false);
+      values.push(uri.slice(at, end));
+      at = end;
+    } else {
+      const start = at + step.prefix.length;
+      const end = uri.startsWith(step.prefix, at)
+        ? longestRun(uri, start, step.chars, table, rest, true)
+        : -1;
+      if (end === -1) {
+        values.push(undefined);
+      } else {
+        values.push(uri.slice(start, end));
+        at = end;
+      }
+    }
+  }
+  return { values, query };
 }
 
 function decode(text: string): string | undefined {
@@ -132,8 +275,8 @@ export class UriTemplate {
   /** Every variable name, in order of appearance. */
   readonly variableNames: readonly string[];
   readonly #parts: readonly Part[];
-  readonly #regex: RegExp;
-  /** Capture group -> variable name, for the non-query variables. */
+  readonly #steps: readonly Step[];
+  /** Variable step -> variable name, for the non-query variables. */
   readonly #groups: readonly string[];
   readonly #queryNames: ReadonlySet<string>;
 
@@ -151,12 +294,12 @@ export class UriTemplate {
     const names: string[] = [];
     const groups: string[] = [];
     const queryNames: string[] = [];
-    let source = "^";
+    const steps: Step[] = [];
     let queryStarted = false;
     const operators = this.#parts.flatMap((part) => ("expression" in part ? [part.expression.operator] : []));
     const excluded =
       (operators.includes("?") || operators.includes("&") ? "?" : "") + (operators.includes("#") ? "#" : "");
-    const R = reservedClass(excluded);
+    const reserved = reservedClass(excluded);
     for (const part of this.#parts) {
       if ("literal" in part) {
         if (queryStarted) {
@@ -164,7 +307,7 @@ export class UriTemplate {
             `URI template ${JSON.stringify(template)}: query expressions ({?...}, {&...}) must come last`,
           );
         }
-        source += escapeRegExp(part.literal);
+        steps.push({ kind: "literal", text: part.literal });
         continue;
       }
       const { operator, names: exprNames } = part.expression;
@@ -175,7 +318,7 @@ export class UriTemplate {
         names.push(name);
       }
       if (operator === "?" || operator === "&") {
-        if (!queryStarted) source += operator === "?" ? "(?:\\?([^#]*))?" : "((?:&[^#]*)?)";
+        if (!queryStarted) steps.push({ kind: "query", lead: operator });
         queryStarted = true;
         queryNames.push(...exprNames);
         continue;
@@ -185,29 +328,30 @@ export class UriTemplate {
           `URI template ${JSON.stringify(template)}: query expressions ({?...}, {&...}) must come last`,
         );
       }
-      switch (operator) {
-        case "":
-          source += exprNames.map(() => `(${U}+)`).join(",");
-          break;
-        case "+":
-          source += `(${R}+)`;
-          break;
-        case "#":
-          source += `(?:#(${R}*))?`;
-          break;
-        case "/":
-          source += exprNames.map(() => `(?:/(${U}*))?`).join("");
-          break;
-        case ".":
-          source += `(?:\\.(${U}*))?`;
-          break;
-      }
+      exprNames.forEach((_name, index) => {
+        switch (operator) {
+          case "":
+            if (index > 0) steps.push({ kind: "literal", text: "," });
+            steps.push({ kind: "variable", chars: UNRESERVED, prefix: undefined });
+            break;
+          case "+":
+            steps.push({ kind: "variable", chars: reserved, prefix: undefined });
+            break;
+          case "#":
+            steps.push({ kind: "variable", chars: reserved, prefix: "#" });
+            break;
+          case "/":
+          case ".":
+            steps.push({ kind: "variable", chars: UNRESERVED, prefix: operator });
+            break;
+        }
+      });
       groups.push(...exprNames);
     }
     this.variableNames = Object.freeze(names);
     this.#groups = groups;
     this.#queryNames = new Set(queryNames);
-    this.#regex = new RegExp(`${source}$`);
+    this.#steps = steps;
   }
 
   /** True when the template has no expressions: it names exactly one URI. */
@@ -220,18 +364,18 @@ export class UriTemplate {
    * optional variables are left out. Never throws.
    */
   match(uri: string): Record<string, string> | undefined {
-    const found = this.#regex.exec(uri);
-    if (found === null) return undefined;
+    const found = matchSteps(this.#steps, uri);
+    if (found === undefined) return undefined;
     const variables: Record<string, string> = {};
     for (let i = 0; i < this.#groups.length; i++) {
-      const raw = found[i + 1];
+      const raw = found.values[i];
       if (raw === undefined) continue;
       const value = decode(raw);
       if (value === undefined) return undefined;
       variables[this.#groups[i] as string] = value;
     }
     if (this.#queryNames.size > 0) {
-      const query = found[this.#groups.length + 1];
+      const { query } = found;
       if (query !== undefined && query !== "" && !this.#readQuery(query, variables)) return undefined;
     }
     return variables;
