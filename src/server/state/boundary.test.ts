@@ -403,6 +403,24 @@ describe("codec failures", () => {
     ]);
   });
 
+  it("refuses arguments nested too deeply to bind the state to as invalid params, not an internal error", async () => {
+    const { server, logger } = setup();
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const response = await send(server, provision({ arguments: { name: "orders", deep } }));
+    expect(errorOf(response)).toStrictEqual({
+      code: -32602,
+      message: "Invalid params: the arguments cannot be serialised to bind requestState to them",
+    });
+    expect(logger.lines).toEqual([
+      {
+        level: "warn",
+        message: "refusing to seal requestState on tools/call: request binding",
+        fields: { method: "tools/call", reason: "request binding", cause: "RangeError" },
+      },
+    ]);
+  });
+
   it("refuses codec-authenticated bytes that are not a claims envelope", async () => {
     const payloads = [
       "not json",

@@ -4,7 +4,7 @@
  * params validation and hands the chain the plaintext, and seals the `requestState` of every
  * outbound `InputRequiredResult`. Spec: basic/patterns/mrtr §Server obligations, §Error Handling.
  */
-import { internalError, type McpError } from "../../protocol/errors.js";
+import { internalError, invalidParams, type McpError } from "../../protocol/errors.js";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { INPUT_REQUIRED_METHODS, isInputRequired } from "../../protocol/methods.js";
 import type { RequestContext } from "../context.js";
@@ -92,7 +92,9 @@ function failureFields(method: string, error: unknown): LogFields & { reason: st
  * Every verification failure throws an `McpError` carrying `INVALID_REQUEST_STATE_ERROR` (the handler
  * does not run) and logs a warning `requestState rejected on <method>: <reason>` — never the
  * token, the plaintext or the principal. A failure while sealing logs an error
- * `refusing to seal requestState on <method>: <reason>` and throws -32603 "Internal error".
+ * `refusing to seal requestState on <method>: <reason>` and throws -32603 "Internal error" —
+ * except arguments that cannot be serialised into the binding (a client's, nested past the
+ * stack): a warning, and -32602.
  *
  * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
  * (so `ctx.authInfo` is set) and before middleware that should see plaintext.
@@ -150,9 +152,20 @@ export function requestStateBoundary(
 
     const result = await next(forwarded);
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
+    if (binding === undefined) {
+      try {
+        binding = bindingOf(method, params);
+      } catch (error) {
+        // The arguments came from the client (nested past the stack, say): its error, not ours.
+        const fields = failureFields(method, error);
+        logger.warn(`refusing to seal requestState on ${method}: ${fields.reason}`, fields);
+        throw invalidParams(
+          "Invalid params: the arguments cannot be serialised to bind requestState to them",
+        );
+      }
+    }
     let sealed: string;
     try {
-      binding ??= bindingOf(method, params);
       sealed = sealRequestState(policy, result.requestState, { binding, audience, principal });
     } catch (error) {
       const fields = failureFields(method, error);
