@@ -99,16 +99,26 @@ describe("the MCPServer provisioning example", () => {
     ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
   });
 
-  it("asks again when the answer is declined or names a region it does not offer", async () => {
+  it("ends the call without provisioning when the user declines or cancels, asking once", async () => {
+    for (const action of ["decline", "cancel"] as const) {
+      let asked = 0;
+      const client = await overHttp(() => {
+        asked += 1;
+        return { action };
+      });
+      const result = await client.callTool("provision", { name: "orders" });
+      expect(result.content).toEqual([{ type: "text", text: "Not provisioned: no region was chosen" }]);
+      expect(asked).toBe(1);
+    }
+  });
+
+  it("asks again when the answer is missing or names a region it does not offer", async () => {
     const client = await overHttp();
-    for (const answer of [
-      { action: "decline" as const },
-      { action: "accept" as const, content: { region: "mars-1" } },
-    ]) {
+    for (const answer of [undefined, { action: "accept" as const, content: { region: "mars-1" } }]) {
       const leg = await client.session.callTool(
         "provision",
         { name: "orders" },
-        { allowInputRequired: true, inputResponses: { region: answer } },
+        { allowInputRequired: true, ...(answer === undefined ? {} : { inputResponses: { region: answer } }) },
       );
       expect(leg).toMatchObject({
         resultType: "input_required",

@@ -3,7 +3,8 @@
  * needs to know which region a new database should live in, and only the user knows: the first call
  * answers with an `InputRequiredResult` carrying an elicitation, and the retry carries the answer.
  * Its `briefing` prompt asks who the briefing is for the same way. Answers are untrusted input, so
- * both read them with `readElicitation`, which validates them against a schema. `MCPServer` seals
+ * both read them with `readElicitation`, which validates them against a schema; `provision` stops
+ * when the user declines or cancels (asking again would only pester them). `MCPServer` seals
  * the `requestState` the tool hands out (`"provision-v1"` never reaches the wire in clear).
  *
  * Run it: `npm run example -- mcpserver-provisioning` (serves Streamable HTTP on
@@ -52,6 +53,9 @@ export function createProvisioningServer(): MCPServer {
     },
     async ({ name }, ctx) => {
       const answer = readElicitation(ctx.inputResponses?.region, RegionAnswer);
+      if (answer.status === "declined" || answer.status === "cancelled") {
+        return "Not provisioned: no region was chosen";
+      }
       if (answer.status !== "accepted") {
         return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "provision-v1" });
       }

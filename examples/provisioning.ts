@@ -11,13 +11,16 @@ import { elicitationRequest, inputRequired, Server } from "tsmcp/server";
 import { serve, serveStdio } from "tsmcp/transport";
 import type { ElicitResult, InputResponses } from "tsmcp/types";
 
+/** The regions a database may live in. */
+export const REGIONS: readonly string[] = ["eu-west-1", "us-east-1", "ap-south-1"];
+
 /** The question the `provision` tool asks. */
 export const ASK_REGION = elicitationRequest({
   message: "Which region should the database live in?",
   requestedSchema: {
     type: "object",
     properties: {
-      region: { type: "string", enum: ["eu-west-1", "us-east-1", "ap-south-1"], default: "eu-west-1" },
+      region: { type: "string", enum: [...REGIONS], default: "eu-west-1" },
     },
     required: ["region"],
   },
@@ -39,6 +42,12 @@ function acceptedString(
   if (answer?.action !== "accept") return undefined;
   const value = answer.content?.[field];
   return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+/** True when the user declined or cancelled the question `key`: do not ask again. */
+function refused(responses: InputResponses | undefined, key: string): boolean {
+  const action = (responses?.[key] as ElicitResult | undefined)?.action;
+  return action === "decline" || action === "cancel";
 }
 
 /** Builds the provisioning server. */
@@ -70,8 +79,11 @@ export function createProvisioningServer(): Server {
           isError: true,
         };
       }
+      if (refused(params.inputResponses, "region")) {
+        return { content: [{ type: "text", text: "Not provisioned: no region was chosen" }] };
+      }
       const region = acceptedString(params.inputResponses, "region", "region");
-      if (region === undefined) {
+      if (region === undefined || !REGIONS.includes(region)) {
         return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "provision-v1" });
       }
       return { content: [{ type: "text", text: `Provisioned ${name} in ${region}` }] };

@@ -19,6 +19,11 @@ import type {
 } from "tsmcp/types";
 import { createProvisioningServer } from "./provisioning.js";
 
+const USAGE = "Usage: npm start [-- --region <region>] [--name <name>]";
+
+/** A mistake on the command line: reported in one line with the usage, exit code 2. */
+class UsageError extends Error {}
+
 const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
@@ -88,6 +93,9 @@ function regionAnswerer(regionFlag: string | undefined): ElicitationCallback {
   return async (params) => {
     if (params.mode === "url") return { action: "decline" };
     const { options, initial } = choicesOf(params, "region");
+    if (regionFlag !== undefined && options.length > 0 && !options.includes(regionFlag)) {
+      throw new UsageError(`--region must be one of ${options.join(", ")}, got ${regionFlag}`);
+    }
     let region = regionFlag;
     if (region === undefined && process.stdin.isTTY) {
       const picked = await select({
@@ -106,10 +114,15 @@ function regionAnswerer(regionFlag: string | undefined): ElicitationCallback {
 
 /** Runs the provisioning flow end to end over real HTTP. */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { region: { type: "string" }, name: { type: "string", default: "orders" } },
-  });
+  let values: { region?: string | undefined; name: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { region: { type: "string" }, name: { type: "string", default: "orders" } },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   const server = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
   console.log(bold("tsmcp: a multi round-trip tools/call over Streamable HTTP"));
   console.log(dim(`server listening on ${server.url}\n`));
@@ -127,4 +140,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   }
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`${error.message}\n${USAGE}`);
+  process.exitCode = 2;
+}

@@ -69,23 +69,56 @@ describe("the provisioning flow", () => {
   });
 });
 
+describe("the low-level provisioning server", () => {
+  it("ends the call when the user declines, and asks again for a region it does not offer", async () => {
+    const declined: string[] = [];
+    const decliner = await Client.connect(createProvisioningServer(), {
+      elicitationCallback: (_params, context) => {
+        declined.push(context.key);
+        return { action: "decline" };
+      },
+    });
+    const result = await decliner.callTool("provision", { name: "orders" });
+    await decliner.close();
+    expect(result.content).toEqual([{ type: "text", text: "Not provisioned: no region was chosen" }]);
+    expect(declined).toEqual(["region"]);
+
+    const client = await Client.connect(createProvisioningServer());
+    const leg = await client.session.callTool(
+      "provision",
+      { name: "orders" },
+      {
+        allowInputRequired: true,
+        inputResponses: { region: { action: "accept", content: { region: "mars-1" } } },
+        requestState: "provision-v1",
+      },
+    );
+    await client.close();
+    expect(leg).toMatchObject({ resultType: "input_required", inputRequests: { region: {} } });
+  });
+});
+
 describe("npm start", () => {
   const children: ReturnType<typeof spawn>[] = [];
   afterAll(() => {
     for (const child of children) child.kill("SIGKILL");
   });
 
-  function start(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  function start(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const child = spawn(process.execPath, ["--import", "tsx", "examples/start.ts", ...args], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(child);
     let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout })));
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
   }
 
   it("runs the two-round flow over real HTTP with --region and prints the result", async () => {
@@ -94,6 +127,18 @@ describe("npm start", () => {
     expect(stdout).toContain("← input_required (round 1)");
     expect(stdout).toContain('requestState "provision-v1" (echoed)');
     expect(stdout).toContain("Result: Provisioned orders in eu-west-1");
+  });
+
+  it.each([
+    [["--region", "mars-1"], "--region must be one of eu-west-1, us-east-1, ap-south-1, got mars-1"],
+    [["--region", ""], "--region must be one of eu-west-1, us-east-1, ap-south-1, got "],
+    [["--bogus"], "Unknown option '--bogus'"],
+  ])("refuses %j with a one-line usage error, not a stack trace", async (args, message) => {
+    const { code, stderr } = await start(args);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain("Usage: npm start [-- --region <region>] [--name <name>]");
+    expect(stderr).not.toContain("    at ");
   });
 
   it("takes the question's default when stdin is not a terminal", async () => {
