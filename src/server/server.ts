@@ -5,7 +5,7 @@
  * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
  */
 import * as z from "zod";
-import { internalError, McpError, methodNotFound } from "../protocol/errors.js";
+import { ERRORS, internalError, McpError, methodNotFound } from "../protocol/errors.js";
 import {
   errorResponse,
   type JSONRPCNotification,
@@ -247,7 +247,13 @@ export class Server implements Dispatcher {
   }
 
   #toWireError(error: unknown, method: string): McpError {
-    if (error instanceof McpError) return error;
+    if (error instanceof McpError) {
+      // An -32603 built with a cause says what the client may know; the cause is for the log.
+      if (error.code === ERRORS.INTERNAL_ERROR.code && error.cause !== undefined) {
+        this.logger.error(`handler for ${method} failed`, { error: error.cause });
+      }
+      return error;
+    }
     if (error instanceof InvalidHandlerResultError) {
       this.logger.error(`handler for ${method} returned an invalid result`, { reason: error.message });
     } else {

@@ -109,7 +109,7 @@ describe("resources/read", () => {
     expect(await client.readResource("config://app")).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
   });
 
-  it("refuses an InputRequiredResult from a static resource: -32603 to the client, a clear log line", async () => {
+  it("refuses an InputRequiredResult from a static resource: -32603 naming the URI, the reason logged", async () => {
     const logger = recordingLogger();
     const mcp = new MCPServer("r", { logger });
     mcp.resource("vault://index", {}, (() =>
@@ -117,7 +117,8 @@ describe("resources/read", () => {
     const { client } = await overHttp(mcp);
     await expect(client.readResource("vault://index")).rejects.toMatchObject({
       code: -32603,
-      message: "Internal error",
+      message: "Error reading resource vault://index",
+      data: { uri: "vault://index" },
     });
     expect(logger.records).toContainEqual(
       expect.objectContaining({

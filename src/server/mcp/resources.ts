@@ -4,7 +4,7 @@
  * URI first, then the first template that matches), `resources/list` (static resources and what
  * templates' `list` callbacks report) and `resources/templates/list`. Spec: server/resources.
  */
-import { invalidParams, type McpError } from "../../protocol/errors.js";
+import { ERRORS, invalidParams, McpError } from "../../protocol/errors.js";
 import type { Resource, ResourceTemplate } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type {
@@ -62,6 +62,20 @@ type Entry = StaticResource | TemplateResource;
 /** -32602 "Resource not found" with `data.uri`. Spec: server/resources §Error Handling. */
 export function resourceNotFound(uri: string): McpError {
   return invalidParams("Resource not found", { uri });
+}
+
+/**
+ * -32603 "Error reading resource <uri>" with `data.uri`, for a static resource that returned an
+ * `InputRequiredResult`; the reason ({@link STATIC_INPUT_REQUIRED_MESSAGE}) rides as the cause,
+ * which the server logs and never sends.
+ */
+function staticInputRequired(uri: string): McpError {
+  return new McpError(
+    ERRORS.INTERNAL_ERROR.code,
+    `Error reading resource ${uri}`,
+    { uri },
+    { cause: new Error(`resource "${uri}": ${STATIC_INPUT_REQUIRED_MESSAGE}`) },
+  );
 }
 
 function applyCache(result: ReadResourceResult, cache: Partial<CacheHint> | undefined): ReadResourceResult {
@@ -197,7 +211,7 @@ export class ResourceCatalog {
     const result = toReadResourceResult(await entry.body(variables, ctx), uri, entry.mimeType, name);
     if (result === undefined) throw resourceNotFound(uri);
     if (result.resultType === "input_required") {
-      if (entry.kind === "static") throw new Error(`resource "${name}": ${STATIC_INPUT_REQUIRED_MESSAGE}`);
+      if (entry.kind === "static") throw staticInputRequired(uri);
       return result;
     }
     return applyCache(result as ReadResourceResult, entry.cache);
