@@ -63,7 +63,8 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 /**
  * `Server` options with tools `echo` (echoes `arguments.text`), `progress` (two progress updates,
  * then a result), `wait` (one progress update, then waits for cancellation), `fail` (throws),
- * `app-error` (an application-defined error code) and `日本語`; `resources/read` answers any URI.
+ * `app-error` (an application-defined error code), `needs-sampling` (-32021: the client did not
+ * declare sampling) and `日本語`; `resources/read` answers any URI.
  */
 function fixtureOptions(waitStarted: Deferred<void>, waitAborted: Deferred<unknown>) {
   return {
@@ -91,6 +92,10 @@ function fixtureOptions(waitStarted: Deferred<void>, waitAborted: Deferred<unkno
           throw new Error("secret database password is hunter2");
         case "app-error":
           throw new McpError(1234, "application says no");
+        case "needs-sampling":
+          throw McpError.of("MISSING_REQUIRED_CLIENT_CAPABILITY", "Client did not declare sampling", {
+            requiredCapabilities: { sampling: {} },
+          });
         default:
           throw new McpError(-32602, `Unknown tool: ${params.name}`);
       }

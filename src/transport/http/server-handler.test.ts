@@ -78,6 +78,15 @@ describe("a request answered without notifications", () => {
     expect(JSON.stringify(body)).not.toContain("hunter2");
   });
 
+  it("answers a missing client capability with 400 and -32021, keeping its data", async () => {
+    const body = await expectError(
+      await post(handle.url, rpc(6, "tools/call", { name: "needs-sampling" }), callHeaders("needs-sampling")),
+      400,
+      -32021,
+    );
+    expect(body.error.data).toEqual({ requiredCapabilities: { sampling: {} } });
+  });
+
   it("answers an application-defined error code with 200", async () => {
     const response = await post(
       handle.url,
