@@ -28,7 +28,8 @@ import { type ConnectTarget, resolveTransport } from "./connect.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-required.js";
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
-import { ClientSession, type ListenNotification, type RequestOptions, type Subscription } from "./session.js";
+import { ClientSession } from "./session.js";
+import type { ListenNotification, RequestOptions, Subscription } from "./session-options.js";
 
 /** Pages of `tools/list` a schema refresh reads at most (a server could hand out cursors forever). */
 const MAX_REFRESH_PAGES = 100;

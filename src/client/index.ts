@@ -33,9 +33,9 @@ export {
   STATE_ONLY_BACKOFF_MAX_MS,
 } from "./input-required.js";
 export { type ClientLogger, silentClientLogger, stderrClientLogger } from "./logger.js";
+export { ClientSession } from "./session.js";
 export {
   type AllowInputRequired,
-  ClientSession,
   type ClientSessionOptions,
   DEFAULT_CLIENT_INFO,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -43,4 +43,4 @@ export {
   type ListenNotification,
   type RequestOptions,
   type Subscription,
-} from "./session.js";
+} from "./session-options.js";

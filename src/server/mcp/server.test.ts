@@ -10,7 +10,7 @@ import { getRequestListener } from "@hono/node-server";
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
 import { Client } from "../../client/client.js";
-import type { ListenNotification } from "../../client/session.js";
+import type { ListenNotification } from "../../client/session-options.js";
 import { overHttp } from "./mcp-test-fixtures.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { MCPServer } from "./server.js";
