@@ -13,30 +13,43 @@ export type Params = Record<string, unknown>;
 
 /** A request: expects exactly one response with the same id. */
 export interface JSONRPCRequest {
+  /** Always `"2.0"`. */
   jsonrpc: typeof JSONRPC_VERSION;
+  /** Unique among the sender's requests still in flight; a retry needs a new one. Echoed by the response. */
   id: RequestId;
+  /** The method to call, e.g. `"tools/call"`. */
   method: string;
+  /** The method's parameters; a 2026-07-28 request always has them, carrying the per-request `_meta`. */
   params?: Params;
 }
 
 /** A notification: no id, never answered. */
 export interface JSONRPCNotification {
+  /** Always `"2.0"`. */
   jsonrpc: typeof JSONRPC_VERSION;
+  /** The notification's name, e.g. `"notifications/progress"`. */
   method: string;
+  /** The notification's parameters. */
   params?: Params;
 }
 
 /** A successful response. */
 export interface JSONRPCResultResponse {
+  /** Always `"2.0"`. */
   jsonrpc: typeof JSONRPC_VERSION;
+  /** The id of the request this answers. */
   id: RequestId;
+  /** The method's result object; an MCP result carries `resultType` (absent from an older server). */
   result: Record<string, unknown>;
 }
 
 /** An error response; `id` is absent only when the request's id could not be read. */
 export interface JSONRPCErrorResponse {
+  /** Always `"2.0"`. */
   jsonrpc: typeof JSONRPC_VERSION;
+  /** The id of the request this answers; absent only when that id could not be read. */
   id?: RequestId;
+  /** An integer `code`, a short `message`, and optional `data` (see {@link ErrorObject}). */
   error: ErrorObject;
 }
 

@@ -13,15 +13,29 @@ function copy<T>(value: T): T {
 
 /** A transport that calls a dispatcher directly. */
 export class InMemoryTransport implements Transport {
+  /**
+   * Receives the server's notifications for a request sent without its own `onNotification`. Set by
+   * the session.
+   */
   onNotification?: (notification: JSONRPCNotification) => void;
   readonly #dispatcher: Dispatcher;
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
 
+  /** Connects to `dispatcher` (a `Server`, an `MCPServer` or any {@link Dispatcher}) in this process. */
   constructor(dispatcher: Dispatcher) {
     this.#dispatcher = dispatcher;
   }
 
+  /**
+   * Dispatches a JSON copy of `request` and resolves with a JSON copy of its response. Notifications
+   * the handler emits go to `options.onNotification`, else to {@link InMemoryTransport.onNotification},
+   * and stop once the request is aborted.
+   *
+   * @throws TransportError when the transport is closed, or the dispatcher answers with no response.
+   *   Rejects with the signal's reason when `options.signal` aborts, and with a `TransportError`
+   *   ("transport closed") when {@link InMemoryTransport.close} cuts it off.
+   */
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
     if (this.#closed) throw new TransportError("transport is closed");
     const controller = new AbortController();
@@ -54,11 +68,21 @@ export class InMemoryTransport implements Transport {
     }
   }
 
+  /**
+   * Dispatches a JSON copy of `notification` and resolves once the dispatcher has handled it; nothing
+   * comes back.
+   *
+   * @throws TransportError when the transport is closed.
+   */
   async notify(notification: JSONRPCNotification): Promise<void> {
     if (this.#closed) throw new TransportError("transport is closed");
     await this.#dispatcher.handle(copy(notification), { signal: new AbortController().signal });
   }
 
+  /**
+   * Closes the transport: every in-flight request is aborted (its handler's signal fires, its promise
+   * rejects with a `TransportError`) and later calls throw. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -32,6 +32,10 @@ export const ImplementationSchema = z.looseObject({
   websiteUrl: z.string().optional(),
   icons: z.array(IconSchema).optional(),
 });
+/**
+ * The {@link ImplementationSchema} shape: `name` and `version` required; sent as `_meta` `clientInfo` by a
+ * client and `serverInfo` by a server.
+ */
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 /** What a client can do, sent on every request. `elicitation: {}` means form mode only. */
@@ -46,6 +50,11 @@ export const ClientCapabilitiesSchema = z.looseObject({
     .optional(),
   extensions: z.record(z.string(), JSONObjectSchema).optional(),
 });
+/**
+ * The {@link ClientCapabilitiesSchema} shape, sent in every request's
+ * `_meta["io.modelcontextprotocol/clientCapabilities"]`; `{}` declares no optional capability. `roots` and
+ * `sampling` are deprecated features.
+ */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
 /** What a server offers, returned by `server/discover`. */
@@ -60,6 +69,10 @@ export const ServerCapabilitiesSchema = z.looseObject({
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   extensions: z.record(z.string(), JSONObjectSchema).optional(),
 });
+/**
+ * The {@link ServerCapabilitiesSchema} shape, read from `DiscoverResult.capabilities`; a method behind a
+ * capability the server does not advertise answers -32601.
+ */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
 /** Log levels, least to most severe (RFC 5424). */
@@ -73,7 +86,15 @@ export const LOGGING_LEVELS = [
   "alert",
   "emergency",
 ] as const;
+/**
+ * One of {@link LOGGING_LEVELS}: the per-request `_meta["io.modelcontextprotocol/logLevel"]` and the `level`
+ * of `notifications/message`. Spec: server/utilities/logging (deprecated feature).
+ */
 export const LoggingLevelSchema = z.enum(LOGGING_LEVELS);
+/**
+ * The {@link LoggingLevelSchema} shape: `"debug"` through `"emergency"`; a server answers an unknown level
+ * with -32602.
+ */
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 
 /**
@@ -87,6 +108,10 @@ export const RequestMetaSchema = z.looseObject({
   [META.logLevel]: LoggingLevelSchema.optional(),
   [META.progressToken]: ProgressTokenSchema.optional(),
 });
+/**
+ * The {@link RequestMetaSchema} shape, keyed by the reserved names of {@link META}. A request missing a
+ * required key is refused with -32602 (HTTP 400). Spec: basic/index (per-request `_meta`).
+ */
 export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
 /** `_meta` on a result: the server's identity, plus anything else. */
@@ -94,6 +119,10 @@ export const ResultMetaSchema = z.looseObject({ [META.serverInfo]: Implementatio
 
 /** Whether a result may be shared across authorization contexts. Spec: server/utilities/caching. */
 export const CacheScopeSchema = z.enum(["public", "private"]);
+/**
+ * The {@link CacheScopeSchema} values: `"public"` (no user-specific data; any client or gateway may share it)
+ * or `"private"` (reuse only within the same authorization context).
+ */
 export type CacheScope = z.infer<typeof CacheScopeSchema>;
 
 /** `resultType`: "complete", "input_required", or an extension's value. */
