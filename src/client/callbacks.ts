@@ -48,8 +48,14 @@ export type ListRootsCallback = (context: InputRequestContext) => ListRootsResul
 
 /** The callbacks a client answers input requests with. */
 export interface InputCallbacks {
+  /**
+   * Answers `elicitation/create` (form and URL mode); registering it declares
+   * `elicitation: { form: {}, url: {} }`. Spec: client/elicitation.
+   */
   elicitationCallback?: ElicitationCallback;
+  /** Answers `sampling/createMessage`; registering it declares `sampling: {}`. Spec: client/sampling. */
   samplingCallback?: SamplingCallback;
+  /** Answers `roots/list`; registering it declares `roots: {}`. Spec: client/roots. */
   listRootsCallback?: ListRootsCallback;
 }
 

@@ -71,6 +71,7 @@ export interface InputRequiredOptions extends RequestOptions {
 
 /** With `allowInputRequired: true` a carrier call returns the `InputRequiredResult` instead of throwing. */
 export interface AllowInputRequired {
+  /** Return an `InputRequiredResult` to the caller instead of throwing `UnexpectedInputRequiredError`. */
   allowInputRequired: true;
 }
 
