@@ -37,13 +37,24 @@ export type ElicitationCallback = (
   context: InputRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
-/** Answers a sampling request (deprecated feature) with the client's model. */
+/**
+ * Answers a sampling request (deprecated feature) with the client's model.
+ *
+ * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+ *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+ */
 export type SamplingCallback = (
   params: CreateMessageRequestParams,
   context: InputRequestContext,
 ) => CreateMessageResult | Promise<CreateMessageResult>;
 
-/** Answers a roots request (deprecated feature). */
+/**
+ * Answers a roots request (deprecated feature).
+ *
+ * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in the
+ *   first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
+ *   configuration instead.
+ */
 export type ListRootsCallback = (context: InputRequestContext) => ListRootsResult | Promise<ListRootsResult>;
 
 /** The callbacks a client answers input requests with. */
@@ -53,9 +64,20 @@ export interface InputCallbacks {
    * `elicitation: { form: {}, url: {} }`. Spec: client/elicitation.
    */
   elicitationCallback?: ElicitationCallback;
-  /** Answers `sampling/createMessage`; registering it declares `sampling: {}`. Spec: client/sampling. */
+  /**
+   * Answers `sampling/createMessage`; registering it declares `sampling: {}`. Spec: client/sampling.
+   *
+   * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+   *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+   */
   samplingCallback?: SamplingCallback;
-  /** Answers `roots/list`; registering it declares `roots: {}`. Spec: client/roots. */
+  /**
+   * Answers `roots/list`; registering it declares `roots: {}`. Spec: client/roots.
+   *
+   * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+   *   the first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
+   *   configuration instead.
+   */
   listRootsCallback?: ListRootsCallback;
 }
 

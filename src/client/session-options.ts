@@ -51,9 +51,19 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Opts into progress: a `progressToken` is sent and each `notifications/progress` reported here. */
   onProgress?: (progress: ProgressNotificationParams) => void;
-  /** Opts into log messages at or above this level (`io.modelcontextprotocol/logLevel`). */
+  /**
+   * Opts into log messages at or above this level (`io.modelcontextprotocol/logLevel`).
+   *
+   * @deprecated Logging is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+   *   the first revision on or after 2027-07-28; log to stderr or OpenTelemetry instead.
+   */
   logLevel?: LoggingLevel;
-  /** Receives the request's `notifications/message` when `logLevel` is set. */
+  /**
+   * Receives the request's `notifications/message` when `logLevel` is set.
+   *
+   * @deprecated Logging is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+   *   the first revision on or after 2027-07-28; log to stderr or OpenTelemetry instead.
+   */
   onLog?: (message: LoggingMessageNotificationParams) => void;
   /** Extra `_meta` entries (reserved keys are always the session's). */
   meta?: Record<string, unknown>;

@@ -53,12 +53,23 @@ export function elicitationRequest(params: ElicitRequestFormParams | ElicitReque
   return { method: "elicitation/create", params: copy as ElicitRequest["params"] };
 }
 
-/** A sampling request (deprecated feature): ask the client's model to complete `messages`. */
+/**
+ * A sampling request (deprecated feature): ask the client's model to complete `messages`.
+ *
+ * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+ *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+ */
 export function samplingRequest(params: CreateMessageRequestParams): CreateMessageRequest {
   return { method: "sampling/createMessage", params: { ...params } };
 }
 
-/** A roots request (deprecated feature): ask which filesystem roots the client exposes. */
+/**
+ * A roots request (deprecated feature): ask which filesystem roots the client exposes.
+ *
+ * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in the
+ *   first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
+ *   configuration instead.
+ */
 export function rootsRequest(): ListRootsRequest {
   return { method: "roots/list" };
 }

@@ -97,6 +97,9 @@ export class SampleMarker {
  *
  * @throws TypeError for params that are not a valid `CreateMessageRequestParams`, no messages, or
  *   tool results that do not answer the tool uses right before them; RangeError for `maxTokens` < 1.
+ *
+ * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
+ *   the first revision on or after 2027-07-28; call an LLM API directly instead.
  */
 export function sample(params: CreateMessageRequestParams): SampleMarker {
   return new SampleMarker(params);
