@@ -24,6 +24,11 @@ import {
   UnexpectedInputRequiredError,
   UnsupportedInputRequestError,
 } from "./errors.js";
+import {
+  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  STATE_ONLY_BACKOFF_INITIAL_MS,
+  STATE_ONLY_BACKOFF_MAX_MS,
+} from "./index.js";
 
 const ASK_REGION = elicitationRequest({
   message: "Which region?",
@@ -317,6 +322,20 @@ describe("Client.callTool runs the input-required loop", () => {
       name: "McpError",
       code: -32602,
       message: "Unknown tool: t",
+    });
+  });
+});
+
+describe("the input-required loop's defaults", () => {
+  it("are exported by name from tsmcp/client with the values of mrtr-behaviour.md", () => {
+    expect({
+      DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+      STATE_ONLY_BACKOFF_INITIAL_MS,
+      STATE_ONLY_BACKOFF_MAX_MS,
+    }).toStrictEqual({
+      DEFAULT_INPUT_REQUIRED_MAX_ROUNDS: 10,
+      STATE_ONLY_BACKOFF_INITIAL_MS: 50,
+      STATE_ONLY_BACKOFF_MAX_MS: 250,
     });
   });
 });

@@ -43,16 +43,17 @@ export const ErrorCode = Object.freeze({
   UnsupportedProtocolVersion: -32022,
 } as const);
 
-const STATUS_BY_CODE = new Map<number, number>([
-  [-32700, 400],
-  [-32600, 400],
-  [-32601, 404],
-  [-32602, 400],
-  [-32603, 500],
-  [-32020, 400],
-  [-32021, 400],
-  [-32022, 400],
-]);
+/**
+ * The HTTP status of each JSON-RPC code, derived from {@link ERRORS}: the first kind listed with a
+ * code names its status (so -32600 is INVALID_REQUEST's 400, not a transport refusal's).
+ */
+const STATUS_BY_CODE: ReadonlyMap<number, number> = (() => {
+  const statuses = new Map<number, number>();
+  for (const { code, httpStatus } of Object.values(ERRORS)) {
+    if (!statuses.has(code)) statuses.set(code, httpStatus);
+  }
+  return statuses;
+})();
 
 /**
  * The HTTP status for a JSON-RPC error code: the table's status for the spec's codes, 200 for an

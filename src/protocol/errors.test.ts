@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { ERRORS, ErrorCode, httpStatusForCode, McpError } from "./errors.js";
+
+describe("the error table", () => {
+  it("pins every kind's JSON-RPC code and HTTP status", () => {
+    expect(ERRORS).toStrictEqual({
+      PARSE_ERROR: { code: -32700, httpStatus: 400 },
+      INVALID_REQUEST: { code: -32600, httpStatus: 400 },
+      METHOD_NOT_FOUND: { code: -32601, httpStatus: 404 },
+      INVALID_PARAMS: { code: -32602, httpStatus: 400 },
+      INTERNAL_ERROR: { code: -32603, httpStatus: 500 },
+      HEADER_MISMATCH: { code: -32020, httpStatus: 400 },
+      MISSING_REQUIRED_CLIENT_CAPABILITY: { code: -32021, httpStatus: 400 },
+      UNSUPPORTED_PROTOCOL_VERSION: { code: -32022, httpStatus: 400 },
+      FORBIDDEN: { code: -32600, httpStatus: 403 },
+      PAYLOAD_TOO_LARGE: { code: -32600, httpStatus: 413 },
+      METHOD_NOT_ALLOWED: { code: -32600, httpStatus: 405 },
+      UNSUPPORTED_MEDIA_TYPE: { code: -32600, httpStatus: 415 },
+      NOT_ACCEPTABLE: { code: -32600, httpStatus: 406 },
+    });
+    expect(Object.isFrozen(ERRORS)).toBe(true);
+  });
+
+  it("pins the spec's codes by name", () => {
+    expect(ErrorCode).toStrictEqual({
+      ParseError: -32700,
+      InvalidRequest: -32600,
+      MethodNotFound: -32601,
+      InvalidParams: -32602,
+      InternalError: -32603,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
+    });
+  });
+});
+
+describe("httpStatusForCode", () => {
+  it("maps every code of the spec to its status", () => {
+    const statuses = Object.fromEntries(
+      Object.entries(ErrorCode).map(([name, code]) => [name, httpStatusForCode(code)]),
+    );
+    expect(statuses).toStrictEqual({
+      ParseError: 400,
+      InvalidRequest: 400,
+      MethodNotFound: 404,
+      InvalidParams: 400,
+      InternalError: 500,
+      HeaderMismatch: 400,
+      MissingRequiredClientCapability: 400,
+      UnsupportedProtocolVersion: 400,
+    });
+  });
+
+  it("maps -32600 to the invalid request's 400, not a transport refusal's status", () => {
+    expect(httpStatusForCode(-32600)).toBe(400);
+    expect(new McpError(-32600, "Bad").httpStatus).toBe(400);
+  });
+
+  it("maps an application-defined or unknown code to 200", () => {
+    for (const code of [0, 1, 42, -1, -32000, -32001, -32019, -32023, -32099, -32604, -32699, -32701, 1.5]) {
+      expect(httpStatusForCode(code), String(code)).toBe(200);
+      expect(new McpError(code, "x").httpStatus, String(code)).toBe(200);
+    }
+  });
+
+  it("agrees with the table for every kind that is the first with its code", () => {
+    const seen = new Set<number>();
+    for (const [kind, { code, httpStatus }] of Object.entries(ERRORS)) {
+      if (seen.has(code)) continue;
+      seen.add(code);
+      expect(httpStatusForCode(code), kind).toBe(httpStatus);
+    }
+    expect([...seen].sort()).toStrictEqual(Object.values(ErrorCode).sort());
+  });
+});
+
+describe("McpError", () => {
+  it("takes each kind's own status from McpError.of, transport refusals included", () => {
+    for (const [kind, { code, httpStatus }] of Object.entries(ERRORS)) {
+      const error = McpError.of(kind as keyof typeof ERRORS, "m");
+      expect({ kind, code: error.code, httpStatus: error.httpStatus }).toStrictEqual({
+        kind,
+        code,
+        httpStatus,
+      });
+    }
+  });
+
+  it("keeps an explicit status over the table's", () => {
+    expect(new McpError(-32602, "m", undefined, { httpStatus: 422 }).httpStatus).toBe(422);
+    expect(McpError.fromObject({ code: -32603, message: "m" }, { httpStatus: 502 }).httpStatus).toBe(502);
+    expect(McpError.fromObject({ code: -32603, message: "m" }).httpStatus).toBe(500);
+  });
+});
