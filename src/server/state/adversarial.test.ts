@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { EnvelopeRequestStateCodec } from "../../../examples/envelope-codec.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import type { AuthInfo } from "../../transport/dispatcher.js";
 import { requestBinding } from "./claims.js";
+import type { RequestStateCodec } from "./codec.js";
 import { InvalidRequestState } from "./errors.js";
 import { type PrincipalBinding, RequestStateSecurity } from "./policy.js";
 import { openRequestState, sealRequestState } from "./sealing.js";
@@ -39,6 +41,7 @@ interface Fixture {
 function fixture(
   options: {
     keys?: (Uint8Array | string)[];
+    codec?: RequestStateCodec;
     name?: string;
     audience?: string;
     defaultAudience?: string | null;
@@ -50,7 +53,7 @@ function fixture(
   const clock = options.clock ?? new ManualClock();
   const logger = new CapturingLogger();
   const policy = new RequestStateSecurity({
-    keys: options.keys ?? [KEY_A],
+    ...(options.codec === undefined ? { keys: options.keys ?? [KEY_A] } : { codec: options.codec }),
     clock,
     logger,
     ...(options.audience === undefined ? {} : { audience: options.audience }),
@@ -67,18 +70,28 @@ function fixture(
 const provision = (params: Record<string, unknown> = {}, id: string | number = 1) =>
   request("tools/call", { name: "provision", arguments: { name: "orders" }, ...params }, id);
 
-/** Asserts the frozen wire error, the one warning with `reason`, and that no handler ran. */
-function expectRefused(
-  response: JSONRPCResponse,
+/**
+ * Runs `attempt` against a cleared log and asserts the frozen wire error, exactly one line logged
+ * (the warning with `reason`), and that no handler ran.
+ */
+async function expectRefused(
   target: Fixture,
   reason: string,
+  attempt: () => Promise<JSONRPCResponse>,
   method = "tools/call",
-): void {
+): Promise<void> {
+  target.logger.clear();
+  const handled = target.seen.length;
+  const response = await attempt();
   expect(errorOf(response)).toStrictEqual(FROZEN);
-  expect(target.logger.lines.at(-1)).toMatchObject({
-    level: "warn",
-    message: `requestState rejected on ${method}: ${reason}`,
-  });
+  expect(target.logger.lines).toStrictEqual([
+    {
+      level: "warn",
+      message: `requestState rejected on ${method}: ${reason}`,
+      fields: expect.objectContaining({ method, reason }),
+    },
+  ]);
+  expect(target.seen.slice(handled), "a handler ran").toEqual([]);
 }
 
 async function mint(
@@ -180,11 +193,12 @@ describe("a replayed token", () => {
   it("is refused on another tool", async () => {
     const target = fixture();
     const token = await mint(target);
-    const response = await send(
-      target.server,
-      request("tools/call", { name: "deprovision", arguments: { name: "orders" }, requestState: token }, 2),
-    );
-    expectRefused(response, target, "request binding");
+    const attempt = () =>
+      send(
+        target.server,
+        request("tools/call", { name: "deprovision", arguments: { name: "orders" }, requestState: token }, 2),
+      );
+    await expectRefused(target, "request binding", attempt);
   });
 
   it("is refused with other arguments, while reordered keys and the original arguments complete", async () => {
@@ -198,10 +212,8 @@ describe("a replayed token", () => {
       {},
       { ...args, extra: null },
     ]) {
-      expectRefused(
-        await send(target.server, provision({ arguments: other, requestState: token }, 2)),
-        target,
-        "request binding",
+      await expectRefused(target, "request binding", () =>
+        send(target.server, provision({ arguments: other, requestState: token }, 2)),
       );
     }
     const reordered = { tags: ["a", "b"], size: { cpu: 2, disk: 10 }, name: "orders" };
@@ -222,38 +234,34 @@ describe("a replayed token", () => {
   it("is refused on another method with the same name and arguments", async () => {
     const target = fixture();
     const token = await mint(target);
-    const response = await send(
-      target.server,
-      request("prompts/get", { name: "provision", arguments: { name: "orders" }, requestState: token }, 2),
-    );
-    expectRefused(response, target, "request binding", "prompts/get");
+    const attempt = () =>
+      send(
+        target.server,
+        request("prompts/get", { name: "provision", arguments: { name: "orders" }, requestState: token }, 2),
+      );
+    await expectRefused(target, "request binding", attempt, "prompts/get");
   });
 
   it("is refused on another resource", async () => {
     const target = fixture();
     const token = stateOf(await send(target.server, request("resources/read", { uri: "notes://1" })));
-    const response = await send(
-      target.server,
-      request("resources/read", { uri: "notes://2", requestState: token }, 2),
-    );
-    expectRefused(response, target, "request binding", "resources/read");
+    const attempt = () =>
+      send(target.server, request("resources/read", { uri: "notes://2", requestState: token }, 2));
+    await expectRefused(target, "request binding", attempt, "resources/read");
   });
 
   it("is refused by a server with another audience that shares the keys", async () => {
     const minter = fixture({ name: "Provisioner" });
     const other = fixture({ name: "Billing" });
-    expectRefused(
-      await send(other.server, provision({ requestState: await mint(minter) }, 2)),
-      other,
-      "audience",
-    );
+    const minted = await mint(minter);
+    await expectRefused(other, "audience", () => send(other.server, provision({ requestState: minted }, 2)));
   });
 
   it("is refused after its expiry and accepted just inside its TTL", async () => {
     const target = fixture();
     const token = await mint(target);
     target.clock.nowMs += 600_000 + 1_000;
-    expectRefused(await send(target.server, provision({ requestState: token }, 2)), target, "expired");
+    await expectRefused(target, "expired", () => send(target.server, provision({ requestState: token }, 2)));
     target.clock.nowMs -= 2_000;
     expect(textOf(await send(target.server, provision({ requestState: token }, 3)))).toBe(
       "done after step-1",
@@ -265,10 +273,9 @@ describe("a replayed token", () => {
     const minter = fixture({ clock: minterClock });
     const verifier = fixture();
     minterClock.nowMs = verifier.clock.nowMs + 120_000;
-    expectRefused(
-      await send(verifier.server, provision({ requestState: await mint(minter) }, 2)),
-      verifier,
-      "minted in the future",
+    const minted = await mint(minter);
+    await expectRefused(verifier, "minted in the future", () =>
+      send(verifier.server, provision({ requestState: minted }, 2)),
     );
     minterClock.nowMs = verifier.clock.nowMs + 30_000;
     expect(textOf(await send(verifier.server, provision({ requestState: await mint(minter) }, 3)))).toBe(
@@ -279,17 +286,18 @@ describe("a replayed token", () => {
   it("is refused when minted under a different key ring", async () => {
     const minter = fixture({ keys: [KEY_B, KEY_C] });
     const verifier = fixture({ keys: [KEY_A] });
-    expectRefused(
-      await send(verifier.server, provision({ requestState: await mint(minter) }, 2)),
-      verifier,
-      "unknown key",
+    const minted = await mint(minter);
+    await expectRefused(verifier, "unknown key", () =>
+      send(verifier.server, provision({ requestState: minted }, 2)),
     );
   });
 
   it("is refused when the state was never sealed", async () => {
     const target = fixture();
     for (const plaintext of ["step-1", "", "v1.", "v1.step-1", '{"v":1,"s":"step-1"}']) {
-      expectRefused(await send(target.server, provision({ requestState: plaintext })), target, "malformed");
+      await expectRefused(target, "malformed", () =>
+        send(target.server, provision({ requestState: plaintext })),
+      );
     }
     expect(target.seen).toEqual([]);
   });
@@ -307,7 +315,9 @@ describe("principal binding", () => {
   it("refuses another principal and completes for the same one", async () => {
     const target = fixture();
     const token = await mint(target, {}, alice);
-    expectRefused(await send(target.server, provision({ requestState: token }, 2), bob), target, "principal");
+    await expectRefused(target, "principal", () =>
+      send(target.server, provision({ requestState: token }, 2), bob),
+    );
     const done = await send(target.server, provision({ requestState: token }, 3), {
       ...alice,
       token: "refreshed",
@@ -318,16 +328,12 @@ describe("principal binding", () => {
   it("refuses a principal-bound state when the verifier derives none, and the reverse", async () => {
     const target = fixture();
     const bound = await mint(target, {}, alice);
-    expectRefused(
-      await send(target.server, provision({ requestState: bound }, 2)),
-      target,
-      "principal drift",
+    await expectRefused(target, "principal drift", () =>
+      send(target.server, provision({ requestState: bound }, 2)),
     );
     const unbound = await mint(target);
-    expectRefused(
-      await send(target.server, provision({ requestState: unbound }, 3), alice),
-      target,
-      "principal drift",
+    await expectRefused(target, "principal drift", () =>
+      send(target.server, provision({ requestState: unbound }, 3), alice),
     );
   });
 
@@ -366,10 +372,9 @@ describe("principal binding", () => {
         throw new Error("boom");
       },
     });
-    expectRefused(
-      await send(verifier.server, provision({ requestState: await mint(minter) }, 2)),
-      verifier,
-      "principal binding error",
+    const minted = await mint(minter);
+    await expectRefused(verifier, "principal binding error", () =>
+      send(verifier.server, provision({ requestState: minted }, 2)),
     );
   });
 
@@ -384,24 +389,21 @@ describe("principal binding", () => {
     ]);
     const minter = fixture({ bindPrincipal: () => "tenant-1" });
     const verifier = fixture({ bindPrincipal: (() => null) as unknown as PrincipalBinding });
-    expectRefused(
-      await send(verifier.server, provision({ requestState: await mint(minter) }, 2)),
-      verifier,
-      "bindPrincipal returned null, expected string or undefined",
+    const minted = await mint(minter);
+    await expectRefused(verifier, "bindPrincipal returned null, expected string or undefined", () =>
+      send(verifier.server, provision({ requestState: minted }, 2)),
     );
   });
 
   it("distinguishes two subjects of one OAuth client by default", async () => {
     const target = fixture();
     const token = await mint(target, {}, { token: "t", clientId: "shared-client", subject: "alice" });
-    expectRefused(
-      await send(target.server, provision({ requestState: token }, 2), {
+    await expectRefused(target, "principal", () =>
+      send(target.server, provision({ requestState: token }, 2), {
         token: "t",
         clientId: "shared-client",
         subject: "bob",
       }),
-      target,
-      "principal",
     );
   });
 
@@ -436,11 +438,12 @@ describe("audience", () => {
     expect(
       JSON.parse(Buffer.from(anonymous.policy.codec.unseal(audienceFree)).toString()),
     ).not.toHaveProperty("aud");
-    expectRefused(await send(named.server, provision({ requestState: audienceFree }, 2)), named, "audience");
-    expectRefused(
-      await send(anonymous.server, provision({ requestState: await mint(named) }, 3)),
-      anonymous,
-      "audience",
+    await expectRefused(named, "audience", () =>
+      send(named.server, provision({ requestState: audienceFree }, 2)),
+    );
+    const minted = await mint(named);
+    await expectRefused(anonymous, "audience", () =>
+      send(anonymous.server, provision({ requestState: minted }, 3)),
     );
   });
 
@@ -450,6 +453,101 @@ describe("audience", () => {
     const token = await mint(east);
     expect(JSON.parse(Buffer.from(east.policy.codec.unseal(token)).toString()).aud).toBe("fleet");
     expect(textOf(await send(west.server, provision({ requestState: token }, 2)))).toBe("done after step-1");
+  });
+});
+
+/** A codec that only encodes: "plain." + base64url(payload); refuses every other spelling. */
+const passThroughCodec: RequestStateCodec = {
+  seal: (payload) => `plain.${Buffer.from(payload).toString("base64url")}`,
+  unseal: (token) => {
+    const body = token.startsWith("plain.") ? token.slice("plain.".length) : undefined;
+    const payload = body === undefined ? undefined : Buffer.from(body, "base64url");
+    if (payload === undefined || payload.toString("base64url") !== body) {
+      throw new InvalidRequestState("malformed");
+    }
+    return payload;
+  },
+};
+
+describe.each([
+  { name: "a pass-through codec", codec: passThroughCodec, prefix: "plain." },
+  { name: "the envelope codec example", codec: new EnvelopeRequestStateCodec(KEY_B), prefix: "kms1." },
+])("with a bring-your-own codec ($name), the SDK still enforces", ({ codec, prefix }) => {
+  const alice: AuthInfo = { token: "a", clientId: "client-123", subject: "alice" };
+
+  it("the TTL, and completes just inside it", async () => {
+    const target = fixture({ codec });
+    const token = await mint(target);
+    expect(token.startsWith(prefix)).toBe(true);
+    target.clock.nowMs += 600_000 + 1_000;
+    await expectRefused(target, "expired", () => send(target.server, provision({ requestState: token }, 2)));
+    target.clock.nowMs -= 2_000;
+    expect(textOf(await send(target.server, provision({ requestState: token }, 3)))).toBe(
+      "done after step-1",
+    );
+  });
+
+  it("the request binding: another tool, other arguments, another method", async () => {
+    const target = fixture({ codec });
+    const token = await mint(target);
+    await expectRefused(target, "request binding", () =>
+      send(
+        target.server,
+        request("tools/call", { name: "forecast", arguments: { name: "orders" }, requestState: token }, 2),
+      ),
+    );
+    await expectRefused(target, "request binding", () =>
+      send(target.server, provision({ arguments: { name: "users" }, requestState: token }, 3)),
+    );
+    await expectRefused(
+      target,
+      "request binding",
+      () =>
+        send(
+          target.server,
+          request(
+            "prompts/get",
+            { name: "provision", arguments: { name: "orders" }, requestState: token },
+            4,
+          ),
+        ),
+      "prompts/get",
+    );
+    expect(textOf(await send(target.server, provision({ requestState: token }, 5)))).toBe(
+      "done after step-1",
+    );
+  });
+
+  it("the audience, when a server of another name shares the codec", async () => {
+    const minted = await mint(fixture({ codec, name: "Provisioner" }));
+    const other = fixture({ codec, name: "Billing" });
+    await expectRefused(other, "audience", () => send(other.server, provision({ requestState: minted }, 2)));
+  });
+
+  it("the principal, and principal drift in both directions", async () => {
+    const target = fixture({ codec });
+    const bound = await mint(target, {}, alice);
+    await expectRefused(target, "principal", () =>
+      send(target.server, provision({ requestState: bound }, 2), { ...alice, subject: "bob" }),
+    );
+    await expectRefused(target, "principal drift", () =>
+      send(target.server, provision({ requestState: bound }, 3)),
+    );
+    const unbound = await mint(target);
+    await expectRefused(target, "principal drift", () =>
+      send(target.server, provision({ requestState: unbound }, 4), alice),
+    );
+    expect(textOf(await send(target.server, provision({ requestState: bound }, 5), alice))).toBe(
+      "done after step-1",
+    );
+  });
+
+  it("the codec's own refusal, answered with the same frozen error", async () => {
+    const target = fixture({ codec });
+    const token = await mint(target);
+    await expectRefused(target, "malformed", () =>
+      send(target.server, provision({ requestState: `${token}=` }, 2)),
+    );
   });
 });
 
@@ -493,7 +591,9 @@ describe("key rotation", () => {
     );
     expect(retire.seen).toEqual(["step-3", "step-4"]);
     // The phase-1 token was minted by OLD; once OLD is retired it no longer verifies.
-    expectRefused(await send(retire.server, provision({ requestState: round2 }, 6)), retire, "unknown key");
+    await expectRefused(retire, "unknown key", () =>
+      send(retire.server, provision({ requestState: round2 }, 6)),
+    );
     // Phase 2 already mints with NEW, which every phase-1 instance could verify.
     expect(stateOf(await send(learn.server, provision({ requestState: round3 }, 7)))).toMatch(/^v1\./);
   });
