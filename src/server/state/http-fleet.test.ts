@@ -4,7 +4,10 @@ import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { ERRORS } from "../../protocol/errors.js";
+import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { HttpClientTransport } from "../../transport/http/client.js";
+import { requestMetadataHeaders } from "../../transport/http/headers.js";
 import { errorOf, request, stateOf, textOf } from "./state-test-fixtures.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -66,6 +69,30 @@ function startWorker(key: string, name: string): Promise<Worker> {
   });
 }
 
+/** POSTs `message` as is and returns the HTTP status, content type and parsed body. */
+async function post(url: string, message: JSONRPCRequest) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...requestMetadataHeaders(message),
+    },
+    body: JSON.stringify(message),
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: (await response.json()) as unknown,
+  };
+}
+
+const FROZEN = {
+  code: -32602,
+  message: "Invalid or expired requestState",
+  data: { reason: "invalid_request_state" },
+};
+
 const provision = (params: Record<string, unknown> = {}, id = 1) =>
   request("tools/call", { name: "provision", arguments: { name: "orders" }, ...params }, id);
 
@@ -86,10 +113,14 @@ describe("a fleet of server processes over Streamable HTTP", () => {
       expect(token).toMatch(/^v1\./);
       expect(textOf(await toWest.request(provision({ requestState: token }, 2)))).toBe("done after step-1");
 
-      expect(errorOf(await toBilling.request(provision({ requestState: token }, 3)))).toStrictEqual({
-        code: -32602,
-        message: "Invalid or expired requestState",
-        data: { reason: "invalid_request_state" },
+      expect(errorOf(await toBilling.request(provision({ requestState: token }, 3)))).toStrictEqual(FROZEN);
+      // The frozen error is -32602, which the error table answers with HTTP 400.
+      expect(ERRORS.INVALID_PARAMS).toStrictEqual({ code: -32602, httpStatus: 400 });
+      const raw = await post(billing.url, provision({ requestState: token }, 4));
+      expect(raw).toStrictEqual({
+        status: 400,
+        contentType: expect.stringMatching(/^application\/json\b/),
+        body: { jsonrpc: "2.0", id: 4, error: FROZEN },
       });
       const logged = await billing.stderrLine("requestState rejected on tools/call:");
       expect(logged).toContain("requestState rejected on tools/call: audience");
