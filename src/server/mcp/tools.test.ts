@@ -6,10 +6,42 @@ import * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
 import { overHttp, recordingLogger } from "./mcp-test-fixtures.js";
+import { withJsonSchema } from "./schema.js";
 import { MCPServer } from "./server.js";
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
 
 const text = (result: CallToolResult) =>
   result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+
+/**
+ * A hand-written Standard Schema (no zod) for objects whose `fields` are all numbers; it validates
+ * by itself and, unless `jsonSchema` is false, also implements Standard JSON Schema.
+ */
+function numbersSchema<K extends string>(
+  fields: readonly K[],
+  options: { jsonSchema?: boolean } = {},
+): StandardSchemaV1<Record<K, number>> & Partial<StandardJSONSchemaV1<Record<K, number>>> {
+  const json = {
+    type: "object",
+    properties: Object.fromEntries(fields.map((field) => [field, { type: "number" }])),
+    required: [...fields],
+  };
+  const validate = (value: unknown): StandardSchemaV1.Result<Record<K, number>> => {
+    if (typeof value !== "object" || value === null) return { issues: [{ message: "expected an object" }] };
+    const issues = fields
+      .filter((field) => typeof (value as Record<string, unknown>)[field] !== "number")
+      .map((field) => ({ message: "expected a number", path: [{ key: field }] }));
+    return issues.length > 0 ? { issues } : { value: value as Record<K, number> };
+  };
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "handmade",
+      validate,
+      ...(options.jsonSchema === false ? {} : { jsonSchema: { input: () => json, output: () => json } }),
+    },
+  } as StandardSchemaV1<Record<K, number>> & Partial<StandardJSONSchemaV1<Record<K, number>>>;
+}
 
 describe("a tool's return value", () => {
   it("is one text block when it is a string", async () => {
@@ -163,6 +195,70 @@ describe("a tool's arguments", () => {
     const invalid = await client.callTool("raw", {});
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toBe("Invalid arguments for tool raw: name: must have required property 'name'");
+  });
+
+  it("may be described by a non-zod Standard Schema that implements Standard JSON Schema", async () => {
+    let calls = 0;
+    const mcp = new MCPServer("tools");
+    mcp.tool("scale", { inputSchema: numbersSchema(["factor", "size"]) }, ({ factor, size }) => {
+      calls++;
+      return `scaled to ${factor * size}`;
+    });
+    const { client } = await overHttp(mcp);
+    expect((await client.listTools()).tools[0]?.inputSchema).toEqual({
+      type: "object",
+      properties: { factor: { type: "number" }, size: { type: "number" } },
+      required: ["factor", "size"],
+    });
+    expect(await client.callTool("scale", { factor: 2, size: 21 })).toEqual(
+      expect.objectContaining({ content: [{ type: "text", text: "scaled to 42" }] }),
+    );
+    const invalid = await client.callTool("scale", { factor: 2, size: "big" });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toBe("Invalid arguments for tool scale: size: expected a number");
+    expect(calls).toBe(1);
+  });
+
+  it("and results may be described by non-zod Standard Schemas paired with withJsonSchema", async () => {
+    const sumJson = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] };
+    const input = withJsonSchema(numbersSchema(["a", "b"], { jsonSchema: false }), {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    });
+    const output = withJsonSchema(numbersSchema(["sum"], { jsonSchema: false }), sumJson);
+    let calls = 0;
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    mcp.tool("add", { inputSchema: input, outputSchema: output }, ({ a, b }) => {
+      calls++;
+      return { sum: a + b };
+    });
+    mcp.tool("broken", { outputSchema: output }, () => ({ sum: "five" }) as never);
+    const { client } = await overHttp(mcp);
+    const [add] = (await client.listTools()).tools;
+    expect(add?.outputSchema).toEqual(sumJson);
+    const result = await client.callTool("add", { a: 2, b: 3 });
+    expect(result.structuredContent).toEqual({ sum: 5 });
+    expect(result.content).toEqual([{ type: "text", text: '{"sum":5}' }]);
+    const invalid = await client.callTool("add", { a: 2 });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toBe("Invalid arguments for tool add: b: expected a number");
+    expect(invalid.structuredContent).toBeUndefined();
+    expect(calls).toBe(1);
+    await expect(client.callTool("broken")).rejects.toMatchObject({
+      code: -32603,
+      message: "Internal error",
+    });
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        message: "handler for tools/call returned an invalid result",
+        fields: {
+          reason: expect.stringContaining('tool "broken" returned structured content that does not match'),
+        },
+      }),
+    );
   });
 
   it("are refused entirely by a tool declared without an inputSchema", async () => {
