@@ -197,6 +197,31 @@ describe("prompts/list and prompts/get", () => {
     expect(second.prompts.map((p) => p.name)).toEqual(["a"]);
     expect(second.nextCursor).toBeUndefined();
   });
+
+  it("refuses a cursor it did not issue for prompts/list with -32602 Invalid cursor", async () => {
+    const mcp = new MCPServer("prompts", { pageSize: 1 });
+    mcp.prompt("b", {}, () => "b");
+    mcp.prompt("a", {}, () => "a");
+    mcp.tool("t1", {}, () => "");
+    mcp.tool("t2", {}, () => "");
+    const { client } = await overHttp(mcp);
+    const promptCursor = (await client.listPrompts()).nextCursor as string;
+    const toolCursor = (await client.listTools()).nextCursor as string;
+    expect(toolCursor).toEqual(expect.any(String));
+    for (const cursor of [
+      "x",
+      "",
+      `${promptCursor}=`,
+      toolCursor,
+      Buffer.from("prompts:1").toString("base64url"),
+    ]) {
+      await expect(client.listPrompts({ cursor }), cursor).rejects.toMatchObject({
+        code: -32602,
+        message: "Invalid cursor",
+      });
+    }
+    expect((await client.listPrompts({ cursor: promptCursor })).prompts.map((p) => p.name)).toEqual(["a"]);
+  });
 });
 
 describe("completion of prompt arguments", () => {

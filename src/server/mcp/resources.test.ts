@@ -208,6 +208,28 @@ describe("resources/list and resources/templates/list", () => {
       message: "Invalid cursor",
     });
   });
+
+  it("walks resources/templates/list across several pages with nextCursor, in registration order", async () => {
+    const mcp = new MCPServer("templates", { pageSize: 2 });
+    const uris = ["a://{x}", "b://{x}", "c://{x}", "d://{x}", "e://{x}"];
+    for (const uri of uris) mcp.resource(uri, {}, () => "");
+    mcp.resource("static://one", {}, () => "");
+    const { client } = await overHttp(mcp);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor });
+      pages.push(page.resourceTemplates.map((t) => t.uriTemplate));
+      cursor = page.nextCursor;
+      expect(pages.length).toBeLessThanOrEqual(3);
+    } while (cursor !== undefined);
+    expect(pages).toEqual([["a://{x}", "b://{x}"], ["c://{x}", "d://{x}"], ["e://{x}"]]);
+    const first = await client.listResourceTemplates();
+    await expect(client.listResources({ cursor: first.nextCursor as string })).rejects.toMatchObject({
+      code: -32602,
+      message: "Invalid cursor",
+    });
+  });
 });
 
 describe("completion of template variables", () => {
@@ -263,6 +285,48 @@ describe("ctx.readResource", () => {
         content: [{ type: "text", text: NESTED_INPUT_REQUIRED_MESSAGE }],
       }),
     );
+  });
+
+  it("reads a template as round one when the outer request is a retry with sealed state and answers", async () => {
+    const mcp = new MCPServer("nested");
+    const nested: { requestState: unknown; inputResponses: unknown }[] = [];
+    const outer: { requestState: unknown; folder: unknown }[] = [];
+    mcp.resource("peek://{x}", {}, ({ x }, ctx) => {
+      nested.push({ requestState: ctx.requestState, inputResponses: ctx.inputResponses });
+      return `peeked ${x}`;
+    });
+    mcp.tool("outer", {}, async (_args, ctx) => {
+      outer.push({ requestState: ctx.requestState, folder: ctx.inputResponses?.folder });
+      if (ctx.requestState !== "outer-round-1") {
+        return inputRequired({
+          inputRequests: { folder: ASK_PASSPHRASE_HINT },
+          requestState: "outer-round-1",
+        });
+      }
+      const { contents } = await ctx.readResource("peek://1");
+      return (contents[0] as { text: string }).text;
+    });
+    const { client } = await overHttp(mcp);
+    const first = await client.session.callTool("outer", undefined, { allowInputRequired: true });
+    expect(first).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { folder: ASK_PASSPHRASE_HINT },
+    });
+    const sealed = (first as { requestState: string }).requestState;
+    expect(sealed).toMatch(/^v1\./);
+    const answer = { action: "accept", content: { folder: "f" } } as const;
+    const retry = await client.session.callTool("outer", undefined, {
+      allowInputRequired: true,
+      requestState: sealed,
+      inputResponses: { folder: answer },
+    });
+    expect(retry).toEqual(expect.objectContaining({ content: [{ type: "text", text: "peeked 1" }] }));
+    expect(retry).not.toHaveProperty("isError");
+    expect(outer).toEqual([
+      { requestState: undefined, folder: undefined },
+      { requestState: "outer-round-1", folder: answer },
+    ]);
+    expect(nested).toEqual([{ requestState: undefined, inputResponses: undefined }]);
   });
 
   it("fails a nested read of a missing resource with -32602 naming the URI", async () => {
