@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
 import { Client } from "../../client/client.js";
 import type { ListenNotification } from "../../client/session-options.js";
-import { overHttp } from "./mcp-test-fixtures.js";
+import { overHttp, postRaw } from "./mcp-test-fixtures.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { MCPServer } from "./server.js";
 
@@ -51,6 +51,95 @@ describe("constructing an MCPServer", () => {
   it("pins its default page size", () => {
     expect(DEFAULT_PAGE_SIZE).toBe(100);
     expect(new MCPServer("s").pageSize).toBe(100);
+  });
+});
+
+describe("the server-level cache option", () => {
+  /** The cache hints on the result of one raw request. */
+  async function hintsOf(url: URL, method: string, params: Record<string, unknown> = {}) {
+    const response = await postRaw(url, method, params);
+    if (!("result" in response)) throw new Error(`expected a result, got ${JSON.stringify(response)}`);
+    const { ttlMs, cacheScope } = response.result as { ttlMs?: unknown; cacheScope?: unknown };
+    return { ttlMs, cacheScope };
+  }
+
+  function catalog(mcp: MCPServer): MCPServer {
+    mcp.tool("t", {}, () => "ok");
+    mcp.prompt("p", {}, () => "hello");
+    mcp.resource("config://plain", {}, () => "{}");
+    mcp.resource("config://own", { cache: { ttlMs: 60_000 } }, () => "{}");
+    mcp.resource("notes://{id}", { list: () => [{ uri: "notes://1", name: "one" }] }, ({ id }) => id);
+    return mcp;
+  }
+
+  it("sets ttlMs and cacheScope on list results, discovery and reads, per method over the defaults", async () => {
+    const mcp = catalog(
+      new MCPServer("cached", {
+        cache: {
+          ttlMs: 30_000,
+          cacheScope: "public",
+          methods: { "resources/read": { ttlMs: 5_000 }, "prompts/list": { cacheScope: "private" } },
+        },
+      }),
+    );
+    const { url } = await overHttp(mcp);
+    const server = { ttlMs: 30_000, cacheScope: "public" };
+    expect(await hintsOf(url, "server/discover")).toEqual(server);
+    expect(await hintsOf(url, "tools/list")).toEqual(server);
+    expect(await hintsOf(url, "resources/list")).toEqual(server);
+    expect(await hintsOf(url, "resources/templates/list")).toEqual(server);
+    expect(await hintsOf(url, "prompts/list")).toEqual({ ttlMs: 30_000, cacheScope: "private" });
+    expect(await hintsOf(url, "resources/read", { uri: "config://plain" })).toEqual({
+      ttlMs: 5_000,
+      cacheScope: "public",
+    });
+    expect(await hintsOf(url, "resources/read", { uri: "notes://1" })).toEqual({
+      ttlMs: 5_000,
+      cacheScope: "public",
+    });
+    // A resource's own hint wins; what it leaves unset comes from the server.
+    expect(await hintsOf(url, "resources/read", { uri: "config://own" })).toEqual({
+      ttlMs: 60_000,
+      cacheScope: "public",
+    });
+    // Results that are not cacheable carry no hints.
+    expect(await hintsOf(url, "tools/call", { name: "t" })).toEqual({
+      ttlMs: undefined,
+      cacheScope: undefined,
+    });
+    expect(await hintsOf(url, "prompts/get", { name: "p" })).toEqual({
+      ttlMs: undefined,
+      cacheScope: undefined,
+    });
+  });
+
+  it("defaults to { ttlMs: 0, cacheScope: private } without it", async () => {
+    const { url } = await overHttp(catalog(new MCPServer("uncached")));
+    const none = { ttlMs: 0, cacheScope: "private" };
+    for (const method of [
+      "server/discover",
+      "tools/list",
+      "prompts/list",
+      "resources/list",
+      "resources/templates/list",
+    ]) {
+      expect(await hintsOf(url, method), method).toEqual(none);
+    }
+    expect(await hintsOf(url, "resources/read", { uri: "config://plain" })).toEqual(none);
+    expect(await hintsOf(url, "resources/read", { uri: "config://own" })).toEqual({
+      ttlMs: 60_000,
+      cacheScope: "private",
+    });
+  });
+
+  it("reaches the client's results", async () => {
+    const mcp = catalog(new MCPServer("cached", { cache: { ttlMs: 45_000, cacheScope: "public" } }));
+    const { client } = await overHttp(mcp);
+    expect(await client.listTools()).toMatchObject({ ttlMs: 45_000, cacheScope: "public" });
+    expect(await client.readResource("config://plain")).toMatchObject({
+      ttlMs: 45_000,
+      cacheScope: "public",
+    });
   });
 });
 
@@ -114,6 +203,35 @@ describe("subscriptions/listen", () => {
     expect(updated.params).toMatchObject({
       uri: "notes://1",
       _meta: { "io.modelcontextprotocol/subscriptionId": subscription.id },
+    });
+  });
+
+  it("tells listeners when a static resource is added or removed at run time", async () => {
+    const mcp = new MCPServer("live");
+    mcp.resource("notes://welcome", {}, () => "# Welcome");
+    const { client } = await overHttp(mcp);
+    const received = inbox();
+    const subscription = client.listen({ resourcesListChanged: true }, (notification) =>
+      received.push(notification),
+    );
+    onTestFinished(() => subscription.close());
+    expect(await subscription.acknowledged).toEqual({ resourcesListChanged: true });
+
+    const late = mcp.resource("notes://late", { mimeType: "text/plain" }, () => "late");
+    expect((await received.next()).method).toBe("notifications/resources/list_changed");
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      "notes://welcome",
+      "notes://late",
+    ]);
+    expect((await client.readResource("notes://late")).contents).toEqual([
+      { uri: "notes://late", mimeType: "text/plain", text: "late" },
+    ]);
+    late.remove();
+    expect((await received.next()).method).toBe("notifications/resources/list_changed");
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(["notes://welcome"]);
+    await expect(client.readResource("notes://late")).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: "notes://late" },
     });
   });
 
