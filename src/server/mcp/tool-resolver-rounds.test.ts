@@ -197,6 +197,40 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
     ]);
     expect(legs.map((leg) => leg.answered)).toEqual([[], ["region", "size"], ["region"]]);
   });
+
+  it("drops a stored answer when its question keeps its message but changes its schema, and asks again", async () => {
+    let schema: z.ZodType<{ region: string }> = z.object({ region: z.string() });
+    const mcp = new MCPServer("rounds");
+    const legs = recordLegs(mcp);
+    const region = resolver("region", () => elicit("Which region?", schema));
+    const size = resolver("size", () => elicit("Which size?", z.object({ size: z.string() })));
+    mcp.tool(
+      "order",
+      { resolve: { region, size } },
+      (_a, { region, size }) => `${size.size} in ${region.region}`,
+    );
+    const asked: string[] = [];
+    const client = await connect(mcp, via, {
+      elicitationCallback: (params, context): ElicitResult => {
+        const properties = Object.keys(
+          (params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {},
+        );
+        asked.push(`${context.key}: ${params.message} [${properties.join(",")}]`);
+        if (context.key === "size") return { action: "accept", content: { size: "s" } };
+        const first = properties.length === 1;
+        // A redeploy between rounds: same message, one more (optional) field the old answer lacks.
+        schema = z.object({ region: z.string(), zone: z.string().optional() });
+        return { action: "accept", content: first ? { region: "eu" } : { region: "us", zone: "b" } };
+      },
+    });
+    expect(textOf(await client.callTool("order"))).toBe("s in us");
+    expect(asked).toEqual([
+      "region: Which region? [region]",
+      "size: Which size? [size]",
+      "region: Which region? [region,zone]",
+    ]);
+    expect(legs.map((leg) => leg.answered)).toEqual([[], ["region", "size"], ["region"]]);
+  });
 });
 
 describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) => {

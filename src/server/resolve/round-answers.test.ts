@@ -51,6 +51,58 @@ describe("which answers count", () => {
     expect([...decodeResolverState(reworded.requestState).outcomes.keys()]).toEqual(["size"]);
   });
 
+  it("drops a stored answer when its message stays but its schema changes, keeping the other answers", async () => {
+    // The new schema still accepts the old answer: only the question binding can tell them apart.
+    let schema: z.ZodType<{ region: string }> = z.object({ region: z.string() });
+    const region = resolver("region", () => elicit("Which region?", schema));
+    const size = resolver("size", () => elicit("Which size?", z.object({ size: z.string() })));
+    const last = resolver("last", { needs: { region, size } }, () => elicit("Go?", Ok));
+    const graph = compileResolverGraph({ last }, "t");
+    const first = pending(await round(graph));
+    const second = pending(
+      await round(graph, {
+        inputResponses: { region: accept({ region: "eu" }), size: accept({ size: "s" }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(Object.keys(second.inputRequests)).toEqual(["last"]);
+    expect([...decodeResolverState(second.requestState).outcomes.keys()].sort()).toEqual(["region", "size"]);
+    schema = z.object({ region: z.string(), zone: z.string().optional() });
+    expect(schema.safeParse({ region: "eu" }).success).toBe(true);
+    const changed = pending(await round(graph, { requestState: second.requestState }));
+    expect(Object.keys(changed.inputRequests)).toEqual(["region"]);
+    expect(changed.inputRequests.region?.params).toMatchObject({
+      message: "Which region?",
+      requestedSchema: { properties: { region: { type: "string" }, zone: { type: "string" } } },
+    });
+    expect([...decodeResolverState(changed.requestState).outcomes.keys()]).toEqual(["size"]);
+    const done = pending(
+      await round(graph, {
+        inputResponses: { region: accept({ region: "us", zone: "b" }) },
+        requestState: changed.requestState,
+      }),
+    );
+    expect(Object.keys(done.inputRequests)).toEqual(["last"]);
+  });
+
+  it("does not consume an answer that arrives after its question's schema changed", async () => {
+    let schema: z.ZodType<{ region: string }> = z.object({ region: z.string() });
+    const region = resolver("region", () => elicit("Which region?", schema));
+    const graph = compileResolverGraph({ region }, "t");
+    const first = pending(await round(graph));
+    schema = z.object({ region: z.string().describe("Where the database lives") });
+    const again = pending(
+      await round(graph, {
+        inputResponses: { region: accept({ region: "eu" }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(again.inputRequests.region?.params).toMatchObject({
+      message: "Which region?",
+      requestedSchema: { properties: { region: { description: "Where the database lives" } } },
+    });
+  });
+
   it("asks a reworded question even when the user declined the old wording", async () => {
     let wording = "Delete it?";
     const confirm = resolver("confirm", () => elicit(wording, Ok));
