@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { createProvisioningServer } from "../../examples/provisioning.js";
+import { ASK_AUDIENCE, createProvisioningServer } from "../../examples/provisioning.js";
 import { Client, type ElicitationCallback } from "../../src/client/index.js";
 import { serve } from "../../src/transport/index.js";
 
@@ -95,6 +95,46 @@ describe("the low-level provisioning server", () => {
     );
     await client.close();
     expect(leg).toMatchObject({ resultType: "input_required", inputRequests: { region: {} } });
+  });
+});
+
+describe("the briefing prompt over Streamable HTTP on 127.0.0.1", () => {
+  it("asks who the briefing is for, then completes with the answer", async () => {
+    const server = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
+    const asked: string[] = [];
+    const client = await Client.connect(server.url.href, {
+      elicitationCallback: (params, context) => {
+        asked.push(`${context.key}: ${params.message}`);
+        return { action: "accept", content: { audience: "the on-call team" } };
+      },
+    });
+    try {
+      expect((await client.listPrompts()).prompts).toEqual([
+        { name: "briefing", description: "A status briefing; asks who it is for." },
+      ]);
+      const first = await client.session.getPrompt("briefing", undefined, { allowInputRequired: true });
+      expect(first).toMatchObject({
+        resultType: "input_required",
+        inputRequests: { audience: ASK_AUDIENCE },
+      });
+      expect(asked).toEqual([]);
+
+      const result = await client.getPrompt("briefing");
+      expect(asked).toEqual(["audience: Who is the briefing for?"]);
+      expect(result).toMatchObject({
+        description: "A briefing for the on-call team",
+        messages: [
+          {
+            role: "user",
+            content: { type: "text", text: "Write a short status briefing for the on-call team." },
+          },
+        ],
+      });
+      expect(result).not.toHaveProperty("inputRequests");
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
 
