@@ -76,6 +76,14 @@ describe("the MCPServer provisioning example", () => {
     expect(asked).toEqual(["audience: Who is the briefing for?"]);
   });
 
+  it("writes a briefing for the whole team when the user declines, asking once", async () => {
+    const { asked, callback } = answering({});
+    const client = await overHttp(callback);
+    const result = await client.getPrompt("briefing");
+    expect(result.description).toBe("A briefing for the whole team");
+    expect(asked).toEqual(["audience: Who is the briefing for?"]);
+  });
+
   it("hands out a sealed requestState and refuses its plaintext echoed back", async () => {
     const client = await overHttp();
     const first = await client.session.callTool(

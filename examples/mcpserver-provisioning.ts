@@ -65,8 +65,12 @@ export function createProvisioningServer(): MCPServer {
 
   mcp.prompt("briefing", { description: "A status briefing; asks who it is for." }, async (_args, ctx) => {
     const answer = readElicitation(ctx.inputResponses?.audience, AudienceAnswer);
-    if (answer.status !== "accepted") return inputRequired({ inputRequests: { audience: ASK_AUDIENCE } });
-    const { audience } = answer.content;
+    // A user who declines or cancels is not asked again: the briefing is for no one in particular.
+    const unaddressed = answer.status === "declined" || answer.status === "cancelled";
+    if (!unaddressed && answer.status !== "accepted") {
+      return inputRequired({ inputRequests: { audience: ASK_AUDIENCE } });
+    }
+    const audience = answer.status === "accepted" ? answer.content.audience : "the whole team";
     return {
       description: `A briefing for ${audience}`,
       messages: [

@@ -92,7 +92,10 @@ export function createProvisioningServer(): Server {
       prompts: [{ name: "briefing", description: "A status briefing; asks who it is for." }],
     }),
     onGetPrompt: (_ctx, params) => {
-      const audience = acceptedString(params.inputResponses, "audience", "audience");
+      // A user who declines or cancels is not asked again: the briefing is for no one in particular.
+      const audience = refused(params.inputResponses, "audience")
+        ? "the whole team"
+        : acceptedString(params.inputResponses, "audience", "audience");
       if (audience === undefined) return inputRequired({ inputRequests: { audience: ASK_AUDIENCE } });
       return {
         description: `A briefing for ${audience}`,

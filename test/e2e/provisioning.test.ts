@@ -136,6 +136,25 @@ describe("the briefing prompt over Streamable HTTP on 127.0.0.1", () => {
       await server.close();
     }
   });
+
+  it.each(["decline", "cancel"] as const)("is not asked again when the user answers %s", async (action) => {
+    const server = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
+    let asked = 0;
+    const client = await Client.connect(server.url.href, {
+      elicitationCallback: () => {
+        asked++;
+        return { action };
+      },
+    });
+    try {
+      const result = await client.getPrompt("briefing");
+      expect(asked).toBe(1);
+      expect(result.description).toBe("A briefing for the whole team");
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });
 
 describe("npm start", () => {
