@@ -289,12 +289,13 @@ export class MCPServer implements Dispatcher {
 
   /**
    * Serves this server over Streamable HTTP on Node.js (`serve` from tsmcp/transport): bound to
-   * 127.0.0.1 on a free port by default, endpoint `/mcp`.
+   * 127.0.0.1 on a free port by default, endpoint `/mcp`. Unexpected transport failures go to this
+   * server's logger unless `options.onError` says otherwise.
    *
    * @throws as `serve` does: TypeError/RangeError for bad options, rejects when the port cannot be bound.
    */
   serveHttp(options: ServeOptions = {}): Promise<HttpServerHandle> {
-    return serve(this, options);
+    return serve(this, { onError: this.#reportHttpFailure, ...options });
   }
 
   /**
@@ -309,13 +310,18 @@ export class MCPServer implements Dispatcher {
 
   /**
    * The web-standard Streamable HTTP handler of this server, `(Request) => Promise<Response>`, for
-   * any framework or runtime (`createHttpHandler` from tsmcp/transport).
+   * any framework or runtime (`createHttpHandler` from tsmcp/transport). Unexpected transport
+   * failures go to this server's logger unless `options.onError` says otherwise.
    *
    * @throws TypeError/RangeError for bad options.
    */
   httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    return createHttpHandler(this, options);
+    return createHttpHandler(this, { onError: this.#reportHttpFailure, ...options });
   }
+
+  readonly #reportHttpFailure = (error: unknown): void => {
+    this.logger.error("Streamable HTTP handler failed", { error });
+  };
 
   /** Ends every open `subscriptions/listen` stream with its final result. */
   close(): void {

@@ -10,8 +10,15 @@ import type { IncomingMessage } from "node:http";
 /** The default body limit of the HTTP server: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The outcome of {@link readBodyText}. */
-export type BodyText = { kind: "text"; text: string } | { kind: "too-large" } | { kind: "invalid-utf8" };
+/**
+ * The outcome of {@link readBodyText}: the text, a body over the limit, undecodable bytes, or a
+ * body that never ended (the client went away mid-upload: nobody is left to answer).
+ */
+export type BodyText =
+  | { kind: "text"; text: string }
+  | { kind: "too-large" }
+  | { kind: "invalid-utf8" }
+  | { kind: "aborted" };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -19,8 +26,8 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * Reads `request`'s body as UTF-8 text, at most `maxBodyBytes` bytes.
  *
  * @returns `too-large` when `Content-Length` or the streamed size exceeds the limit (the stream is
- *   cancelled), `invalid-utf8` for undecodable bytes, else the text ("" for no body).
- * @throws whatever the body stream throws (for example when the client goes away mid-upload).
+ *   cancelled), `invalid-utf8` for undecodable bytes, `aborted` when the body stream fails (the
+ *   client went away mid-upload), else the text ("" for no body). Never rejects.
  */
 export async function readBodyText(request: Request, maxBodyBytes: number): Promise<BodyText> {
   const declared = request.headers.get("content-length");
@@ -33,7 +40,13 @@ export async function readBodyText(request: Request, maxBodyBytes: number): Prom
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch {
+      return { kind: "aborted" };
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > maxBodyBytes) {
@@ -59,23 +72,21 @@ export async function readBodyText(request: Request, maxBodyBytes: number): Prom
  * Reads a `node:http` request body as UTF-8 text, at most `maxBodyBytes` bytes: the same outcomes
  * as {@link readBodyText}, straight from the Node stream (no web stream in between). On
  * `too-large` it stops reading and leaves the rest to the caller (the Node adapter drains or
- * closes the connection).
- *
- * @throws whatever the stream emits as an error, or an Error when it closes before its end.
+ * closes the connection); `aborted` when the stream errors or closes before its end. Never rejects.
  */
 export function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
   const declared = incoming.headers["content-length"];
   if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBodyBytes) {
     return Promise.resolve({ kind: "too-large" });
   }
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const cleanup = () => {
       incoming.off("data", onData);
       incoming.off("end", onEnd);
-      incoming.off("error", onError);
-      incoming.off("close", onClose);
+      incoming.off("error", onAborted);
+      incoming.off("close", onAborted);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
@@ -96,17 +107,13 @@ export function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number
         resolve({ kind: "invalid-utf8" });
       }
     };
-    const onError = (error: Error) => {
+    const onAborted = () => {
       cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error("the request closed before its body ended"));
+      resolve({ kind: "aborted" });
     };
     incoming.on("data", onData);
     incoming.on("end", onEnd);
-    incoming.on("error", onError);
-    incoming.on("close", onClose);
+    incoming.on("error", onAborted);
+    incoming.on("close", onAborted);
   });
 }

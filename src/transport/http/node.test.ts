@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { Server } from "../../server/server.js";
 import {
@@ -124,6 +125,26 @@ describe("serve", () => {
       });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: { code: -32700 } });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("treats a client that goes away mid-upload as gone, not as a failure to report", async () => {
+    const reported: unknown[] = [];
+    const handle = await serve(newFixture().dispatcher, { onError: (error) => reported.push(error) });
+    try {
+      const socket = connect(handle.port, "127.0.0.1");
+      await new Promise<void>((resolve) => socket.once("connect", resolve));
+      const head = Object.entries({ ...baseHeaders("server/discover"), Host: `127.0.0.1:${handle.port}` })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("");
+      socket.write(`POST /mcp HTTP/1.1\r\n${head}Content-Length: 1000\r\n\r\n{"jsonrpc":"2.0",`);
+      await new Promise<void>((resolve) => socket.once("close", resolve).resetAndDestroy());
+      // The reset reaches the server before this later connection's request does.
+      const response = await post(handle.url, discover, baseHeaders("server/discover"));
+      expect(response.status).toBe(200);
+      expect(reported).toEqual([]);
     } finally {
       await handle.close();
     }

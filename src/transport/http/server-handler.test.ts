@@ -268,6 +268,26 @@ describe("HTTP-level refusals", () => {
     expect(response.status).toBe(413);
   });
 
+  it("answers a body stream that fails mid-upload without reporting a failure", async () => {
+    const reported: unknown[] = [];
+    const handler = createHttpHandler(fixture.dispatcher, { onError: (error) => reported.push(error) });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
+        controller.error(new Error("aborted"));
+      },
+    });
+    const request = new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: baseHeaders("server/discover"),
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await handler(request);
+    expect(response.status).toBe(400);
+    expect(reported).toEqual([]);
+  });
+
   it("answers malformed JSON with 400 and -32700", async () => {
     await expectError(await post(handle.url, '{"jsonrpc":', baseHeaders("tools/list")), 400, -32700);
   });

@@ -181,6 +181,10 @@ export function createExchangeHandler(
     if (body.kind === "too-large") {
       return refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
     }
+    if (body.kind === "aborted") {
+      // The client went away mid-upload: nothing to dispatch, and nobody to read the answer.
+      return refusal("INVALID_REQUEST", "Invalid Request: the body ended before it was complete");
+    }
     if (body.kind === "invalid-utf8") {
       return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
     }
