@@ -124,6 +124,25 @@ export function invalidParams(message: string, data?: unknown): McpError {
   return McpError.of("INVALID_PARAMS", message, data);
 }
 
+/**
+ * -32022 "Unsupported protocol version" (HTTP 400): `requested` is not a revision this server
+ * serves; `data` names both, `{ supported, requested }` (`requested` cut to 64 characters), so the
+ * client can pick another.
+ * Spec: basic/versioning, §3.5 (a present but unsupported `MCP-Protocol-Version` header).
+ */
+export function unsupportedProtocolVersion(requested: string, supported: readonly string[]): McpError {
+  return McpError.of("UNSUPPORTED_PROTOCOL_VERSION", "Unsupported protocol version", {
+    supported: [...supported],
+    // A revision is a date; anything far longer is cut, so the answer never echoes a large input.
+    requested:
+      requested.length > MAX_ECHOED_VERSION_LENGTH
+        ? `${requested.slice(0, MAX_ECHOED_VERSION_LENGTH)}…`
+        : requested,
+  });
+}
+
+const MAX_ECHOED_VERSION_LENGTH = 64;
+
 /** -32603 "Internal error", with no detail: the cause goes to the logger, never to the wire. */
 export function internalError(): McpError {
   return McpError.of("INTERNAL_ERROR", "Internal error");

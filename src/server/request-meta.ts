@@ -3,18 +3,10 @@
  * -32602, an unserved version is -32022 naming the versions served. Spec: basic/index §Request
  * metadata, basic/versioning.
  */
-import { invalidParams, McpError } from "../protocol/errors.js";
+import { invalidParams, unsupportedProtocolVersion } from "../protocol/errors.js";
 import type { Params } from "../protocol/jsonrpc.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schema/base.js";
 import { META } from "../protocol/versions.js";
-
-/** -32022: the requested version is not one this server serves. */
-export function unsupportedProtocolVersion(requested: string, supported: readonly string[]): McpError {
-  return McpError.of("UNSUPPORTED_PROTOCOL_VERSION", "Unsupported protocol version", {
-    supported: [...supported],
-    requested,
-  });
-}
 
 /** Formats the first problem of a zod error as "path: message". */
 export function describeIssue(issues: readonly { path: PropertyKey[]; message: string }[]): string {
@@ -41,7 +33,8 @@ export function readRequestMeta(
   const fields = meta as Record<string, unknown>;
   const version = fields[META.protocolVersion];
   if (typeof version !== "string") {
-    throw invalidParams(`Invalid params: _meta is missing "${META.protocolVersion}"`, {
+    const problem = version === undefined ? "is missing" : "has a non-string";
+    throw invalidParams(`Invalid params: _meta ${problem} "${META.protocolVersion}"`, {
       field: `_meta.${META.protocolVersion}`,
     });
   }

@@ -119,6 +119,22 @@ describe("per-request _meta", () => {
     });
   });
 
+  it("says a non-string protocolVersion is not a string, not that it is missing", async () => {
+    const meta = requestMeta({}, { "io.modelcontextprotocol/protocolVersion": 20260728 });
+    const error = errorOf(await call(provisioner(), rpc("tools/list", { _meta: meta })));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toBe(
+      'Invalid params: _meta has a non-string "io.modelcontextprotocol/protocolVersion"',
+    );
+  });
+
+  it("cuts a long unserved version in the -32022 answer instead of echoing it whole", async () => {
+    const meta = requestMeta({}, { "io.modelcontextprotocol/protocolVersion": "9".repeat(100_000) });
+    const error = errorOf(await call(provisioner(), rpc("server/discover", { _meta: meta })));
+    expect(error.code).toBe(-32022);
+    expect((error.data as { requested: string }).requested).toBe(`${"9".repeat(64)}…`);
+  });
+
   it("rejects an unknown log level with -32602", async () => {
     const meta = requestMeta({}, { "io.modelcontextprotocol/logLevel": "loud" });
     expect(errorOf(await call(provisioner(), rpc("tools/list", { _meta: meta }))).code).toBe(-32602);
@@ -133,6 +149,26 @@ describe("methods", () => {
       expect(error.code).toBe(-32601);
     },
   );
+
+  it("answers a 2025-era initialize with -32022 naming the versions it serves", async () => {
+    const error = errorOf(
+      await call(provisioner(), {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "old", version: "1" },
+        },
+      }),
+    );
+    expect(error).toEqual({
+      code: -32022,
+      message: "Unsupported protocol version",
+      data: { supported: ["2026-07-28"], requested: "2025-11-25" },
+    });
+  });
 
   it("answers a method whose handler is not registered with -32601", async () => {
     expect(errorOf(await call(provisioner(), rpc("prompts/list"))).code).toBe(-32601);

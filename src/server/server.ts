@@ -5,7 +5,13 @@
  * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
  */
 import * as z from "zod";
-import { ERRORS, internalError, McpError, methodNotFound } from "../protocol/errors.js";
+import {
+  ERRORS,
+  internalError,
+  McpError,
+  methodNotFound,
+  unsupportedProtocolVersion,
+} from "../protocol/errors.js";
 import {
   errorResponse,
   type JSONRPCNotification,
@@ -169,6 +175,7 @@ export class Server implements Dispatcher {
 
   async #dispatch(request: JSONRPCRequest, env: RequestEnvironment): Promise<WireResult> {
     const { method } = request;
+    if (method === "initialize") throw legacyHandshake(request.params, this.supportedVersions);
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
@@ -261,6 +268,19 @@ export class Server implements Dispatcher {
     }
     return internalError();
   }
+}
+
+/**
+ * The answer to a 2025-era `initialize`, which the stateless core has no handshake for: -32022
+ * naming the revisions served when it asks for one of them that is not served (so an older client
+ * learns what this server speaks, spec §3.10), else -32601 like any removed method.
+ */
+function legacyHandshake(params: Params | undefined, supported: readonly string[]): McpError {
+  const requested = params?.protocolVersion;
+  if (typeof requested === "string" && !supported.includes(requested)) {
+    return unsupportedProtocolVersion(requested, supported);
+  }
+  return methodNotFound("initialize");
 }
 
 /**

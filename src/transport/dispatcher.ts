@@ -52,6 +52,12 @@ export interface Dispatcher {
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined>;
+  /**
+   * The protocol revisions this dispatcher serves, newest first. Streamable HTTP answers a request
+   * whose `MCP-Protocol-Version` header names another with -32022 (HTTP 400) before reading its
+   * other headers. Default, when absent: `MODERN_PROTOCOL_VERSIONS` (2026-07-28). Spec: §3.5.
+   */
+  readonly supportedVersions?: readonly string[];
 }
 
 /** True for an object that implements {@link Dispatcher}. */

@@ -287,6 +287,11 @@ export class MCPServer implements Dispatcher {
     return this.server.handle(message, env);
   }
 
+  /** The protocol revisions this server serves, newest first (its low-level `Server`'s). */
+  get supportedVersions(): readonly string[] {
+    return this.server.supportedVersions;
+  }
+
   /**
    * Serves this server over Streamable HTTP on Node.js (`serve` from tsmcp/transport): bound to
    * 127.0.0.1 on a free port by default, endpoint `/mcp`. Unexpected transport failures go to this

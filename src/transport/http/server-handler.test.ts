@@ -122,6 +122,53 @@ describe("per-request _meta", () => {
     );
     expect(body.error.data).toEqual({ supported: ["2026-07-28"], requested: "v999.0.0" });
   });
+
+  it.each([
+    ["without Mcp-Method", "tools/list", { "MCP-Protocol-Version": "2025-11-25" }, META],
+    [
+      "without _meta",
+      "tools/list",
+      { ...baseHeaders("tools/list"), "MCP-Protocol-Version": "2099-01-01" },
+      null,
+    ],
+    [
+      "on initialize",
+      "initialize",
+      { ...baseHeaders("initialize"), "MCP-Protocol-Version": "2025-11-25" },
+      null,
+    ],
+  ])(
+    "answers an unsupported MCP-Protocol-Version header %s with 400 and -32022, before any other check",
+    async (_case, method, headers, meta) => {
+      const allHeaders = { "Content-Type": "application/json", ...headers };
+      const body = await expectError(
+        await post(handle.url, rpc(12, method, {}, meta), allHeaders),
+        400,
+        -32022,
+      );
+      const requested = (headers as Record<string, string>)["MCP-Protocol-Version"];
+      expect(body).toMatchObject({ id: 12, error: { data: { supported: ["2026-07-28"], requested } } });
+    },
+  );
+
+  it("answers a 2025-era initialize without 2026 headers with 400 and -32022 naming its versions", async () => {
+    const initialize = rpc(
+      13,
+      "initialize",
+      {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "old", version: "1" },
+      },
+      null,
+    );
+    const response = await post(handle.url, initialize, {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    });
+    const body = await expectError(response, 400, -32022);
+    expect(body.error.data).toEqual({ supported: ["2026-07-28"], requested: "2025-11-25" });
+  });
 });
 
 describe("request-metadata headers", () => {
@@ -161,8 +208,13 @@ describe("request-metadata headers", () => {
   });
 
   it("refuses an MCP-Protocol-Version that differs from _meta with 400 and -32020", async () => {
-    const headers = { ...baseHeaders("tools/list"), "MCP-Protocol-Version": "2025-11-25" };
-    await expectError(await post(handle.url, list, headers), 400, -32020);
+    const other = rpc(
+      20,
+      "tools/list",
+      {},
+      { ...META, "io.modelcontextprotocol/protocolVersion": "v999.0.0" },
+    );
+    await expectError(await post(handle.url, other, baseHeaders("tools/list")), 400, -32020);
   });
 
   it("refuses a tools/call without Mcp-Name with 400 and -32020", async () => {

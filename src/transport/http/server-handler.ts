@@ -4,7 +4,13 @@
  * Host and Origin, enforces the body limit, frames JSON-RPC, checks the request-metadata headers,
  * and turns the client closing the stream into cancellation. Spec: §3 (streamable-http), §1.9.
  */
-import { ERRORS, type ErrorKind, internalError, McpError } from "../../protocol/errors.js";
+import {
+  ERRORS,
+  type ErrorKind,
+  internalError,
+  McpError,
+  unsupportedProtocolVersion,
+} from "../../protocol/errors.js";
 import {
   errorResponse,
   type JSONRPCNotification,
@@ -12,6 +18,7 @@ import {
   parseMessage,
   type RequestId,
 } from "../../protocol/jsonrpc.js";
+import { MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import { type Dispatcher, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
@@ -131,8 +138,10 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * Per request, in order: only POST (else 405, `Allow: POST`); `Host` then `Origin` allowed (else
  * 403); `Content-Type: application/json` (else 415); body within `maxBodyBytes` (else 413);
  * one JSON-RPC message (-32700 / -32600, HTTP 400; batches and responses refused); a notification
- * is dispatched and answered 202 with no body; a request has its headers checked (-32020, 400) and
- * is dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
+ * is dispatched and answered 202 with no body; a request whose `MCP-Protocol-Version` header names
+ * a revision the dispatcher does not serve gets -32022 (400) naming the ones it does; a 2025-era
+ * `initialize` without that header goes to the dispatcher as it is; any other request has its
+ * headers checked (-32020, 400) and is dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
  * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
  * first: then an SSE stream of `event: message` events ending with the response. Without
  * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
@@ -169,6 +178,8 @@ export function createExchangeHandler(
       // a failing error hook must not break the answer
     }
   };
+  const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
+  const answering = { streamable: false, keepAliveMs, report };
 
   async function serveModern(request: HttpExchange): Promise<HttpAnswer> {
     if (!isJsonContentType(request.headers.get("content-type"))) {
@@ -213,6 +224,13 @@ export function createExchangeHandler(
   }
 
   async function serveRequest(request: HttpExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
+    const version = request.headers.get("mcp-protocol-version")?.trim();
+    if (version === undefined || version === "") {
+      // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its versions.
+      if (message.method === "initialize") return answerRequest(dispatcher, request, message, answering);
+    } else if (!supportedVersions.includes(version)) {
+      return errorJson(unsupportedProtocolVersion(version, supportedVersions), message.id);
+    }
     const headerError = validateRequestHeaders(message, request.headers);
     if (headerError !== undefined) return errorJson(headerError, message.id);
     const streamable = acceptsEventStream(request.headers.get("accept"));
@@ -220,7 +238,7 @@ export function createExchangeHandler(
       return refusal("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream");
     }
 
-    return answerRequest(dispatcher, request, message, { streamable, keepAliveMs, report });
+    return answerRequest(dispatcher, request, message, { ...answering, streamable });
   }
 
   async function serve(request: HttpExchange): Promise<HttpAnswer> {
