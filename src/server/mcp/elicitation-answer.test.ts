@@ -41,6 +41,31 @@ describe("readElicitation", () => {
     });
   });
 
+  it("names at most five fields, each cut, and counts the rest", () => {
+    const content = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}`, "x"]));
+    content["k".repeat(100_000)] = "x";
+    for (const schema of [
+      z.record(z.string(), z.number()),
+      { type: "object", additionalProperties: { type: "number" } },
+    ]) {
+      const answer = readElicitation({ action: "accept", content }, schema) as { message: string };
+      expect(answer.message.length).toBeLessThan(300);
+    }
+    expect(readElicitation({ action: "accept", content }, z.record(z.string(), z.number()))).toEqual({
+      status: "invalid",
+      message: "the answer does not match the requested schema (fields: f0, f1, f2, f3, f4, and 9996 more)",
+    });
+    expect(
+      readElicitation(
+        { action: "accept", content: { ["k".repeat(100_000)]: "x" } },
+        z.record(z.string(), z.number()),
+      ),
+    ).toEqual({
+      status: "invalid",
+      message: `the answer does not match the requested schema (fields: ${"k".repeat(100)}…)`,
+    });
+  });
+
   it("calls content that does not match invalid, naming only the fields", () => {
     for (const schema of [Region, regionJson]) {
       const answer = readElicitation({ action: "accept", content: { region: "mars-1" } }, schema);

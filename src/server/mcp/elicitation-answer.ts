@@ -5,7 +5,14 @@
  */
 import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
 import { compileJsonSchema, isPlainObject, type JsonValidator } from "./json-schema.js";
-import { type InferSchemaOutput, isStandardSchema, issueFields, type SchemaLike, toIssue } from "./schema.js";
+import {
+  describeIssueFields,
+  type InferSchemaOutput,
+  isStandardSchema,
+  type SchemaIssue,
+  type SchemaLike,
+  toIssue,
+} from "./schema.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
 export type ElicitationContent = NonNullable<ElicitResult["content"]>;
@@ -16,7 +23,7 @@ export type ElicitationContent = NonNullable<ElicitResult["content"]>;
  * - `declined` / `cancelled`: the user said no, or dismissed the request;
  * - `missing`: there is no answer under that key (typically the first round);
  * - `invalid`: the answer is malformed, or accepted with content that does not match the schema;
- *   `message` names the offending fields only.
+ *   `message` names the offending fields only (at most five, then how many more).
  */
 export type ElicitationAnswer<T> =
   | { status: "accepted"; content: T }
@@ -36,10 +43,10 @@ function jsonValidatorFor(schema: object): JsonValidator {
   return validator;
 }
 
-function mismatch(fields: readonly string[]): { status: "invalid"; message: string } {
+function mismatch(issues: readonly SchemaIssue[]): { status: "invalid"; message: string } {
   return {
     status: "invalid",
-    message: `the answer does not match the requested schema (fields: ${fields.join(", ")})`,
+    message: `the answer does not match the requested schema (fields: ${describeIssueFields(issues)})`,
   };
 }
 
@@ -89,14 +96,12 @@ export function readElicitation<S extends SchemaLike>(
     return { status: "invalid", message: "the answer was accepted without content" };
   if (validateJson !== undefined) {
     const issues = validateJson(content);
-    return issues === undefined
-      ? { status: "accepted", content: content as Content }
-      : mismatch(issueFields(issues));
+    return issues === undefined ? { status: "accepted", content: content as Content } : mismatch(issues);
   }
   const result = (schema as Extract<SchemaLike, { "~standard": unknown }>)["~standard"].validate(content);
   if (result instanceof Promise) {
     throw new TypeError("readElicitation: the schema validates asynchronously; pass a synchronous schema");
   }
   if (result.issues === undefined) return { status: "accepted", content: result.value as Content };
-  return mismatch(issueFields(result.issues.map(toIssue)));
+  return mismatch(result.issues.map(toIssue));
 }

@@ -7,7 +7,7 @@ import * as z from "zod";
 import type { ElicitRequestFormParams } from "../../protocol/schema/input.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
 import { readElicitation } from "./elicitation-answer.js";
-import { overHttp, recordingLogger } from "./mcp-test-fixtures.js";
+import { overHttp, postRaw, recordingLogger } from "./mcp-test-fixtures.js";
 import { MCPServer } from "./server.js";
 
 const ASK_AUDIENCE = elicitationRequest({
@@ -160,6 +160,33 @@ describe("prompts/list and prompts/get", () => {
         { inputResponses: { audience: { action: "accept", content: { audience: "x" } } } },
       ),
     ).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("answers invalid arguments in a bounded message: five issues named, the rest counted, each cut", async () => {
+    const mcp = new MCPServer("prompts");
+    mcp.prompt("labels", { argsSchema: z.record(z.string(), z.string().max(1)) }, () => "ok");
+    mcp.prompt("strict", { argsSchema: z.strictObject({ topic: z.string() }) }, () => "ok");
+    const { url } = await overHttp(mcp);
+    const many = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`label${i}`, "too long"]));
+    const labels = await postRaw(url, "prompts/get", { name: "labels", arguments: many });
+    expect(JSON.stringify(labels).length).toBeLessThan(2048);
+    expect(labels).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/^Invalid arguments for prompt labels: label0: .*; and 19995 more$/),
+      },
+    });
+    const strict = await postRaw(url, "prompts/get", {
+      name: "strict",
+      arguments: { topic: "x", ["k".repeat(100_000)]: "y" },
+    });
+    expect(JSON.stringify(strict).length).toBeLessThan(2048);
+    expect(strict).toMatchObject({
+      error: {
+        code: -32602,
+        message: expect.stringMatching(/^Invalid arguments for prompt strict: Unrecognized key: "k+…$/),
+      },
+    });
   });
 
   it("answers an unknown prompt with -32602", async () => {

@@ -203,16 +203,52 @@ export function withoutProperties(jsonSchema: JsonSchemaObject, names: readonly 
   return deepFreeze(copy);
 }
 
-/** The issues as one line: `path: message; path: message` (the root's issues without a path). */
-export function describeIssues(issues: readonly SchemaIssue[]): string {
-  return issues
-    .map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`))
-    .join("; ");
+/** Most issues (or fields) named in one message; the rest are counted ("and N more"). */
+const MAX_NAMED_ISSUES = 5;
+
+/** Longest issue path quoted in a message; a longer one is cut with "…". */
+const MAX_PATH_LENGTH = 100;
+
+/** Longest issue message quoted in a message (it may quote a key the client sent); cut with "…". */
+const MAX_MESSAGE_LENGTH = 200;
+
+/** `text` cut to `limit` UTF-16 units plus "…" when longer, never splitting a surrogate pair. */
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
+  return `${text.slice(0, end)}…`;
 }
 
-/** The distinct field paths named by the issues (the root as "(root)"), for messages that must not leak more. */
-export function issueFields(issues: readonly SchemaIssue[]): string[] {
-  return [...new Set(issues.map((issue) => (issue.path === "" ? "(root)" : issue.path)))];
+/** The first {@link MAX_NAMED_ISSUES} `items`, each formatted, joined by `separator`, then `and N more`. */
+function joinCapped<T>(items: readonly T[], format: (item: T) => string, separator: string): string {
+  const named = items.slice(0, MAX_NAMED_ISSUES).map(format);
+  const rest = items.length - named.length;
+  return (rest > 0 ? [...named, `and ${rest} more`] : named).join(separator);
+}
+
+/**
+ * The issues as one line for a wire message: `path: message; path: message` (the root's issues
+ * without a path). At most five issues are named, then `and N more`; each path is cut to 100
+ * characters and each message to 200 (with "…"), so a huge invalid value gets a small answer.
+ */
+export function describeIssues(issues: readonly SchemaIssue[]): string {
+  return joinCapped(
+    issues,
+    (issue) => {
+      const message = cut(issue.message, MAX_MESSAGE_LENGTH);
+      return issue.path === "" ? message : `${cut(issue.path, MAX_PATH_LENGTH)}: ${message}`;
+    },
+    "; ",
+  );
+}
+
+/**
+ * The distinct field paths named by the issues (the root as "(root)"), comma-separated, for
+ * messages that must not leak more: at most five, then `and N more`, each cut to 100 characters.
+ */
+export function describeIssueFields(issues: readonly SchemaIssue[]): string {
+  const fields = new Set(issues.map((issue) => (issue.path === "" ? "(root)" : issue.path)));
+  return joinCapped([...fields], (field) => cut(field, MAX_PATH_LENGTH), ", ");
 }
 
 export type { JsonSchemaObject, SchemaIssue } from "./json-schema.js";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
-import { overHttp, recordingLogger } from "./mcp-test-fixtures.js";
+import { overHttp, postRaw, recordingLogger } from "./mcp-test-fixtures.js";
 import { withJsonSchema } from "./schema.js";
 import { MCPServer } from "./server.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
@@ -271,6 +271,62 @@ describe("a tool's arguments", () => {
     });
     expect(text(await client.callTool("ping"))).toBe("pong");
     expect(await client.callTool("ping", { extra: 1 })).toMatchObject({ isError: true });
+  });
+});
+
+describe("invalid arguments are answered in a bounded message", () => {
+  /** The text of a raw `tools/call` answer, and the size of the whole JSON-RPC response. */
+  async function callRawText(url: URL, name: string, args: unknown): Promise<{ text: string; size: number }> {
+    const response = await postRaw(url, "tools/call", { name, arguments: args });
+    const result = (response as { result?: CallToolResult }).result;
+    expect(result?.isError).toBe(true);
+    return { text: text(result as CallToolResult), size: JSON.stringify(response).length };
+  }
+
+  it("names the first five failing elements of a huge array and counts the rest", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("tag", { inputSchema: z.object({ tags: z.array(z.string()) }) }, () => "tagged");
+    const { url } = await overHttp(mcp);
+    const { text: message, size } = await callRawText(url, "tag", { tags: new Array(200_000).fill(1) });
+    expect(size).toBeLessThan(2048);
+    expect(message).toMatch(/^Invalid arguments for tool tag: tags\.0: /);
+    expect(message).toContain("tags.4: ");
+    expect(message).not.toContain("tags.5: ");
+    expect(message).toMatch(/; and 199995 more$/);
+  });
+
+  it("cuts a very long path and a message that quotes a very long key", async () => {
+    const long = "k".repeat(100_000);
+    const mcp = new MCPServer("tools");
+    mcp.tool("scores", { inputSchema: z.object({ scores: z.record(z.string(), z.number()) }) }, () => "ok");
+    mcp.tool("strict", { inputSchema: z.strictObject({ name: z.string() }) }, () => "ok");
+    const { url } = await overHttp(mcp);
+    const path = await callRawText(url, "scores", { scores: { [long]: "high" } });
+    expect(path.size).toBeLessThan(2048);
+    expect(path.text).toMatch(/^Invalid arguments for tool scores: scores\.k+…: /);
+    const key = await callRawText(url, "strict", { name: "x", [long]: 1 });
+    expect(key.size).toBeLessThan(2048);
+    expect(key.text).toMatch(/^Invalid arguments for tool strict: Unrecognized key: "k+…$/);
+  });
+
+  it("cuts a very long key named by ajv for a raw JSON Schema tool", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("ping", {}, () => "pong");
+    const { url } = await overHttp(mcp);
+    const { text: message, size } = await callRawText(url, "ping", { ["k".repeat(100_000)]: 1 });
+    expect(size).toBeLessThan(2048);
+    expect(message).toMatch(
+      /^Invalid arguments for tool ping: k{100}…: must NOT have additional properties$/,
+    );
+  });
+
+  it("names every issue when there are at most five", async () => {
+    const mcp = new MCPServer("tools");
+    mcp.tool("five", { inputSchema: z.object({ tags: z.array(z.string()) }) }, () => "ok");
+    const { client } = await overHttp(mcp);
+    const result = await client.callTool("five", { tags: [1, 2, 3, 4, 5] });
+    expect(text(result)).toContain("tags.4: ");
+    expect(text(result)).not.toContain("more");
   });
 });
 

@@ -230,10 +230,10 @@ function checkParamHeaders(pipeline: ToolPipeline, rawArgs: unknown, ctx: Contex
 /**
  * Runs one call through a pipeline: over HTTP, the `Mcp-Param-*` headers are checked against the
  * raw arguments (a disagreement throws -32020 before anything else runs); resolved names are
- * dropped from the arguments; invalid arguments become an `isError` result naming the fields; a
- * resolve step may answer instead of the body; a thrown `McpError` propagates; any other throw (a
- * resolver's `ResolverError` included) becomes an `isError` result with its message; the return
- * is shaped by the conventions.
+ * dropped from the arguments; invalid arguments become an `isError` result naming the fields (at
+ * most five, see `describeIssues`); a resolve step may answer instead of the body; a thrown
+ * `McpError` propagates; any other throw (a resolver's `ResolverError` included) becomes an
+ * `isError` result with its message; the return is shaped by the conventions.
  */
 export async function runTool(
   pipeline: ToolPipeline,

@@ -11,7 +11,7 @@ import {
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
 import { isPlainObject } from "../mcp/json-schema.js";
-import { issueFields } from "../mcp/schema.js";
+import { describeIssueFields } from "../mcp/schema.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
 import type { RecordedOutcome } from "./state.js";
@@ -53,7 +53,7 @@ async function readElicitAnswer(
   if (!checked.ok) {
     return unusable(
       `Resolver '${name}' received an accepted elicitation whose content does not match the requested schema ` +
-        `(fields: ${issueFields(checked.issues).join(", ")})`,
+        `(fields: ${describeIssueFields(checked.issues)})`,
     );
   }
   return {
