@@ -210,6 +210,38 @@ describe("a tool's Mcp-Param headers that disagree with its arguments answer HTT
     expect(seen).toEqual({ bodies: [], resolverRuns: 0 });
   });
 
+  it("without echoing a 100 KB body value in full, in the message or in data", async () => {
+    const { mcp, seen } = routeServer();
+    const url = await served(mcp);
+    const region = "r".repeat(100_000);
+    const answer = await callRaw(url, "route", { region }, { "Mcp-Param-Region": "us" });
+    const cut = `${"r".repeat(200)}…`;
+    expectMismatch(
+      answer,
+      `Header mismatch: Mcp-Param-Region header value 'us' does not match body value '${cut}'`,
+    );
+    expect(answer.body.error?.data).toEqual({
+      header: "Mcp-Param-Region",
+      headerValue: "us",
+      bodyValue: cut,
+    });
+    expect(JSON.stringify(answer.body).length).toBeLessThan(1024);
+    expect(seen).toEqual({ bodies: [], resolverRuns: 0 });
+  });
+
+  it("without echoing a 100 KB tool name in full when Mcp-Name disagrees", async () => {
+    const url = await served(routeServer().mcp);
+    const name = "n".repeat(100_000);
+    const answer = await callRaw(url, name, {}, { "Mcp-Name": "route" });
+    const cut = `${"n".repeat(200)}…`;
+    expectMismatch(
+      answer,
+      `Header mismatch: Mcp-Name header value 'route' does not match body value '${cut}'`,
+    );
+    expect(answer.body.error?.data).toEqual({ header: "Mcp-Name", headerValue: "route", bodyValue: cut });
+    expect(JSON.stringify(answer.body).length).toBeLessThan(1024);
+  });
+
   it("when a present value's header is missing, before the resolvers and the body run", async () => {
     const { mcp, seen } = routeServer();
     const url = await served(mcp);

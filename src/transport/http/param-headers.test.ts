@@ -117,6 +117,32 @@ describe("validateParamHeaders checks the headers of one call against its argume
     );
   });
 
+  it("cuts long body and header values in data the same way as in the message", () => {
+    const long = "r".repeat(100_000);
+    const cut = `${"r".repeat(200)}…`;
+    expect(validateParamHeaders(params, { region: long }, new Headers())?.data).toEqual({
+      header: "Mcp-Param-Region",
+      bodyValue: cut,
+    });
+    expect(
+      validateParamHeaders(params, { region: long }, new Headers({ "Mcp-Param-Region": "eu" }))?.data,
+    ).toEqual({ header: "Mcp-Param-Region", headerValue: "eu", bodyValue: cut });
+    expect(
+      validateParamHeaders(params, { region: "eu" }, new Headers({ "Mcp-Param-Region": long }))?.data,
+    ).toEqual({ header: "Mcp-Param-Region", headerValue: cut, bodyValue: "eu" });
+    expect(
+      validateParamHeaders(params, {}, new Headers({ "Mcp-Param-Region": `=?base64?${long}?=` }))?.data,
+    ).toEqual({ header: "Mcp-Param-Region", headerValue: `=?base64?${"r".repeat(191)}…` });
+    const huge = { list: new Array(50_000).fill(1) };
+    const error = validateParamHeaders(params, { region: huge }, new Headers({ "Mcp-Param-Region": "eu" }));
+    expect(error?.data).toEqual({
+      header: "Mcp-Param-Region",
+      headerValue: "eu",
+      bodyValue: `${JSON.stringify(huge).slice(0, 200)}…`,
+    });
+    expect(error?.message.length).toBeLessThan(500);
+  });
+
   it("refuses obs-text and a sentinel whose payload is not UTF-8", () => {
     expect(
       validateParamHeaders(params, { region: "é" }, new Headers({ "Mcp-Param-Region": "\u00e9" }))?.message,

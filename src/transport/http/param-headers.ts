@@ -9,7 +9,7 @@
 import type { McpError } from "../../protocol/errors.js";
 import { type ParamHeader, paramValueAt } from "../../protocol/x-mcp-header.js";
 import { decodeHeaderValue, encodeHeaderValue, MCP_HEADERS } from "./headers.js";
-import { hasInvalidCharacters, mismatch, quote, trimOws } from "./validate-headers.js";
+import { hasInvalidCharacters, mismatch, quote, trimOws, truncate } from "./validate-headers.js";
 
 /**
  * A decimal number as JSON writes it (`42`, `42.0`, `-7`, `4.2e1`): what an integer header may
@@ -62,14 +62,22 @@ export function paramHeadersFor(
   return headers;
 }
 
-/** Longest JSON of a non-string body value quoted in an error message. */
-const JSON_QUOTE_LIMIT = 200;
-
 /** A body value for a message: a string quoted, anything else as (cut) JSON. */
 function describeBodyValue(value: unknown): string {
   if (typeof value === "string") return quote(value);
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > JSON_QUOTE_LIMIT ? `${json.slice(0, JSON_QUOTE_LIMIT)}…` : json;
+  return truncate(JSON.stringify(value) ?? String(value));
+}
+
+/**
+ * A body value for an error's `data`: a string cut as {@link truncate} does; an object or array
+ * whose JSON is longer than that limit as its cut JSON text; anything else as it is.
+ */
+function boundBodyValue(value: unknown): unknown {
+  if (typeof value === "string") return truncate(value);
+  if (typeof value !== "object" || value === null) return value;
+  const json = JSON.stringify(value);
+  const cut = truncate(json);
+  return cut === json ? value : cut;
 }
 
 /**
@@ -95,39 +103,40 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
   const header = paramHeaderName(param);
   const bodyValue = paramValueAt(args, param.path);
   const present = bodyValue !== undefined && bodyValue !== null;
+  const body = boundBodyValue(bodyValue);
   const raw = headers.get(header);
   if (raw === null) {
     if (!present) return undefined;
     return mismatch(
       `required ${header} header is missing (body value ${describeBodyValue(bodyValue)} of argument ${param.path.join(".")})`,
-      { header, bodyValue },
+      { header, bodyValue: body },
     );
   }
   const value = trimOws(raw);
   if (hasInvalidCharacters(value)) {
     return mismatch(`${header} header value contains invalid characters`, {
       header,
-      ...(present ? { bodyValue } : {}),
+      ...(present ? { bodyValue: body } : {}),
     });
   }
   const decoded = decodeHeaderValue(value);
   if (decoded.kind === "invalid") {
     return mismatch(`${header} header value ${quote(value)} is not valid base64: ${decoded.reason}`, {
       header,
-      headerValue: value,
-      ...(present ? { bodyValue } : {}),
+      headerValue: truncate(value),
+      ...(present ? { bodyValue: body } : {}),
     });
   }
   if (!present) {
     return mismatch(
       `${header} header value ${quote(decoded.value)} has no body value (argument ${param.path.join(".")} is ${bodyValue === null ? "null" : "absent"})`,
-      { header, headerValue: decoded.value, ...(bodyValue === null ? { bodyValue } : {}) },
+      { header, headerValue: truncate(decoded.value), ...(bodyValue === null ? { bodyValue } : {}) },
     );
   }
   if (!matchesBody(decoded.value, bodyValue)) {
     return mismatch(
       `${header} header value ${quote(decoded.value)} does not match body value ${describeBodyValue(bodyValue)}`,
-      { header, headerValue: decoded.value, bodyValue },
+      { header, headerValue: truncate(decoded.value), bodyValue: body },
     );
   }
   return undefined;
@@ -151,8 +160,9 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
  * `Mcp-Param-*` headers of names the tool does not annotate are ignored. The first failure wins.
  *
  * @returns `undefined` when every header agrees with the body, else the -32020 `McpError` to answer
- *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`). Never throws.
- *   Spec: §3.6-3.7.
+ *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`; a long
+ *   string is cut with "…" and an object or array with long JSON given as its cut JSON text, as
+ *   in the message). Never throws. Spec: §3.6-3.7.
  */
 export function validateParamHeaders(
   params: readonly ParamHeader[],

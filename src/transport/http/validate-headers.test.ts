@@ -82,6 +82,42 @@ describe("validateRequestHeaders", () => {
     expect(check({ ...headers, "Mcp-Name": "test://b" }, request)?.code).toBe(-32020);
   });
 
+  it("cuts long values in data the same way as in the message, so a 100 KB uri is not echoed", () => {
+    const uri = `test://${"u".repeat(100_000)}`;
+    const request = rpc(1, "resources/read", { uri }, META);
+    const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read" };
+    const cutUri = `${uri.slice(0, 200)}…`;
+    const differs = check({ ...headers, "Mcp-Name": "test://b" }, request);
+    expect(differs?.message).toBe(
+      `Header mismatch: Mcp-Name header value 'test://b' does not match body value '${cutUri}'`,
+    );
+    expect(differs?.data).toEqual({ header: "Mcp-Name", headerValue: "test://b", bodyValue: cutUri });
+    expect(check(headers, request)?.data).toEqual({ header: "Mcp-Name", bodyValue: cutUri });
+    expect(check({ ...headers, "Mcp-Name": "test://\u0001" }, request)?.data).toEqual({
+      header: "Mcp-Name",
+      bodyValue: cutUri,
+    });
+    const longHeader = "h".repeat(10_000);
+    expect(check({ ...good, "Mcp-Name": longHeader })?.data).toEqual({
+      header: "Mcp-Name",
+      headerValue: `${"h".repeat(200)}…`,
+      bodyValue: "bar",
+    });
+    expect(check({ ...good, "Mcp-Name": `=?base64?${longHeader}?=` })?.data).toEqual({
+      header: "Mcp-Name",
+      headerValue: `=?base64?${"h".repeat(191)}…`,
+      bodyValue: "bar",
+    });
+    expect(JSON.stringify(differs?.data).length + (differs?.message.length ?? 0)).toBeLessThan(1024);
+  });
+
+  it("never splits a surrogate pair when it cuts a value", () => {
+    const name = `${"a".repeat(199)}\u{1F600}tail`;
+    const error = check({ ...good, "Mcp-Name": "bar" }, rpc(1, "tools/call", { name }));
+    expect(error?.data).toEqual({ header: "Mcp-Name", headerValue: "bar", bodyValue: `${"a".repeat(199)}…` });
+    expect(error?.message).toContain(`body value '${"a".repeat(199)}…'`);
+  });
+
   it("refuses a header value carrying raw non-ASCII bytes", () => {
     const request = rpc(1, "tools/call", { name: "é" });
     const error = check({ ...good, "Mcp-Name": "\u00e9" }, request);

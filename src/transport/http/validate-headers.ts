@@ -8,12 +8,25 @@ import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { decodeHeaderValue, MCP_HEADERS, mcpNameOf, protocolVersionOf } from "./headers.js";
 
-/** Longest header or body value quoted in an error message; longer ones are cut with "…". */
+/**
+ * Longest header or body value echoed in an error, in its message or its `data`; longer ones are
+ * cut with "…".
+ */
 const QUOTE_LIMIT = 200;
 
-/** `value` in single quotes for an error message, cut to {@link QUOTE_LIMIT} characters. */
+/**
+ * `value` cut to {@link QUOTE_LIMIT} UTF-16 units plus "…" when longer (never splitting a
+ * surrogate pair): how a header or body value appears in a -32020 error's `data`.
+ */
+export function truncate(value: string): string {
+  if (value.length <= QUOTE_LIMIT) return value;
+  const end = /[\uD800-\uDBFF]/.test(value.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
+  return `${value.slice(0, end)}…`;
+}
+
+/** `value` in single quotes for an error message, cut as {@link truncate} does. */
 export function quote(value: string): string {
-  return `'${value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value}'`;
+  return `'${truncate(value)}'`;
 }
 
 /**
@@ -49,15 +62,16 @@ function checkHeader(
   decode: boolean,
 ): McpError | undefined {
   const raw = headers.get(header);
+  const body = truncate(bodyValue);
   if (raw === null) {
     return mismatch(`required ${header} header is missing (body value ${quote(bodyValue)})`, {
       header,
-      bodyValue,
+      bodyValue: body,
     });
   }
   const value = trimOws(raw);
   if (hasInvalidCharacters(value)) {
-    return mismatch(`${header} header value contains invalid characters`, { header, bodyValue });
+    return mismatch(`${header} header value contains invalid characters`, { header, bodyValue: body });
   }
   let headerValue = value;
   if (decode) {
@@ -65,8 +79,8 @@ function checkHeader(
     if (decoded.kind === "invalid") {
       return mismatch(`${header} header value ${quote(value)} is not valid base64: ${decoded.reason}`, {
         header,
-        headerValue: value,
-        bodyValue,
+        headerValue: truncate(value),
+        bodyValue: body,
       });
     }
     headerValue = decoded.value;
@@ -74,7 +88,7 @@ function checkHeader(
   if (headerValue !== bodyValue) {
     return mismatch(
       `${header} header value ${quote(headerValue)} does not match body value ${quote(bodyValue)}`,
-      { header, headerValue, bodyValue },
+      { header, headerValue: truncate(headerValue), bodyValue: body },
     );
   }
   return undefined;
@@ -93,7 +107,8 @@ function checkHeader(
  * with control or non-ASCII characters is refused.
  *
  * @returns `undefined` when the headers agree with the body, else the -32020 `McpError` to answer
- *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`). Never throws.
+ *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`, both cut
+ *   as {@link truncate} does). Never throws.
  */
 export function validateRequestHeaders(request: JSONRPCRequest, headers: Headers): McpError | undefined {
   const methodError = checkHeader(headers, MCP_HEADERS.method, request.method, false);
