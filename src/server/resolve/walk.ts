@@ -50,7 +50,11 @@ type NodeResult = AskResult;
 
 const PENDING = Object.freeze({ status: "pending" as const });
 
-/** The value an edge's consumer receives, or a `ResolverError` for a plain consumer of a declined or cancelled question. */
+/**
+ * The value an edge's consumer receives, or a `ResolverError` for a plain consumer of a declined or
+ * cancelled question. Its text is the reference's exactly, naming the wire action
+ * (`elicitation was decline` / `cancel`): mrtr-behaviour.md §3.4.
+ */
 function valueFor(edge: GraphEdge, outcome: ResolverOutcome<unknown>): unknown {
   if (edge.wantsOutcome) return outcome;
   if (outcome.status === "accepted") return outcome.content;
