@@ -1,8 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createServer, type Server as NodeServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import type { JSONRPCNotification } from "../../protocol/jsonrpc.js";
 import { Server } from "../../server/server.js";
 import { TransportError } from "../transport.js";
-import { HttpClientTransport } from "./client.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, HttpClientTransport } from "./client.js";
 import { createFixture, type Fixture, META, rpc } from "./http-test-fixtures.js";
 import { type HttpServerHandle, serve } from "./node.js";
 
@@ -224,6 +226,75 @@ describe("HttpClientTransport against a misbehaving server", () => {
   });
 });
 
+/** A real `node:http` server on 127.0.0.1 answering every request with `answer`; closed after the test. */
+async function listening(
+  answer: Parameters<typeof createServer>[1],
+): Promise<{ url: URL; server: NodeServer }> {
+  const server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.unref();
+  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), server };
+}
+
+describe("HttpClientTransport against a server that redirects or answers too much", () => {
+  it.each([302, 307, 308])(
+    "does not follow a %i redirect, so the request and its answers are never resent elsewhere",
+    async (status) => {
+      const elsewhere: string[] = [];
+      const other = await listening((request, response) => {
+        elsewhere.push(`${request.method} ${request.headers["x-api-key"]}`);
+        response
+          .writeHead(200, { "Content-Type": "application/json" })
+          .end('{"jsonrpc":"2.0","id":1,"result":{}}');
+      });
+      const redirecting = await listening((_request, response) => {
+        response.writeHead(status, { Location: other.url.href }).end();
+      });
+      const client = new HttpClientTransport(redirecting.url, { headers: { "X-Api-Key": "KEY123" } });
+      const failure = await client.request(rpc(1, "tools/list")).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(TransportError);
+      expect((failure as TransportError).httpStatus).toBe(status);
+      expect((failure as TransportError).message).toContain(`redirects to ${other.url.href}`);
+      expect(elsewhere).toEqual([]);
+    },
+  );
+
+  it("refuses a JSON body over maxResponseBytes without reading it all", async () => {
+    expect(DEFAULT_MAX_RESPONSE_BYTES).toBe(32 * 1024 * 1024);
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"pad":"${"x".repeat(10_000)}"}}`;
+    const { url } = await listening((_request, response) => {
+      response.writeHead(200, { "Content-Type": "application/json" });
+      // Chunked (no Content-Length): the limit must hold while streaming, not only on the header.
+      response.write(big.slice(0, 5_000));
+      response.end(big.slice(5_000));
+    });
+    const small = new HttpClientTransport(url, { maxResponseBytes: 4_096 });
+    await expect(small.request(rpc(1, "tools/list"))).rejects.toThrow(
+      /exceeds maxResponseBytes \(4096 bytes\)/,
+    );
+    const roomy = new HttpClientTransport(url, { maxResponseBytes: 20_000 });
+    await expect(roomy.request(rpc(1, "tools/list"))).resolves.toMatchObject({ id: 1 });
+  });
+
+  it("refuses an SSE event over maxResponseBytes, while a long stream of small events is fine", async () => {
+    const note = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
+    const { url } = await listening((request, response) => {
+      response.writeHead(200, { "Content-Type": "text/event-stream" });
+      if (request.headers["x-case"] === "many") {
+        response.end(`${note.repeat(200)}data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n`);
+      } else {
+        response.end(`data: {"jsonrpc":"2.0","id":1,"result":{"pad":"${"x".repeat(10_000)}"}}\n\n`);
+      }
+    });
+    const client = new HttpClientTransport(url, { maxResponseBytes: 4_096 });
+    await expect(client.request(rpc(1, "tools/list"))).rejects.toThrow(/SSE event exceeds maxResponseBytes/);
+    await expect(
+      client.request(rpc(1, "tools/list"), { headers: { "X-Case": "many" } }),
+    ).resolves.toMatchObject({ id: 1 });
+  });
+});
+
 describe("HttpClientTransport construction", () => {
   it("refuses a URL that is not http(s)", () => {
     expect(() => new HttpClientTransport("ftp://example.com/mcp")).toThrow(TypeError);
@@ -234,6 +305,12 @@ describe("HttpClientTransport construction", () => {
     expect(() => new HttpClientTransport("http://localhost/mcp", { headers: { "Bad Header": "x" } })).toThrow(
       TypeError,
     );
+  });
+
+  it("refuses a maxResponseBytes that is not a positive integer", () => {
+    for (const maxResponseBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new HttpClientTransport("http://localhost/mcp", { maxResponseBytes })).toThrow(RangeError);
+    }
   });
 
   it("does not mutate the headers it is given", () => {

@@ -15,12 +15,22 @@ import { type Transport, TransportError, type TransportRequestOptions } from "..
 import { requestMetadataHeaders } from "./headers.js";
 import { isEventStreamContentType, isJsonContentType } from "./media-type.js";
 
+/** The largest response body, or SSE event, an {@link HttpClientTransport} reads by default: 32 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 /** Options of an {@link HttpClientTransport}. */
 export interface HttpClientTransportOptions {
   /** Headers sent on every POST (for example `Authorization`). The protocol's own headers win. */
   headers?: Record<string, string>;
   /** The `fetch` to use. Default: the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * The largest JSON response body, and the largest single SSE event, in bytes; a larger one ends
+   * the request with a `TransportError` (the rest is not read). Default
+   * {@link DEFAULT_MAX_RESPONSE_BYTES} (32 MiB). An SSE stream as a whole has no limit
+   * (`subscriptions/listen` streams live long); each event does.
+   */
+  maxResponseBytes?: number;
 }
 
 const ACCEPT = "application/json, text/event-stream";
@@ -36,9 +46,11 @@ const ACCEPT = "application/json, text/event-stream";
  *
  * `request` resolves with the server's response, including a JSON-RPC error response that came
  * with a 4xx/5xx status. It rejects with a `TransportError` (with `httpStatus` when the server
- * answered) when no response can be had: a non-2xx status without a JSON-RPC error body, a body that
- * is not the response to this request, an SSE stream that ends without it, a network failure, or a
- * closed transport; with the signal's reason when `options.signal` aborts.
+ * answered) when no response can be had: a non-2xx status without a JSON-RPC error body, a
+ * redirect (never followed: it would resend the request, answers and headers included, to another
+ * URL), a body or SSE event over `maxResponseBytes`, a body that is not the response to this
+ * request, an SSE stream that ends without it, a network failure, or a closed transport; with the
+ * signal's reason when `options.signal` aborts.
  */
 export class HttpClientTransport implements Transport {
   /** Receives the notifications of requests sent without their own `onNotification`. */
@@ -47,12 +59,13 @@ export class HttpClientTransport implements Transport {
   readonly url: URL;
   readonly #headers: Headers;
   readonly #fetch: typeof fetch;
+  readonly #maxResponseBytes: number;
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
 
   /**
    * @throws TypeError when `url` is not an http(s) URL, a header is not a valid HTTP header, or
-   *   `fetch` is not a function.
+   *   `fetch` is not a function; RangeError when `maxResponseBytes` is not a positive integer.
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -63,6 +76,13 @@ export class HttpClientTransport implements Transport {
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== "function") throw new TypeError("HttpClientTransport: fetch must be a function");
     this.#fetch = fetchImpl;
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
+      throw new RangeError(
+        `HttpClientTransport: maxResponseBytes must be a positive integer of bytes, got ${maxResponseBytes}`,
+      );
+    }
+    this.#maxResponseBytes = maxResponseBytes;
   }
 
   /** {@inheritDoc Transport.request} */
@@ -128,7 +148,13 @@ export class HttpClientTransport implements Transport {
     for (const [name, value] of Object.entries(requestMetadataHeaders(message))) headers.set(name, value);
     headers.set("Content-Type", "application/json");
     headers.set("Accept", ACCEPT);
-    return this.#fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal });
+    return this.#fetch(this.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(message),
+      signal,
+      redirect: "manual",
+    });
   }
 
   async #readResponse(
@@ -137,9 +163,18 @@ export class HttpClientTransport implements Transport {
     onNotification: ((notification: JSONRPCNotification) => void) | undefined,
   ): Promise<JSONRPCResponse> {
     const contentType = response.headers.get("content-type");
+    if (isRedirect(response)) {
+      await discard(response);
+      const location = response.headers.get("location");
+      throw new TransportError(
+        `HTTP ${response.status} from ${this.url.href} redirects${location === null ? "" : ` to ${location}`}; ` +
+          "redirects are not followed (the request would be resent elsewhere): connect to the final URL",
+        { httpStatus: response.status },
+      );
+    }
     if (!response.ok) {
       if (isJsonContentType(contentType)) {
-        const parsed = parseMessage(await response.text());
+        const parsed = parseMessage(await readText(response, this.#maxResponseBytes));
         if (
           parsed.kind === "response" &&
           isErrorResponse(parsed.message) &&
@@ -155,7 +190,7 @@ export class HttpClientTransport implements Transport {
       });
     }
     if (isJsonContentType(contentType)) {
-      const parsed = parseMessage(await response.text());
+      const parsed = parseMessage(await readText(response, this.#maxResponseBytes));
       if (parsed.kind === "response" && parsed.message.id === request.id) return parsed.message;
       throw new TransportError(`the JSON body is not the response to request ${JSON.stringify(request.id)}`, {
         httpStatus: response.status,
@@ -166,7 +201,7 @@ export class HttpClientTransport implements Transport {
         const listener = onNotification ?? this.onNotification;
         listener?.(notification);
       };
-      return readEventStream(request, response.body, deliver);
+      return readEventStream(request, response.body, deliver, this.#maxResponseBytes);
     }
     await discard(response);
     throw new TransportError(
@@ -179,18 +214,29 @@ export class HttpClientTransport implements Transport {
 /**
  * Reads an SSE response stream until the response to `request`: notifications go to `deliver`,
  * messages of other event types and server requests are ignored, the stream is released as soon as
- * the response arrives. Parsing uses `eventsource-parser` (comment lines, keep-alives, CRLF).
+ * the response arrives. Parsing uses `eventsource-parser` (comment lines, keep-alives, CRLF). More
+ * than `maxEventBytes` fed without an event or comment completing fails the stream.
  */
 async function readEventStream(
   request: JSONRPCRequest,
   body: ReadableStream<Uint8Array>,
   deliver: (notification: JSONRPCNotification) => void,
+  maxEventBytes: number,
 ): Promise<JSONRPCResponse> {
   let result: JSONRPCResponse | undefined;
   let failure: TransportError | undefined;
+  let pendingBytes = 0;
   const parser = createParser({
+    onComment() {
+      pendingBytes = 0;
+    },
     onEvent(event) {
+      pendingBytes = 0;
       if (result !== undefined || failure !== undefined) return;
+      if (exceedsBytes(event.data, maxEventBytes)) {
+        failure = new TransportError(`an SSE event exceeds maxResponseBytes (${maxEventBytes} bytes)`);
+        return;
+      }
       if (event.event !== undefined && event.event !== "message") return;
       const parsed = parseMessage(event.data);
       if (parsed.kind === "notification") deliver(parsed.message);
@@ -200,12 +246,17 @@ async function readEventStream(
       }
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
   try {
     while (result === undefined && failure === undefined) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(value);
+      pendingBytes += value.byteLength;
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (pendingBytes > maxEventBytes && result === undefined && failure === undefined) {
+        failure = new TransportError(`an SSE event exceeds maxResponseBytes (${maxEventBytes} bytes)`);
+      }
     }
   } finally {
     if (result !== undefined || failure !== undefined) await reader.cancel().catch(() => {});
@@ -218,6 +269,53 @@ async function readEventStream(
     );
   }
   return result;
+}
+
+/**
+ * Reads a response body as UTF-8 text, at most `maxBytes` bytes.
+ *
+ * @throws TransportError when `Content-Length` or the bytes read exceed `maxBytes` (the rest of
+ *   the body is not read).
+ */
+async function readText(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () =>
+    new TransportError(`the response body exceeds maxResponseBytes (${maxBytes} bytes)`, {
+      httpStatus: response.status,
+    });
+  const declared = response.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    await discard(response);
+    throw tooLarge();
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+const encoder = new TextEncoder();
+
+/** True when `text` takes more than `maxBytes` bytes in UTF-8 (encoded only when its length cannot tell). */
+function exceedsBytes(text: string, maxBytes: number): boolean {
+  if (text.length > maxBytes) return true;
+  if (text.length * 3 <= maxBytes) return false;
+  return encoder.encode(text).byteLength > maxBytes;
+}
+
+function isRedirect(response: Response): boolean {
+  return response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
 }
 
 /** Releases a response body we do not read. */

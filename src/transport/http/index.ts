@@ -3,7 +3,11 @@
  * transport, and the request-metadata header codec. Spec: §3 (basic/transports/streamable-http).
  */
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
-export { HttpClientTransport, type HttpClientTransportOptions } from "./client.js";
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  HttpClientTransport,
+  type HttpClientTransportOptions,
+} from "./client.js";
 export {
   type DecodedHeaderValue,
   decodeHeaderValue,
