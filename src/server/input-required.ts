@@ -26,13 +26,18 @@ export interface InputRequiredFields {
  * `resources/read`. The result holds its own `inputRequests` map; the embedded requests are shared,
  * not copied (nothing downstream mutates them, so a module-level question can be reused).
  *
- * @throws TypeError when neither a non-empty `inputRequests` nor a `requestState` is given, or
- *   `requestState` is not a string.
+ * @throws TypeError when neither a non-empty `inputRequests` nor a `requestState` is given,
+ *   `requestState` is not a string, or `inputRequests` has a `__proto__` key.
  */
 export function inputRequired(fields: InputRequiredFields): InputRequiredResult {
   const hasRequests = fields.inputRequests !== undefined && Object.keys(fields.inputRequests).length > 0;
   if (fields.requestState !== undefined && typeof fields.requestState !== "string") {
     throw new TypeError("inputRequired: requestState must be a string");
+  }
+  if (hasRequests && Object.hasOwn(fields.inputRequests as object, "__proto__")) {
+    throw new TypeError(
+      'inputRequired: "__proto__" cannot be an inputRequests key: JSON maps drop it, so the client would never see that request',
+    );
   }
   if (!hasRequests && fields.requestState === undefined) {
     throw new TypeError("inputRequired: an InputRequiredResult needs inputRequests, requestState, or both");

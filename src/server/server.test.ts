@@ -262,6 +262,11 @@ describe("InputRequiredResult", () => {
     expect(errorOf(await call(server, rpc("tools/call", { name: "x" }))).code).toBe(-32603);
   });
 
+  it("cannot carry a __proto__ key, which JSON maps drop on the way", () => {
+    const inputRequests = JSON.parse(`{"__proto__":${JSON.stringify(ASK)}}`);
+    expect(() => inputRequired({ inputRequests })).toThrow(/"__proto__" cannot be an inputRequests key/);
+  });
+
   it("cannot be built with neither field", () => {
     expect(() => inputRequired({})).toThrow(TypeError);
     expect(() => inputRequired({ inputRequests: {} })).toThrow(TypeError);

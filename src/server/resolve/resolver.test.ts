@@ -27,6 +27,9 @@ describe("resolver", () => {
     expect(() => resolver("", () => 1)).toThrow(TypeError);
     expect(() => resolver("has space", () => 1)).toThrow(/must be 1-128 characters/);
     expect(() => resolver("x".repeat(129), () => 1)).toThrow(TypeError);
+    // JSON maps (zod records on both sides) drop a "__proto__" key: such a question could never be answered.
+    expect(() => resolver("__proto__", () => 1)).toThrow(/"__proto__" cannot be a wire key/);
+    expect(resolver("constructor", () => 1).name).toBe("constructor");
     expect(() => resolver("a", { needs: { b: 42 } } as never, () => 1)).toThrow(
       'resolver "a": needs.b is not a resolver',
     );

@@ -11,7 +11,10 @@ import { isPlainObject } from "../mcp/json-schema.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { QuestionValue } from "./question.js";
 
-/** A resolver name: 1-128 characters of `A-Z a-z 0-9 _ . : / -`. It is the resolver's wire key. */
+/**
+ * A resolver name: 1-128 characters of `A-Z a-z 0-9 _ . : / -`, and not `__proto__`. It is the
+ * resolver's wire key.
+ */
 export const RESOLVER_NAME_PATTERN = /^[A-Za-z0-9_.:/-]{1,128}$/;
 
 /** Type-level only: the arguments a resolver reads and the value it gives. Never present at run time. */
@@ -134,6 +137,11 @@ function checkName(name: unknown): asserts name is string {
   if (typeof name !== "string" || !RESOLVER_NAME_PATTERN.test(name)) {
     throw new TypeError(
       `resolver name ${JSON.stringify(name)} must be 1-128 characters of letters, digits, "_", ".", ":", "/" and "-"`,
+    );
+  }
+  if (name === "__proto__") {
+    throw new TypeError(
+      'resolver name "__proto__" cannot be a wire key: JSON maps drop it, so its question could never be answered',
     );
   }
 }
