@@ -366,7 +366,7 @@ async function main(): Promise<void> {
       unit: "packages",
       tsmcp: footprint.tsmcp.dependencies.length,
       official: footprint.official.dependencies.length,
-      note: `tsmcp: ${footprint.tsmcp.dependencies.join(", ")}; official: ${footprint.official.dependencies.join(", ")}. tsmcp is one package (server, client, CLI).`,
+      note: `tsmcp: ${footprint.tsmcp.dependencies.join(", ")}; official: ${footprint.official.dependencies.join(", ")}. tsmcp is one package (server and client).`,
     });
     rows.push({
       stage: 6,

@@ -11,7 +11,7 @@
  * tsmcp's own files are what `npm pack` would publish (`npm pack --dry-run --json`, its
  * `unpackedSize`, from the built `dist/`; built first with `npm run build` when `dist/` is missing).
  * The official server package's own files are its installed directory. tsmcp is one package (server,
- * client and CLI), so its dependencies include the client's and the CLI's.
+ * client), so its dependencies include the client's.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
