@@ -232,7 +232,13 @@ async function listening(
 ): Promise<{ url: URL; server: NodeServer }> {
   const server = createServer(answer);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   server.unref();
   return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), server };
 }
@@ -281,7 +287,12 @@ describe("HttpClientTransport against a server that redirects or answers too muc
     const note = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
     const { url } = await listening((request, response) => {
       response.writeHead(200, { "Content-Type": "text/event-stream" });
-      if (request.headers["x-case"] === "many") {
+      if (request.headers["x-case"] === "commented") {
+        // One event that never ends, growing behind comment lines: the client must stop buffering it.
+        response.write(`data: ${"x".repeat(900)}\n: keep-alive\n`.repeat(50));
+      } else if (request.headers["x-case"] === "heartbeats") {
+        response.end(`${"event: ping\n\n".repeat(1_000)}data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n`);
+      } else if (request.headers["x-case"] === "many") {
         response.end(`${note.repeat(200)}data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n`);
       } else {
         response.end(`data: {"jsonrpc":"2.0","id":1,"result":{"pad":"${"x".repeat(10_000)}"}}\n\n`);
@@ -289,6 +300,14 @@ describe("HttpClientTransport against a server that redirects or answers too muc
     });
     const client = new HttpClientTransport(url, { maxResponseBytes: 4_096 });
     await expect(client.request(rpc(1, "tools/list"))).rejects.toThrow(/SSE event exceeds maxResponseBytes/);
+    // Comment lines inside an event do not end it, so they must not reset its size.
+    await expect(
+      client.request(rpc(1, "tools/list"), { headers: { "X-Case": "commented" } }),
+    ).rejects.toThrow(/SSE event exceeds maxResponseBytes/);
+    // Events without data (heartbeats) never add up to a too-large event.
+    await expect(
+      client.request(rpc(1, "tools/list"), { headers: { "X-Case": "heartbeats" } }),
+    ).resolves.toMatchObject({ id: 1 });
     await expect(
       client.request(rpc(1, "tools/list"), { headers: { "X-Case": "many" } }),
     ).resolves.toMatchObject({ id: 1 });

@@ -214,8 +214,9 @@ export class HttpClientTransport implements Transport {
 /**
  * Reads an SSE response stream until the response to `request`: notifications go to `deliver`,
  * messages of other event types and server requests are ignored, the stream is released as soon as
- * the response arrives. Parsing uses `eventsource-parser` (comment lines, keep-alives, CRLF). More
- * than `maxEventBytes` fed without an event or comment completing fails the stream.
+ * the response arrives. Parsing uses `eventsource-parser` (comment lines, keep-alives, CRLF); an
+ * event (or an unfinished line) longer than `maxEventBytes` fails the stream: the parser stops
+ * buffering at that many characters, and a dispatched event is checked in UTF-8 bytes.
  */
 async function readEventStream(
   request: JSONRPCRequest,
@@ -225,16 +226,16 @@ async function readEventStream(
 ): Promise<JSONRPCResponse> {
   let result: JSONRPCResponse | undefined;
   let failure: TransportError | undefined;
-  let pendingBytes = 0;
+  const tooLarge = () => new TransportError(`an SSE event exceeds maxResponseBytes (${maxEventBytes} bytes)`);
   const parser = createParser({
-    onComment() {
-      pendingBytes = 0;
+    maxBufferSize: maxEventBytes,
+    onError(error) {
+      if (error.type === "max-buffer-size-exceeded") failure ??= tooLarge();
     },
     onEvent(event) {
-      pendingBytes = 0;
       if (result !== undefined || failure !== undefined) return;
       if (exceedsBytes(event.data, maxEventBytes)) {
-        failure = new TransportError(`an SSE event exceeds maxResponseBytes (${maxEventBytes} bytes)`);
+        failure = tooLarge();
         return;
       }
       if (event.event !== undefined && event.event !== "message") return;
@@ -252,11 +253,7 @@ async function readEventStream(
     while (result === undefined && failure === undefined) {
       const { done, value } = await reader.read();
       if (done) break;
-      pendingBytes += value.byteLength;
       parser.feed(decoder.decode(value, { stream: true }));
-      if (pendingBytes > maxEventBytes && result === undefined && failure === undefined) {
-        failure = new TransportError(`an SSE event exceeds maxResponseBytes (${maxEventBytes} bytes)`);
-      }
     }
   } finally {
     if (result !== undefined || failure !== undefined) await reader.cancel().catch(() => {});
