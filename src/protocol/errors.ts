@@ -3,6 +3,7 @@
  * Streamable HTTP transport answers with, and `McpError`, the single wire error class.
  * Spec: basic/index §Error Codes, basic/transports/streamable-http.
  */
+import { truncate } from "./text.js";
 
 /**
  * Every error kind tsmcp puts on the wire: its JSON-RPC `code` and its HTTP status.
@@ -134,10 +135,7 @@ export function unsupportedProtocolVersion(requested: string, supported: readonl
   return McpError.of("UNSUPPORTED_PROTOCOL_VERSION", "Unsupported protocol version", {
     supported: [...supported],
     // A revision is a date; anything far longer is cut, so the answer never echoes a large input.
-    requested:
-      requested.length > MAX_ECHOED_VERSION_LENGTH
-        ? `${requested.slice(0, MAX_ECHOED_VERSION_LENGTH)}…`
-        : requested,
+    requested: truncate(requested, MAX_ECHOED_VERSION_LENGTH),
   });
 }
 

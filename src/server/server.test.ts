@@ -128,6 +128,16 @@ describe("per-request _meta", () => {
     );
   });
 
+  it("cuts a client-sent key quoted in an invalid-params message instead of echoing it whole", async () => {
+    const inputResponses = { ["k".repeat(100_000)]: 42 };
+    const error = errorOf(
+      await call(provisioner(), rpc("tools/call", { name: "provision", inputResponses })),
+    );
+    expect(error.code).toBe(-32602);
+    expect(error.message.length).toBeLessThan(400);
+    expect(error.message).toMatch(/^Invalid params: inputResponses\.k+…: /);
+  });
+
   it("cuts a long unserved version in the -32022 answer instead of echoing it whole", async () => {
     const meta = requestMeta({}, { "io.modelcontextprotocol/protocolVersion": "9".repeat(100_000) });
     const error = errorOf(await call(provisioner(), rpc("server/discover", { _meta: meta })));

@@ -4,6 +4,7 @@
  * with ajv). Each becomes the JSON Schema advertised on the wire plus a validator; nothing is
  * converted or compiled per request. Spec: basic/index §JSON Schema Usage, server/tools.
  */
+import { truncate } from "../../protocol/text.js";
 import { compileJsonSchema, isPlainObject, type JsonSchemaObject, type SchemaIssue } from "./json-schema.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
 
@@ -212,13 +213,6 @@ const MAX_PATH_LENGTH = 100;
 /** Longest issue message quoted in a message (it may quote a key the client sent); cut with "…". */
 const MAX_MESSAGE_LENGTH = 200;
 
-/** `text` cut to `limit` UTF-16 units plus "…" when longer, never splitting a surrogate pair. */
-function cut(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
-  return `${text.slice(0, end)}…`;
-}
-
 /** The first {@link MAX_NAMED_ISSUES} `items`, each formatted, joined by `separator`, then `and N more`. */
 function joinCapped<T>(items: readonly T[], format: (item: T) => string, separator: string): string {
   const named = items.slice(0, MAX_NAMED_ISSUES).map(format);
@@ -235,8 +229,8 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
   return joinCapped(
     issues,
     (issue) => {
-      const message = cut(issue.message, MAX_MESSAGE_LENGTH);
-      return issue.path === "" ? message : `${cut(issue.path, MAX_PATH_LENGTH)}: ${message}`;
+      const message = truncate(issue.message, MAX_MESSAGE_LENGTH);
+      return issue.path === "" ? message : `${truncate(issue.path, MAX_PATH_LENGTH)}: ${message}`;
     },
     "; ",
   );
@@ -248,7 +242,7 @@ export function describeIssues(issues: readonly SchemaIssue[]): string {
  */
 export function describeIssueFields(issues: readonly SchemaIssue[]): string {
   const fields = new Set(issues.map((issue) => (issue.path === "" ? "(root)" : issue.path)));
-  return joinCapped([...fields], (field) => cut(field, MAX_PATH_LENGTH), ", ");
+  return joinCapped([...fields], (field) => truncate(field, MAX_PATH_LENGTH), ", ");
 }
 
 export type { JsonSchemaObject, SchemaIssue } from "./json-schema.js";

@@ -6,6 +6,7 @@
  */
 import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
+import { truncate as truncateText } from "../../protocol/text.js";
 import { decodeHeaderValue, MCP_HEADERS, mcpNameOf, protocolVersionOf } from "./headers.js";
 
 /**
@@ -19,9 +20,7 @@ const QUOTE_LIMIT = 200;
  * surrogate pair): how a header or body value appears in a -32020 error's `data`.
  */
 export function truncate(value: string): string {
-  if (value.length <= QUOTE_LIMIT) return value;
-  const end = /[\uD800-\uDBFF]/.test(value.charAt(QUOTE_LIMIT - 1)) ? QUOTE_LIMIT - 1 : QUOTE_LIMIT;
-  return `${value.slice(0, end)}…`;
+  return truncateText(value, QUOTE_LIMIT);
 }
 
 /** `value` in single quotes for an error message, cut as {@link truncate} does. */
