@@ -103,20 +103,19 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
   const header = paramHeaderName(param);
   const bodyValue = paramValueAt(args, param.path);
   const present = bodyValue !== undefined && bodyValue !== null;
-  const body = boundBodyValue(bodyValue);
   const raw = headers.get(header);
   if (raw === null) {
     if (!present) return undefined;
     return mismatch(
       `required ${header} header is missing (body value ${describeBodyValue(bodyValue)} of argument ${param.path.join(".")})`,
-      { header, bodyValue: body },
+      { header, bodyValue: boundBodyValue(bodyValue) },
     );
   }
   const value = trimOws(raw);
   if (hasInvalidCharacters(value)) {
     return mismatch(`${header} header value contains invalid characters`, {
       header,
-      ...(present ? { bodyValue: body } : {}),
+      ...(present ? { bodyValue: boundBodyValue(bodyValue) } : {}),
     });
   }
   const decoded = decodeHeaderValue(value);
@@ -124,7 +123,7 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
     return mismatch(`${header} header value ${quote(value)} is not valid base64: ${decoded.reason}`, {
       header,
       headerValue: truncate(value),
-      ...(present ? { bodyValue: body } : {}),
+      ...(present ? { bodyValue: boundBodyValue(bodyValue) } : {}),
     });
   }
   if (!present) {
@@ -136,7 +135,7 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
   if (!matchesBody(decoded.value, bodyValue)) {
     return mismatch(
       `${header} header value ${quote(decoded.value)} does not match body value ${describeBodyValue(bodyValue)}`,
-      { header, headerValue: truncate(decoded.value), bodyValue: body },
+      { header, headerValue: truncate(decoded.value), bodyValue: boundBodyValue(bodyValue) },
     );
   }
   return undefined;

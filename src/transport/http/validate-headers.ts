@@ -61,16 +61,18 @@ function checkHeader(
   decode: boolean,
 ): McpError | undefined {
   const raw = headers.get(header);
-  const body = truncate(bodyValue);
   if (raw === null) {
     return mismatch(`required ${header} header is missing (body value ${quote(bodyValue)})`, {
       header,
-      bodyValue: body,
+      bodyValue: truncate(bodyValue),
     });
   }
   const value = trimOws(raw);
   if (hasInvalidCharacters(value)) {
-    return mismatch(`${header} header value contains invalid characters`, { header, bodyValue: body });
+    return mismatch(`${header} header value contains invalid characters`, {
+      header,
+      bodyValue: truncate(bodyValue),
+    });
   }
   let headerValue = value;
   if (decode) {
@@ -79,7 +81,7 @@ function checkHeader(
       return mismatch(`${header} header value ${quote(value)} is not valid base64: ${decoded.reason}`, {
         header,
         headerValue: truncate(value),
-        bodyValue: body,
+        bodyValue: truncate(bodyValue),
       });
     }
     headerValue = decoded.value;
@@ -87,7 +89,7 @@ function checkHeader(
   if (headerValue !== bodyValue) {
     return mismatch(
       `${header} header value ${quote(headerValue)} does not match body value ${quote(bodyValue)}`,
-      { header, headerValue: truncate(headerValue), bodyValue: body },
+      { header, headerValue: truncate(headerValue), bodyValue: truncate(bodyValue) },
     );
   }
   return undefined;
