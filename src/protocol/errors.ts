@@ -74,6 +74,8 @@ export interface ErrorObject {
 /**
  * An error that travels on the wire as a JSON-RPC error: throw it from a handler to answer with
  * exactly this code, message and data; the client raises it when the server answers with an error.
+ * Its `cause` never travels; a `Server` logs the cause of a thrown -32603 that has one (say what the
+ * client may know in the message, the rest in the cause).
  */
 export class McpError extends Error {
   override readonly name = "McpError";

@@ -180,6 +180,15 @@ describe("methods", () => {
     });
   });
 
+  it("names the versions it serves when it refuses an initialize without a legacy version", async () => {
+    const error = errorOf(await call(provisioner(), rpc("initialize")));
+    expect(error).toEqual({
+      code: -32601,
+      message: "Method not found: initialize",
+      data: { supported: ["2026-07-28"] },
+    });
+  });
+
   it("answers a method whose handler is not registered with -32601", async () => {
     expect(errorOf(await call(provisioner(), rpc("prompts/list"))).code).toBe(-32601);
   });

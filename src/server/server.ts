@@ -271,16 +271,17 @@ export class Server implements Dispatcher {
 }
 
 /**
- * The answer to a 2025-era `initialize`, which the stateless core has no handshake for: -32022
- * naming the revisions served when it asks for one of them that is not served (so an older client
- * learns what this server speaks, spec §3.10), else -32601 like any removed method.
+ * The answer to a 2025-era `initialize`, which the stateless core has no handshake for; either way
+ * it names the revisions served, so an older client learns what this server speaks (spec §3.10):
+ * -32022 when it asks for a revision that is not served, else -32601 like any removed method, with
+ * `data.supported`.
  */
 function legacyHandshake(params: Params | undefined, supported: readonly string[]): McpError {
   const requested = params?.protocolVersion;
   if (typeof requested === "string" && !supported.includes(requested)) {
     return unsupportedProtocolVersion(requested, supported);
   }
-  return methodNotFound("initialize");
+  return McpError.of("METHOD_NOT_FOUND", "Method not found: initialize", { supported: [...supported] });
 }
 
 /**

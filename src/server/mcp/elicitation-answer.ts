@@ -58,6 +58,7 @@ function mismatch(issues: readonly SchemaIssue[]): { status: "invalid"; message:
  *
  * ```ts
  * const answer = readElicitation(ctx.inputResponses?.region, z.object({ region: z.enum(REGIONS) }));
+ * if (answer.status === "declined" || answer.status === "cancelled") return "Not provisioned";
  * if (answer.status !== "accepted") return inputRequired({ inputRequests: { region: ASK_REGION } });
  * ```
  *
