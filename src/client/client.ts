@@ -6,6 +6,13 @@
  * caller who drives the loop, `client.session` exposes the single-leg calls.
  */
 import { type Clock, systemClock } from "../protocol/clock.js";
+import {
+  checkBoolean,
+  checkFunction,
+  checkInteger,
+  checkOptionsObject,
+  optionTypeError,
+} from "../protocol/options.js";
 import type { InputRequiredMethod } from "../protocol/methods.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { InputRequiredResult, InputResponses } from "../protocol/schema/input.js";
@@ -29,7 +36,12 @@ import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-r
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
 import { ClientSession } from "./session.js";
-import type { ListenNotification, RequestOptions, Subscription } from "./session-options.js";
+import {
+  checkCommonClientOptions,
+  type ListenNotification,
+  type RequestOptions,
+  type Subscription,
+} from "./session-options.js";
 
 /** Pages of `tools/list` a schema refresh reads at most (a server could hand out cursors forever). */
 const MAX_REFRESH_PAGES = 100;
@@ -50,6 +62,21 @@ export interface ClientOptions extends InputCallbacks {
   clock?: Clock;
   /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
   logger?: ClientLogger;
+}
+
+const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"] as const;
+
+/** Checks every option of a `Client`, naming the one that is wrong. */
+function checkClientOptions(options: ClientOptions): void {
+  const checked = checkOptionsObject("Client", options) as Record<string, unknown>;
+  checkCommonClientOptions("Client", checked, false);
+  for (const name of CALLBACKS) checkFunction("Client", name, checked[name]);
+  checkInteger("Client", "inputRequiredMaxRounds", checked.inputRequiredMaxRounds, { unit: "rounds" });
+  checkBoolean("Client", "discover", checked.discover);
+  const clock = checked.clock as Partial<Record<keyof Clock, unknown>> | undefined;
+  if (clock !== undefined && (typeof clock?.now !== "function" || typeof clock.sleep !== "function")) {
+    throw optionTypeError("Client", "clock", "a Clock with now() and sleep(ms, signal) methods");
+  }
 }
 
 /** Options of a carrier call run by the loop. */
@@ -78,19 +105,13 @@ export class Client {
   /**
    * Wraps a transport. Most callers use {@link Client.connect}.
    *
-   * @throws RangeError for a bad `inputRequiredMaxRounds` or `timeoutMs`; TypeError for a callback
-   *   that is not a function.
+   * @throws TypeError naming an option of the wrong type (a callback that is not a function, a
+   *   `clock` without `now` and `sleep`, ...): `Client option "clock" must be ...`; RangeError
+   *   for a bad `inputRequiredMaxRounds` or `timeoutMs`.
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
+    checkClientOptions(options);
     const maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
-    if (!Number.isSafeInteger(maxRounds) || maxRounds < 0) {
-      throw new RangeError(`inputRequiredMaxRounds must be a non-negative integer, got ${maxRounds}`);
-    }
-    for (const name of ["elicitationCallback", "samplingCallback", "listRootsCallback"] as const) {
-      if (options[name] !== undefined && typeof options[name] !== "function") {
-        throw new TypeError(`Client: ${name} must be a function`);
-      }
-    }
     this.#callbacks = {
       ...(options.elicitationCallback ? { elicitationCallback: options.elicitationCallback } : {}),
       ...(options.samplingCallback ? { samplingCallback: options.samplingCallback } : {}),

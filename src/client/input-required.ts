@@ -4,6 +4,7 @@
  * same keys and the `requestState` echoed byte for byte; back off on rounds that carry only state;
  * stop past a round cap. Spec: basic/patterns/mrtr; behaviour: mrtr-behaviour.md §5.3.
  */
+import { linkSignal } from "../protocol/async.js";
 import type { Clock } from "../protocol/clock.js";
 import { isInputRequired } from "../protocol/methods.js";
 import type {
@@ -91,9 +92,8 @@ async function fulfilAll(
   outer: AbortSignal | undefined,
 ): Promise<InputResponses> {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) throw outer.reason;
-  outer?.addEventListener("abort", onAbort, { once: true });
+  const unlink = linkSignal(outer, controller);
   try {
     const answers = await Promise.all(
       requests.map(async ([key, request]) => {
@@ -107,6 +107,6 @@ async function fulfilAll(
     );
     return Object.fromEntries(answers);
   } finally {
-    outer?.removeEventListener("abort", onAbort);
+    unlink();
   }
 }

@@ -1,28 +1,18 @@
 /**
- * The client's diagnostics hook: the warnings tsmcp's client emits (a tool dropped from
- * `tools/list` for breaking the `x-mcp-header` rules, ...) go through it, never to stdout.
+ * The client's logger hook: the part of the one `Logger` (`protocol/logger.ts`) the client uses.
+ * Its warnings (a tool dropped from `tools/list` for breaking the `x-mcp-header` rules, ...) go
+ * through it, never to stdout.
  */
+import { type Logger, silentLogger, stderrLogger } from "../protocol/logger.js";
 
-/** Receives the client's warnings; replace it to route them into your own logger. */
-export interface ClientLogger {
-  /** A problem the client worked around (it did not fail the call). `fields` never hold secrets. */
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
+/**
+ * Receives the client's warnings: any `Logger` fits, and so does an object with just `warn`.
+ * `fields` never hold secrets.
+ */
+export type ClientLogger = Pick<Logger, "warn">;
 
-/** The default: one `[tsmcp] warn ...` line per warning on stderr. */
-export const stderrClientLogger: ClientLogger = Object.freeze({
-  warn(message: string, fields?: Readonly<Record<string, unknown>>) {
-    let suffix = "";
-    if (fields !== undefined) {
-      try {
-        suffix = ` ${JSON.stringify(fields)}`;
-      } catch {
-        suffix = " [unserializable fields]";
-      }
-    }
-    process.stderr.write(`[tsmcp] warn ${message}${suffix}\n`);
-  },
-});
+/** The default: one `[tsmcp] warn ...` line per warning on stderr (the one default `stderrLogger`). */
+export const stderrClientLogger: ClientLogger = stderrLogger;
 
-/** Drops every warning. */
-export const silentClientLogger: ClientLogger = Object.freeze({ warn() {} });
+/** Drops every warning (the one `silentLogger`). */
+export const silentClientLogger: ClientLogger = silentLogger;

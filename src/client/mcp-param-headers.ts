@@ -4,7 +4,7 @@
  * live in `protocol/x-mcp-header.ts`, the header encoding in `transport/http/param-headers.ts`.
  * Spec: §3.7.
  */
-import { McpError } from "../protocol/errors.js";
+import { ERRORS, McpError } from "../protocol/errors.js";
 
 /**
  * True for a -32020 HeaderMismatch about an `Mcp-Param-*` header (named in `data.header`, or
@@ -12,7 +12,7 @@ import { McpError } from "../protocol/errors.js";
  * client SHOULD refresh `tools/list` and retry).
  */
 export function isParamHeaderMismatch(error: unknown): boolean {
-  if (!(error instanceof McpError) || error.code !== -32020) return false;
+  if (!(error instanceof McpError) || error.code !== ERRORS.HEADER_MISMATCH.code) return false;
   const header = (error.data as { header?: unknown } | null | undefined)?.header;
   return /mcp-param-/i.test(typeof header === "string" ? header : error.message);
 }

@@ -12,6 +12,15 @@ import type {
   ProgressNotificationParams,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
+import { checkLogger } from "../protocol/logger.js";
+import {
+  checkBoolean,
+  checkObject,
+  checkOptionsObject,
+  checkString,
+  isObject,
+  optionTypeError,
+} from "../protocol/options.js";
 import type { ClientLogger, stderrClientLogger } from "./logger.js";
 
 /** The default per-request timeout: 60 000 ms. */
@@ -98,4 +107,50 @@ export interface Subscription {
   readonly closed: Promise<void>;
   /** Ends the subscription. */
   close(): void;
+}
+
+/**
+ * Checks the options a `Client` and a `ClientSession` share: `clientInfo` (an object with string
+ * `name` and `version`; `false` too when `allowNoClientInfo`), `capabilities` (an object),
+ * `timeoutMs` (a positive number of milliseconds) and `logger` (with `warn`).
+ *
+ * @throws TypeError naming the option (`ClientSession option "clientInfo" must be ...`);
+ *   RangeError for a `timeoutMs` that is not positive and finite.
+ */
+export function checkCommonClientOptions(
+  owner: string,
+  options: Record<string, unknown>,
+  allowNoClientInfo: boolean,
+): void {
+  const { clientInfo, capabilities, timeoutMs, logger } = options;
+  if (clientInfo !== undefined && !(allowNoClientInfo && clientInfo === false)) {
+    const expected = `an object with string name and version${allowNoClientInfo ? ", or false" : ""}`;
+    if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
+      throw optionTypeError(owner, "clientInfo", expected);
+    }
+  }
+  checkObject(owner, "capabilities", capabilities);
+  if (timeoutMs !== undefined) {
+    if (typeof timeoutMs !== "number") throw optionTypeError(owner, "timeoutMs", "a number of milliseconds");
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new RangeError(
+        `${owner} option "timeoutMs" must be a positive number of milliseconds, got ${timeoutMs}`,
+      );
+    }
+  }
+  if (logger !== undefined) checkLogger(logger, owner, "logger", ["warn"]);
+}
+
+/**
+ * Checks every option of a `ClientSession`.
+ *
+ * @throws TypeError / RangeError naming the option, as {@link checkCommonClientOptions}; TypeError
+ *   for a `protocolVersion` that is not a string or a `mirrorParamHeaders` that is not a boolean.
+ */
+export function checkSessionOptions(options: ClientSessionOptions | undefined): ClientSessionOptions {
+  const checked = checkOptionsObject("ClientSession", options);
+  checkCommonClientOptions("ClientSession", checked as Record<string, unknown>, true);
+  checkString("ClientSession", "protocolVersion", checked.protocolVersion);
+  checkBoolean("ClientSession", "mirrorParamHeaders", checked.mirrorParamHeaders);
+  return checked;
 }

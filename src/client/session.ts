@@ -6,7 +6,8 @@
  * Spec: basic/index §Request metadata, server/discover, basic/patterns/mrtr §Client obligations.
  */
 import type * as z from "zod";
-import { McpError } from "../protocol/errors.js";
+import { deferred, linkSignal } from "../protocol/async.js";
+import { ERRORS, McpError } from "../protocol/errors.js";
 import { isErrorResponse, type JSONRPCNotification, type RequestId } from "../protocol/jsonrpc.js";
 import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
@@ -30,12 +31,13 @@ import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
 import { HttpClientTransport } from "../transport/http/client.js";
 import { paramHeadersFor } from "../transport/http/param-headers.js";
-import type { Transport } from "../transport/transport.js";
+import { isTransport, type Transport } from "../transport/transport.js";
 import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
 import { type ClientLogger, stderrClientLogger } from "./logger.js";
 import {
   type AllowInputRequired,
   type ClientSessionOptions,
+  checkSessionOptions,
   DEFAULT_CLIENT_INFO,
   DEFAULT_REQUEST_TIMEOUT_MS,
   type InputRequiredOptions,
@@ -71,18 +73,21 @@ export class ClientSession {
   #nextId = 1;
   #nextProgressToken = 1;
 
-  /** @throws RangeError for a bad `timeoutMs`; TypeError for a `logger` without `warn`. */
+  /**
+   * @throws TypeError when `transport` is not a `Transport`, or naming an option of the wrong type (a `logger` without `warn`, ...);
+   *   RangeError for a `timeoutMs` that is not a positive number.
+   */
   constructor(transport: Transport, options: ClientSessionOptions = {}) {
-    checkTimeout(options.timeoutMs, "ClientSession");
+    if (!isTransport(transport)) {
+      throw new TypeError("ClientSession: transport must be a Transport (with request and close methods)");
+    }
+    checkSessionOptions(options);
     this.transport = transport;
     this.capabilities = structuredClone(options.capabilities ?? {});
     this.clientInfo =
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    if (options.logger !== undefined && typeof options.logger?.warn !== "function") {
-      throw new TypeError("ClientSession: logger must have a warn(message, fields) method");
-    }
     this.#logger = options.logger ?? stderrClientLogger;
     const mirror = options.mirrorParamHeaders ?? transport instanceof HttpClientTransport;
     this.#paramHeaders = mirror ? new Map() : undefined;
@@ -270,13 +275,7 @@ export class ClientSession {
   ): Subscription {
     const controller = new AbortController();
     const id = this.#nextId++;
-    let acknowledge!: (filter: SubscriptionFilter) => void;
-    let refuse!: (error: unknown) => void;
-    const acknowledged = new Promise<SubscriptionFilter>((resolve, reject) => {
-      acknowledge = resolve;
-      refuse = reject;
-    });
-    acknowledged.catch(() => {});
+    const acknowledgement = deferred<SubscriptionFilter>({ handled: true });
     let isAcknowledged = false;
     const closed = this.request(
       "subscriptions/listen",
@@ -288,7 +287,7 @@ export class ClientSession {
         onNotification: (notification) => {
           if (notification.method === "notifications/subscriptions/acknowledged") {
             isAcknowledged = true;
-            acknowledge((notification.params?.notifications ?? {}) as SubscriptionFilter);
+            acknowledgement.resolve((notification.params?.notifications ?? {}) as SubscriptionFilter);
           } else if (isAcknowledged) {
             onNotification(notification);
           }
@@ -296,14 +295,14 @@ export class ClientSession {
       },
     ).then(
       () => {
-        refuse(new InvalidServerResponseError("the subscription ended before it was acknowledged"));
+        acknowledgement.reject(new InvalidServerResponseError("the subscription ended before it was acknowledged"));
       },
       (error: unknown) => {
-        refuse(error);
+        acknowledgement.reject(error);
         if (!controller.signal.aborted) throw error;
       },
     );
-    return { id, acknowledged, closed, close: () => controller.abort(new Error("subscription closed")) };
+    return { id, acknowledged: acknowledgement.promise, closed, close: () => controller.abort(new Error("subscription closed")) };
   }
 
   /**
@@ -388,9 +387,8 @@ export class ClientSession {
 
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const controller = new AbortController();
-    const onAbort = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) throw options.signal.reason;
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const unlink = linkSignal(options.signal, controller);
     const timer =
       timeoutMs === Number.POSITIVE_INFINITY
         ? undefined
@@ -431,13 +429,13 @@ export class ClientSession {
       throw error;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
+      unlink();
     }
   }
 }
 
 function unsupportedVersions(error: unknown): string[] | undefined {
-  if (!(error instanceof McpError) || error.code !== -32022) return undefined;
+  if (!(error instanceof McpError) || error.code !== ERRORS.UNSUPPORTED_PROTOCOL_VERSION.code) return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
   return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
 }

@@ -2,6 +2,7 @@
  * Time as tsmcp reads it: wall-clock milliseconds and cancellable waits. Servers and clients take
  * a `Clock` so that expiry and back-off can be driven deterministically.
  */
+import { onAbort } from "./async.js";
 
 /** A source of time. */
 export interface Clock {
@@ -21,13 +22,12 @@ export const systemClock: Clock = Object.freeze({
         return;
       }
       const timer = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
+        stopListening();
         resolve();
       }, ms);
-      const onAbort = () => {
+      const stopListening = onAbort(signal, (reason) => {
         clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
+        reject(reason);
+      });
     }),
 });

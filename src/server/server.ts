@@ -23,21 +23,17 @@ import {
 import { type CacheableMethod, isKnownMethod, METHODS } from "../protocol/methods.js";
 import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
+import { checkFunction } from "../protocol/options.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
 import { canListen, deriveCapabilities } from "./discover.js";
 import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./handlers.js";
-import { type Logger, stderrLogger } from "./logger.js";
+import { type LogFields, type Logger, stderrLogger } from "./logger.js";
 import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
+import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
-import {
-  type CacheHint,
-  checkCacheHint,
-  DEFAULT_CACHE_HINT,
-  InvalidHandlerResultError,
-  shapeResult,
-} from "./shaping.js";
+import { type CacheHint, DEFAULT_CACHE_HINT, InvalidHandlerResultError, shapeResult } from "./shaping.js";
 import { type ListKind, SubscriptionHub } from "./subscriptions.js";
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
@@ -78,7 +74,9 @@ export const SERVER_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([LATEST
  * });
  * ```
  *
- * @throws TypeError when `name` is not a string; RangeError for a bad cache hint.
+ * @throws TypeError when `name` is not a string or an option has the wrong type (a handler that
+ *   is not a function, a `logger` without `debug`, `info`, `warn` and `error`, ...), naming it:
+ *   `Server option "version" must be a string`; RangeError for a bad cache hint.
  */
 export class Server implements Dispatcher {
   /** The server's name, in `serverInfo` (and the default requestState audience). */
@@ -102,23 +100,21 @@ export class Server implements Dispatcher {
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
+    checkCommonServerOptions("Server", options);
+    checkLowLevelServerOptions("Server", options as Record<string, unknown>);
     this.name = name;
     this.#handlers = {};
     for (const key of Object.values(HANDLER_FOR_METHOD)) {
       const handler = options[key];
-      if (handler !== undefined && typeof handler !== "function") {
-        throw new TypeError(`Server: ${key} must be a function`);
-      }
+      checkFunction("Server", key, handler);
       if (handler !== undefined) (this.#handlers as Record<string, unknown>)[key] = handler;
     }
-    checkCacheHint(options.cache, "cache");
     const defaultHint: CacheHint = {
       ttlMs: options.cache?.ttlMs ?? DEFAULT_CACHE_HINT.ttlMs,
       cacheScope: options.cache?.cacheScope ?? DEFAULT_CACHE_HINT.cacheScope,
     };
     this.#cacheHints = new Map();
     for (const [method, hint] of Object.entries(options.cache?.methods ?? {})) {
-      checkCacheHint(hint, `cache.methods["${method}"]`);
       this.#cacheHints.set(method, { ...defaultHint, ...hint });
     }
     this.#cacheHints.set("*", defaultHint);
@@ -170,6 +166,15 @@ export class Server implements Dispatcher {
       return resultResponse(message.id, result);
     } catch (error) {
       return errorResponse(message.id, this.#toWireError(error, message.method));
+    }
+  }
+
+  /** Logs an error; a logger that throws is ignored, so answering never fails on it. */
+  #logError(message: string, fields: LogFields): void {
+    try {
+      this.logger.error(message, fields);
+    } catch {
+      // The dispatcher contract says handle() never rejects.
     }
   }
 
@@ -257,14 +262,14 @@ export class Server implements Dispatcher {
     if (error instanceof McpError) {
       // An -32603 built with a cause says what the client may know; the cause is for the log.
       if (error.code === ERRORS.INTERNAL_ERROR.code && error.cause !== undefined) {
-        this.logger.error(`handler for ${method} failed`, { error: error.cause });
+        this.#logError(`handler for ${method} failed`, { error: error.cause });
       }
       return error;
     }
     if (error instanceof InvalidHandlerResultError) {
-      this.logger.error(`handler for ${method} returned an invalid result`, { reason: error.message });
+      this.#logError(`handler for ${method} returned an invalid result`, { reason: error.message });
     } else {
-      this.logger.error(`handler for ${method} failed`, { error });
+      this.#logError(`handler for ${method} failed`, { error });
     }
     return internalError();
   }

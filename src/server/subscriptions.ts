@@ -3,6 +3,7 @@
  * notifications they asked for, each tagged with the subscription id (the listen request's id).
  * State lives only as long as the listen request itself. Spec: basic/patterns/subscriptions.
  */
+import { onAbort } from "../protocol/async.js";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { META } from "../protocol/versions.js";
@@ -52,16 +53,15 @@ export class SubscriptionHub {
         filter,
         notify,
         end: () => {
-          signal.removeEventListener("abort", onAbort);
+          stopListening();
           this.#subscriptions.delete(subscription);
           resolve("closed");
         },
       };
-      const onAbort = () => {
+      const stopListening = onAbort(signal, () => {
         this.#subscriptions.delete(subscription);
         resolve("aborted");
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
+      });
       notify(tagged(id, "notifications/subscriptions/acknowledged", { notifications: filter }));
       this.#subscriptions.add(subscription);
     });

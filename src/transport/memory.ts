@@ -4,7 +4,8 @@
  * would, so neither side can see or mutate the other's objects.
  */
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
-import type { Dispatcher } from "./dispatcher.js";
+import { linkSignal } from "../protocol/async.js";
+import { type Dispatcher, isDispatcher } from "./dispatcher.js";
 import { type Transport, TransportError, type TransportRequestOptions } from "./transport.js";
 
 function copy<T>(value: T): T {
@@ -22,8 +23,15 @@ export class InMemoryTransport implements Transport {
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
 
-  /** Connects to `dispatcher` (a `Server`, an `MCPServer` or any {@link Dispatcher}) in this process. */
+  /**
+   * Connects to `dispatcher` (a `Server`, an `MCPServer` or any {@link Dispatcher}) in this process.
+   *
+   * @throws TypeError when `dispatcher` has no `handle` method.
+   */
   constructor(dispatcher: Dispatcher) {
+    if (!isDispatcher(dispatcher)) {
+      throw new TypeError("InMemoryTransport: dispatcher must have a handle(message, env) method");
+    }
     this.#dispatcher = dispatcher;
   }
 
@@ -41,8 +49,7 @@ export class InMemoryTransport implements Transport {
     const controller = new AbortController();
     const { signal, onNotification } = options;
     if (signal?.aborted) throw signal.reason;
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const unlink = linkSignal(signal, controller);
     this.#inFlight.add(controller);
     try {
       const handled = this.#dispatcher.handle(copy(request), {
@@ -63,7 +70,7 @@ export class InMemoryTransport implements Transport {
       if (response === undefined) throw new TransportError("the server sent no response to a request");
       return copy(response);
     } finally {
-      signal?.removeEventListener("abort", onAbort);
+      unlink();
       this.#inFlight.delete(controller);
     }
   }

@@ -43,7 +43,7 @@ describe("constructing an MCPServer", () => {
     expect(() => new MCPServer("s", { pageSize: 1.5 })).toThrow(RangeError);
     expect(() => new MCPServer("s", { pageSize: "10" as never })).toThrow(TypeError);
     expect(() => new MCPServer("s", { requestStateSecurity: {} as never })).toThrow(
-      /requestStateSecurity must be a RequestStateSecurity/,
+      /"requestStateSecurity" must be a RequestStateSecurity/,
     );
     expect(() => new MCPServer("s", { cache: { ttlMs: -5 } })).toThrow(RangeError);
   });

@@ -5,6 +5,7 @@
  * `Dispatcher`). Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
  */
 import { invalidParams } from "../../protocol/errors.js";
+import { checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import type { Implementation } from "../../protocol/schema/base.js";
 import type {
@@ -23,6 +24,7 @@ import { type ServeStdioOptions, type StdioServerHandle, serveStdio } from "../.
 import type { RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
+import { checkCommonServerOptions } from "../options.js";
 import { type CacheOptions, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
@@ -77,17 +79,13 @@ function missingAudienceMessage(): string {
 
 function checkOptions(name: unknown, options: unknown): asserts options is MCPServerOptions {
   if (typeof name !== "string") throw new TypeError("MCPServer: name must be a string");
-  if (!isPlainObject(options)) throw new TypeError("MCPServer: options must be an object");
+  if (!isPlainObject(options)) throw new TypeError("MCPServer options must be an object");
+  checkCommonServerOptions("MCPServer", options);
   const { pageSize, requestStateSecurity } = options;
-  if (pageSize !== undefined) {
-    if (typeof pageSize !== "number") throw new TypeError("MCPServer: pageSize must be a number of items");
-    if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
-      throw new RangeError(`MCPServer: pageSize must be a positive integer, got ${pageSize}`);
-    }
-  }
+  checkInteger("MCPServer", "pageSize", pageSize, { min: 1, unit: "items" });
   if (requestStateSecurity !== undefined) {
     if (!(requestStateSecurity instanceof RequestStateSecurity)) {
-      throw new TypeError("MCPServer: requestStateSecurity must be a RequestStateSecurity");
+      throw optionTypeError("MCPServer", "requestStateSecurity", "a RequestStateSecurity");
     }
     if (name.trim() === "" && requestStateSecurity.audience === undefined) {
       throw new TypeError(missingAudienceMessage());
@@ -295,12 +293,12 @@ export class MCPServer implements Dispatcher {
   /**
    * Serves this server over Streamable HTTP on Node.js (`serve` from tsmcp/transport): bound to
    * 127.0.0.1 on a free port by default, endpoint `/mcp`. Unexpected transport failures go to this
-   * server's logger unless `options.onError` says otherwise.
+   * server's logger unless `options.logger` says otherwise.
    *
    * @throws as `serve` does: TypeError/RangeError for bad options, rejects when the port cannot be bound.
    */
   serveHttp(options: ServeOptions = {}): Promise<HttpServerHandle> {
-    return serve(this, { onError: this.#reportHttpFailure, ...options });
+    return serve(this, { logger: this.logger, ...options });
   }
 
   /**
@@ -316,17 +314,13 @@ export class MCPServer implements Dispatcher {
   /**
    * The web-standard Streamable HTTP handler of this server, `(Request) => Promise<Response>`, for
    * any framework or runtime (`createHttpHandler` from tsmcp/transport). Unexpected transport
-   * failures go to this server's logger unless `options.onError` says otherwise.
+   * failures go to this server's logger unless `options.logger` says otherwise.
    *
    * @throws TypeError/RangeError for bad options.
    */
   httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    return createHttpHandler(this, { onError: this.#reportHttpFailure, ...options });
+    return createHttpHandler(this, { logger: this.logger, ...options });
   }
-
-  readonly #reportHttpFailure = (error: unknown): void => {
-    this.logger.error("Streamable HTTP handler failed", { error });
-  };
 
   /** Ends every open `subscriptions/listen` stream with its final result. */
   close(): void {

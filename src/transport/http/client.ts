@@ -4,6 +4,7 @@
  * last). Aborting a request closes its stream, which is how HTTP cancels. Spec: §3.2-3.5.
  */
 import { createParser } from "eventsource-parser";
+import { linkSignal } from "../../protocol/async.js";
 import {
   isErrorResponse,
   type JSONRPCNotification,
@@ -11,6 +12,7 @@ import {
   type JSONRPCResponse,
   parseMessage,
 } from "../../protocol/jsonrpc.js";
+import { checkFunction, checkInteger, checkObject, checkOptionsObject } from "../../protocol/options.js";
 import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
 import { requestMetadataHeaders } from "./headers.js";
 import { isEventStreamContentType, isJsonContentType } from "./media-type.js";
@@ -72,17 +74,17 @@ export class HttpClientTransport implements Transport {
     if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
       throw new TypeError(`HttpClientTransport: url must be http: or https:, got ${this.url.protocol}`);
     }
-    this.#headers = new Headers(options.headers);
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== "function") throw new TypeError("HttpClientTransport: fetch must be a function");
-    this.#fetch = fetchImpl;
-    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1) {
-      throw new RangeError(
-        `HttpClientTransport: maxResponseBytes must be a positive integer of bytes, got ${maxResponseBytes}`,
-      );
+    const { headers, fetch: fetchOption, maxResponseBytes } = checkOptionsObject("HttpClientTransport", options);
+    checkObject("HttpClientTransport", "headers", headers);
+    this.#headers = new Headers(headers);
+    checkFunction("HttpClientTransport", "fetch", fetchOption);
+    const fetchImpl = fetchOption ?? globalThis.fetch;
+    if (typeof fetchImpl !== "function") {
+      throw new TypeError('HttpClientTransport: no global fetch; pass the "fetch" option');
     }
-    this.#maxResponseBytes = maxResponseBytes;
+    this.#fetch = fetchImpl;
+    checkInteger("HttpClientTransport", "maxResponseBytes", maxResponseBytes, { min: 1, unit: "bytes" });
+    this.#maxResponseBytes = maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /** {@inheritDoc Transport.request} */
@@ -121,8 +123,7 @@ export class HttpClientTransport implements Transport {
     if (this.#closed) throw new TransportError("transport is closed");
     if (callerSignal?.aborted) throw callerSignal.reason;
     const controller = new AbortController();
-    const onAbort = () => controller.abort(callerSignal?.reason);
-    callerSignal?.addEventListener("abort", onAbort, { once: true });
+    const unlink = linkSignal(callerSignal, controller);
     this.#inFlight.add(controller);
     try {
       return await run(controller.signal);
@@ -133,7 +134,7 @@ export class HttpClientTransport implements Transport {
         cause: error,
       });
     } finally {
-      callerSignal?.removeEventListener("abort", onAbort);
+      unlink();
       this.#inFlight.delete(controller);
     }
   }

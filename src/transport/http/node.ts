@@ -13,6 +13,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import type { Dispatcher } from "../dispatcher.js";
 import { readIncomingText } from "./body.js";
 import { DEFAULT_ALLOWED_HOSTS, normalizeHostname } from "./origin-guard.js";
@@ -61,16 +62,14 @@ function isLoopback(host: string): boolean {
 }
 
 function checkServeOptions(options: ServeOptions): { host: string; port: number; path: string } {
+  checkOptionsObject("serve", options);
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? 0;
   const path = options.path ?? DEFAULT_PATH;
-  if (typeof host !== "string" || host.length === 0)
-    throw new TypeError("serve: host must be a non-empty string");
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new RangeError(`serve: port must be an integer from 0 to 65535, got ${port}`);
-  }
+  if (typeof host !== "string" || host.length === 0) throw optionTypeError("serve", "host", "a non-empty string");
+  checkInteger("serve", "port", port, { max: 65535 });
   if (typeof path !== "string" || !path.startsWith("/")) {
-    throw new TypeError(`serve: path must start with "/", got ${JSON.stringify(path)}`);
+    throw optionTypeError("serve", "path", `a string starting with "/", got ${JSON.stringify(path)}`);
   }
   if (!isLoopback(host) && options.allowedHosts === undefined) {
     throw new TypeError(
@@ -115,7 +114,7 @@ export function serve(dispatcher: Dispatcher, options: ServeOptions = {}): Promi
   const allowedHosts = options.allowedHosts ?? [
     ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(host, "host")]),
   ];
-  const handler = createExchangeHandler(dispatcher, { ...handlerOptions, allowedHosts });
+  const handler = createExchangeHandler(dispatcher, { ...handlerOptions, allowedHosts }, "serve");
   return start(handler, host, port, path);
 }
 

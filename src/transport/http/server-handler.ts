@@ -18,6 +18,8 @@ import {
   parseMessage,
   type RequestId,
 } from "../../protocol/jsonrpc.js";
+import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
+import { checkInteger, checkOptionsObject } from "../../protocol/options.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import { type Dispatcher, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
@@ -55,10 +57,11 @@ export interface HttpHandlerOptions extends OriginGuardOptions {
    */
   keepAliveMs?: number;
   /**
-   * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing).
-   * The client only ever sees -32603 "Internal error". Default: `console.error`.
+   * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing) as
+   * `error("Streamable HTTP handler failed", { error })`; the client only ever sees -32603
+   * "Internal error". Only `error` is called. Default: the `stderrLogger`.
    */
-  onError?: (error: unknown) => void;
+  logger?: Pick<Logger, "error">;
 }
 
 /** A web-standard request handler. Never rejects. */
@@ -96,27 +99,21 @@ function exchangeOf(request: Request): HttpExchange {
   };
 }
 
-function defaultOnError(error: unknown): void {
-  console.error("[tsmcp] Streamable HTTP handler failed", error);
+interface CheckedOptions {
+  maxBodyBytes: number;
+  keepAliveMs: number;
+  logger: Pick<Logger, "error">;
 }
 
-function checkOptions(options: HttpHandlerOptions): { maxBodyBytes: number; keepAliveMs: number } {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  if (typeof maxBodyBytes !== "number") throw new TypeError("maxBodyBytes must be a number of bytes");
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new RangeError(`maxBodyBytes must be a positive integer of bytes, got ${maxBodyBytes}`);
-  }
-  if (typeof keepAliveMs !== "number") throw new TypeError("keepAliveMs must be a number of milliseconds");
-  if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 0 || keepAliveMs > MAX_TIMER_MS) {
-    throw new RangeError(
-      `keepAliveMs must be an integer of milliseconds from 0 (off) to ${MAX_TIMER_MS}, got ${keepAliveMs}`,
-    );
-  }
-  if (options.onError !== undefined && typeof options.onError !== "function") {
-    throw new TypeError("onError must be a function");
-  }
-  return { maxBodyBytes, keepAliveMs };
+function checkOptions(owner: string, options: HttpHandlerOptions): CheckedOptions {
+  const { maxBodyBytes, keepAliveMs, logger } = checkOptionsObject(owner, options);
+  checkInteger(owner, "maxBodyBytes", maxBodyBytes, { min: 1, unit: "bytes" });
+  checkInteger(owner, "keepAliveMs", keepAliveMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
+  return {
+    maxBodyBytes: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    logger: logger === undefined ? stderrLogger : checkLogger(logger, owner, "logger", ["error"]),
+  };
 }
 
 function json(body: unknown, status: number, headers?: Record<string, string>): HttpAnswer {
@@ -146,13 +143,13 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * first: then an SSE stream of `event: message` events ending with the response. Without
  * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
  * Closing the response (or the connection) aborts `signal`. Anything unexpected: 500 with -32603
- * "Internal error", the cause to `onError`.
+ * "Internal error", the cause to `logger.error`.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
  *   RangeError for an out-of-range `maxBodyBytes` or `keepAliveMs`.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
-  const handle = createExchangeHandler(dispatcher, options);
+  const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");
   return async (request) => toResponse(await handle(exchangeOf(request)));
 }
 
@@ -164,18 +161,18 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
 export function createExchangeHandler(
   dispatcher: Dispatcher,
   options: HttpHandlerOptions = {},
+  owner = "createHttpHandler",
 ): HttpExchangeHandler {
   if (!isDispatcher(dispatcher)) {
-    throw new TypeError("createHttpHandler: dispatcher must have a handle() method");
+    throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, keepAliveMs } = checkOptions(options);
+  const { maxBodyBytes, keepAliveMs, logger } = checkOptions(owner, options);
   const guard = createOriginGuard(options);
-  const onError = options.onError ?? defaultOnError;
   const report = (error: unknown) => {
     try {
-      onError(error);
+      logger.error("Streamable HTTP handler failed", { error });
     } catch {
-      // a failing error hook must not break the answer
+      // a failing logger must not break the answer
     }
   };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;

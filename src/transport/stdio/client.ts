@@ -14,6 +14,7 @@ import {
   type JSONRPCResponse,
   parseMessage,
 } from "../../protocol/jsonrpc.js";
+import { checkInteger, checkString, isObject, optionTypeError } from "../../protocol/options.js";
 import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
 import { defaultInheritedEnvironment } from "./environment.js";
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from "./framing.js";
@@ -80,45 +81,27 @@ interface Running {
   spawnError: TransportError | undefined;
 }
 
-function checkDuration(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`StdioClientTransport: ${name} must be a non-negative integer of milliseconds`);
-  }
-  return value;
-}
+const OWNER = "StdioClientTransport";
 
 function checkParams(params: StdioClientTransportParams): void {
-  if (typeof params !== "object" || params === null) {
-    throw new TypeError("StdioClientTransport: params must be an object");
-  }
+  if (!isObject(params)) throw new TypeError("StdioClientTransport: params must be an object");
   const { command, args, env, cwd, stderr, maxLineBytes } = params;
   if (typeof command !== "string" || command.length === 0) {
-    throw new TypeError("StdioClientTransport: command must be a non-empty string");
+    throw optionTypeError(OWNER, "command", "a non-empty string");
   }
   if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string"))) {
-    throw new TypeError("StdioClientTransport: args must be an array of strings");
+    throw optionTypeError(OWNER, "args", "an array of strings");
   }
-  if (
-    env !== undefined &&
-    (typeof env !== "object" ||
-      env === null ||
-      !Object.values(env).every((value) => typeof value === "string"))
-  ) {
-    throw new TypeError("StdioClientTransport: env must map names to string values");
+  if (env !== undefined && (!isObject(env) || !Object.values(env).every((value) => typeof value === "string"))) {
+    throw optionTypeError(OWNER, "env", "an object mapping names to string values");
   }
-  if (cwd !== undefined && typeof cwd !== "string") {
-    throw new TypeError("StdioClientTransport: cwd must be a string");
-  }
+  checkString(OWNER, "cwd", cwd);
   if (stderr !== undefined && stderr !== "inherit" && stderr !== "pipe" && stderr !== "ignore") {
-    throw new TypeError('StdioClientTransport: stderr must be "inherit", "pipe" or "ignore"');
+    throw optionTypeError(OWNER, "stderr", '"inherit", "pipe" or "ignore"');
   }
-  if (
-    maxLineBytes !== undefined &&
-    (typeof maxLineBytes !== "number" || !Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
-  ) {
-    throw new RangeError("StdioClientTransport: maxLineBytes must be a positive integer of bytes");
-  }
+  checkInteger(OWNER, "closeGracePeriodMs", params.closeGracePeriodMs, { unit: "milliseconds" });
+  checkInteger(OWNER, "terminateGracePeriodMs", params.terminateGracePeriodMs, { unit: "milliseconds" });
+  checkInteger(OWNER, "maxLineBytes", maxLineBytes, { min: 1, unit: "bytes" });
 }
 
 function describeExit(exit: ProcessExit): string {
@@ -207,11 +190,8 @@ export class StdioClientTransport implements Transport {
     this.#env = { ...defaultInheritedEnvironment(), ...params.env };
     this.#cwd = params.cwd;
     this.#stderrMode = params.stderr ?? "inherit";
-    this.#closeGracePeriodMs =
-      checkDuration(params.closeGracePeriodMs, "closeGracePeriodMs") ?? DEFAULT_CLOSE_GRACE_PERIOD_MS;
-    this.#terminateGracePeriodMs =
-      checkDuration(params.terminateGracePeriodMs, "terminateGracePeriodMs") ??
-      DEFAULT_TERMINATE_GRACE_PERIOD_MS;
+    this.#closeGracePeriodMs = params.closeGracePeriodMs ?? DEFAULT_CLOSE_GRACE_PERIOD_MS;
+    this.#terminateGracePeriodMs = params.terminateGracePeriodMs ?? DEFAULT_TERMINATE_GRACE_PERIOD_MS;
     this.#maxLineBytes = params.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#stderrOut = this.#stderrMode === "pipe" ? new PassThrough() : undefined;
     this.stderr = this.#stderrOut ?? null;

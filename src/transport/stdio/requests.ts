@@ -6,6 +6,7 @@
  * Spec: basic/index §Requests (ids unique in flight), basic/patterns/progress (§5.9),
  * cancellation (§5.10), subscriptions (§5.12).
  */
+import { deferred, onAbort } from "../../protocol/async.js";
 import {
   isRequestId,
   type JSONRPCNotification,
@@ -48,8 +49,8 @@ interface Entry {
   readonly reject: (reason: unknown) => void;
   readonly onNotification: NotificationHandler | undefined;
   readonly progressToken: RequestId | undefined;
-  readonly signal: AbortSignal | undefined;
-  readonly onAbort: () => void;
+  /** Removes the abort listener of the request's signal. */
+  stopListening: () => void;
   written: boolean;
 }
 
@@ -114,31 +115,24 @@ export class InFlightRequests {
         `progress token ${JSON.stringify(progressToken)} is already used by a request in flight`,
       );
     }
-    let resolve!: (response: JSONRPCResponse) => void;
-    let reject!: (reason: unknown) => void;
-    const response = new Promise<JSONRPCResponse>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
     // It may reject (abort, exit) before the caller gets it; the caller's handlers still run.
-    response.catch(() => {});
+    const { promise: response, resolve, reject } = deferred<JSONRPCResponse>({ handled: true });
     const entry: Entry = {
       id,
       resolve,
       reject,
       onNotification,
       progressToken,
-      signal,
-      onAbort: () => {
-        if (!this.#forget(entry)) return;
-        if (entry.written) this.#hooks.onCancel(id, describeReason(signal?.reason));
-        reject(signal?.reason);
-      },
+      stopListening: () => {},
       written: false,
     };
     this.#byId.set(id, entry);
     if (progressToken !== undefined) this.#byProgressToken.set(progressToken, entry);
-    signal?.addEventListener("abort", entry.onAbort, { once: true });
+    entry.stopListening = onAbort(signal, (reason) => {
+      if (!this.#forget(entry)) return;
+      if (entry.written) this.#hooks.onCancel(id, describeReason(reason));
+      reject(reason);
+    });
     const isActive = () => this.#byId.get(id) === entry;
     return {
       response,
@@ -218,7 +212,7 @@ export class InFlightRequests {
     if (entry.progressToken !== undefined && this.#byProgressToken.get(entry.progressToken) === entry) {
       this.#byProgressToken.delete(entry.progressToken);
     }
-    entry.signal?.removeEventListener("abort", entry.onAbort);
+    entry.stopListening();
     return true;
   }
 }

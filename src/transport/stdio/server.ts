@@ -3,9 +3,10 @@
  * dispatcher concurrently (each with its own AbortSignal and notification sink), and writes
  * responses and notifications to stdout as they come. stdout carries protocol messages only;
  * diagnostics go to the logger (stderr by default).
- * Spec: basic/transports/stdio (§4), basic/patterns/cancellation (§5.10), subscriptions (§5.12).
+ * Spec: basic/transports/stdio, basic/patterns/cancellation, basic/patterns/subscriptions.
  */
 import type { Readable, Writable } from "node:stream";
+import { deferred } from "../../protocol/async.js";
 import { internalError, McpError } from "../../protocol/errors.js";
 import {
   errorResponse,
@@ -17,22 +18,23 @@ import {
   parseMessage,
   type RequestId,
 } from "../../protocol/jsonrpc.js";
+import { checkLogger, type LogFields, type Logger, stderrLogger } from "../../protocol/logger.js";
+import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
 import { LineDecoder, type LineTooLongError } from "./framing.js";
 import { MessageWriter } from "./writer.js";
 
 /** Structured fields of a log line; never secrets. */
-export type StdioLogFields = Record<string, unknown>;
+export type StdioLogFields = LogFields;
+
+/** The logger methods the stdio loop calls. */
+const STDIO_LOG_LEVELS = ["debug", "warn", "error"] as const;
 
 /**
- * Where the stdio loop reports what it does not put on the wire. A server's `Logger` fits.
- * It must never write to stdout.
+ * Where the stdio loop reports what it does not put on the wire: the part of the one `Logger` it
+ * uses (any `Logger` fits, a server's included). It must never write to stdout.
  */
-export interface StdioLogger {
-  debug(message: string, fields?: StdioLogFields): void;
-  warn(message: string, fields?: StdioLogFields): void;
-  error(message: string, fields?: StdioLogFields): void;
-}
+export type StdioLogger = Pick<Logger, (typeof STDIO_LOG_LEVELS)[number]>;
 
 /** Options of {@link serveStdio}. */
 export interface ServeStdioOptions {
@@ -64,49 +66,22 @@ export interface StdioServerHandle {
   close(): Promise<void>;
 }
 
-function writeStderr(level: string, message: string, fields?: StdioLogFields): void {
-  let detail = "";
-  if (fields !== undefined) {
-    try {
-      detail = ` ${JSON.stringify(fields, (_key, value: unknown) =>
-        value instanceof Error ? { name: value.name, message: value.message } : value,
-      )}`;
-    } catch {
-      detail = " [unserializable fields]";
-    }
-  }
-  process.stderr.write(`[tsmcp] ${level} ${message}${detail}\n`);
-}
-
-/** The default {@link StdioLogger}: warnings and errors to stderr, debug dropped. */
-export const stdioStderrLogger: StdioLogger = Object.freeze({
-  debug: () => {},
-  warn: (message: string, fields?: StdioLogFields) => writeStderr("warn", message, fields),
-  error: (message: string, fields?: StdioLogFields) => writeStderr("error", message, fields),
-});
+/** The default {@link StdioLogger}: the one default `stderrLogger` (warnings and errors to stderr). */
+export const stdioStderrLogger: StdioLogger = stderrLogger;
 
 function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
   if (!isDispatcher(dispatcher)) {
     throw new TypeError("serveStdio: dispatcher must implement handle(message, env)");
   }
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("serveStdio: options must be an object");
+  const { stdin, stdout, logger, maxLineBytes } = checkOptionsObject("serveStdio", options);
+  if (stdin !== undefined && (typeof stdin?.on !== "function" || typeof stdin.pause !== "function")) {
+    throw optionTypeError("serveStdio", "stdin", "a Readable stream");
   }
-  const { stdin, stdout, logger } = options;
-  if (stdin !== undefined && (typeof stdin.on !== "function" || typeof stdin.pause !== "function")) {
-    throw new TypeError("serveStdio: options.stdin must be a Readable stream");
+  if (stdout !== undefined && (typeof stdout?.write !== "function" || typeof stdout.on !== "function")) {
+    throw optionTypeError("serveStdio", "stdout", "a Writable stream");
   }
-  if (stdout !== undefined && (typeof stdout.write !== "function" || typeof stdout.on !== "function")) {
-    throw new TypeError("serveStdio: options.stdout must be a Writable stream");
-  }
-  if (
-    logger !== undefined &&
-    (typeof logger?.debug !== "function" ||
-      typeof logger.warn !== "function" ||
-      typeof logger.error !== "function")
-  ) {
-    throw new TypeError("serveStdio: options.logger must have debug, warn and error methods");
-  }
+  if (logger !== undefined) checkLogger(logger, "serveStdio", "logger", STDIO_LOG_LEVELS);
+  checkInteger("serveStdio", "maxLineBytes", maxLineBytes, { min: 1, unit: "bytes" });
 }
 
 /** The abort reason a handler sees when its request is cancelled or the loop stops. */
@@ -128,14 +103,14 @@ class StdioServerLoop implements StdioServerHandle {
   readonly #inFlight = new Map<RequestId, InFlight>();
   /** Aborted when the loop stops; the signal notifications are dispatched with. */
   readonly #lifetime = new AbortController();
-  #resolveClosed!: () => void;
+  readonly #done = deferred<void>();
   #stopping = false;
   #inputPaused = false;
 
   constructor(dispatcher: Dispatcher, options: ServeStdioOptions) {
     this.#dispatcher = dispatcher;
     this.#stdin = options.stdin ?? process.stdin;
-    this.#logger = options.logger ?? stdioStderrLogger;
+    this.#logger = options.logger ?? stderrLogger;
     this.#decoder = new LineDecoder({
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
       onError: (error) => this.#onLineTooLong(error),
@@ -147,9 +122,7 @@ class StdioServerLoop implements StdioServerHandle {
       },
       onDrain: () => this.#resumeInput(),
     });
-    this.closed = new Promise((resolve) => {
-      this.#resolveClosed = resolve;
-    });
+    this.closed = this.#done.promise;
     this.#stdin.on("data", this.#onData);
     this.#stdin.on("end", this.#onEnd);
     this.#stdin.on("close", this.#onEnd);
@@ -323,7 +296,7 @@ class StdioServerLoop implements StdioServerHandle {
     this.#lifetime.abort(reason);
     void this.#writer.idle().then(() => {
       this.#writer.detach();
-      this.#resolveClosed();
+      this.#done.resolve();
     });
     return this.closed;
   }
