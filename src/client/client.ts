@@ -6,6 +6,7 @@
  * caller who drives the loop, `client.session` exposes the single-leg calls.
  */
 import { type Clock, systemClock } from "../protocol/clock.js";
+import type { InputRequiredMethod } from "../protocol/methods.js";
 import {
   checkBoolean,
   checkFunction,
@@ -13,7 +14,6 @@ import {
   checkOptionsObject,
   optionTypeError,
 } from "../protocol/options.js";
-import type { InputRequiredMethod } from "../protocol/methods.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { InputRequiredResult, InputResponses } from "../protocol/schema/input.js";
 import type {

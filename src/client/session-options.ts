@@ -5,13 +5,6 @@
  * §Client obligations, basic/patterns/subscriptions.
  */
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
-import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/schema/base.js";
-import type { InputResponses } from "../protocol/schema/input.js";
-import type {
-  LoggingMessageNotificationParams,
-  ProgressNotificationParams,
-  SubscriptionFilter,
-} from "../protocol/schema/methods.js";
 import { checkLogger } from "../protocol/logger.js";
 import {
   checkBoolean,
@@ -21,6 +14,13 @@ import {
   isObject,
   optionTypeError,
 } from "../protocol/options.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/schema/base.js";
+import type { InputResponses } from "../protocol/schema/input.js";
+import type {
+  LoggingMessageNotificationParams,
+  ProgressNotificationParams,
+  SubscriptionFilter,
+} from "../protocol/schema/methods.js";
 import type { ClientLogger, stderrClientLogger } from "./logger.js";
 
 /** The default per-request timeout: 60 000 ms. */
@@ -125,7 +125,11 @@ export function checkCommonClientOptions(
   const { clientInfo, capabilities, timeoutMs, logger } = options;
   if (clientInfo !== undefined && !(allowNoClientInfo && clientInfo === false)) {
     const expected = `an object with string name and version${allowNoClientInfo ? ", or false" : ""}`;
-    if (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string") {
+    if (
+      !isObject(clientInfo) ||
+      typeof clientInfo.name !== "string" ||
+      typeof clientInfo.version !== "string"
+    ) {
       throw optionTypeError(owner, "clientInfo", expected);
     }
   }

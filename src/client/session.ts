@@ -295,14 +295,21 @@ export class ClientSession {
       },
     ).then(
       () => {
-        acknowledgement.reject(new InvalidServerResponseError("the subscription ended before it was acknowledged"));
+        acknowledgement.reject(
+          new InvalidServerResponseError("the subscription ended before it was acknowledged"),
+        );
       },
       (error: unknown) => {
         acknowledgement.reject(error);
         if (!controller.signal.aborted) throw error;
       },
     );
-    return { id, acknowledged: acknowledgement.promise, closed, close: () => controller.abort(new Error("subscription closed")) };
+    return {
+      id,
+      acknowledged: acknowledgement.promise,
+      closed,
+      close: () => controller.abort(new Error("subscription closed")),
+    };
   }
 
   /**
@@ -435,7 +442,8 @@ export class ClientSession {
 }
 
 function unsupportedVersions(error: unknown): string[] | undefined {
-  if (!(error instanceof McpError) || error.code !== ERRORS.UNSUPPORTED_PROTOCOL_VERSION.code) return undefined;
+  if (!(error instanceof McpError) || error.code !== ERRORS.UNSUPPORTED_PROTOCOL_VERSION.code)
+    return undefined;
   const supported = (error.data as { supported?: unknown } | undefined)?.supported;
   return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
 }

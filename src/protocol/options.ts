@@ -60,7 +60,12 @@ export interface IntegerBounds {
  * @throws TypeError unless `value` is undefined or a number; RangeError when it is not a safe
  *   integer within `min`..`max`.
  */
-export function checkInteger(owner: string, option: string, value: unknown, bounds: IntegerBounds = {}): void {
+export function checkInteger(
+  owner: string,
+  option: string,
+  value: unknown,
+  bounds: IntegerBounds = {},
+): void {
   if (value === undefined) return;
   const { min = 0, max = Number.MAX_SAFE_INTEGER, unit } = bounds;
   const of = unit === undefined ? "" : ` of ${unit}`;

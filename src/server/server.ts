@@ -21,9 +21,9 @@ import {
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import { type CacheableMethod, isKnownMethod, METHODS } from "../protocol/methods.js";
+import { checkFunction } from "../protocol/options.js";
 import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
-import { checkFunction } from "../protocol/options.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";

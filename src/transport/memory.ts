@@ -3,8 +3,9 @@
  * `MCPServer`) in the same process. Messages are copied through JSON both ways, exactly as a wire
  * would, so neither side can see or mutate the other's objects.
  */
-import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+
 import { linkSignal } from "../protocol/async.js";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
 import { type Dispatcher, isDispatcher } from "./dispatcher.js";
 import { type Transport, TransportError, type TransportRequestOptions } from "./transport.js";
 

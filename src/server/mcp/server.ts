@@ -5,8 +5,8 @@
  * `Dispatcher`). Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
  */
 import { invalidParams } from "../../protocol/errors.js";
-import { checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
+import { checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { Implementation } from "../../protocol/schema/base.js";
 import type {
   CallToolRequestParams,

@@ -74,7 +74,11 @@ export class HttpClientTransport implements Transport {
     if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
       throw new TypeError(`HttpClientTransport: url must be http: or https:, got ${this.url.protocol}`);
     }
-    const { headers, fetch: fetchOption, maxResponseBytes } = checkOptionsObject("HttpClientTransport", options);
+    const {
+      headers,
+      fetch: fetchOption,
+      maxResponseBytes,
+    } = checkOptionsObject("HttpClientTransport", options);
     checkObject("HttpClientTransport", "headers", headers);
     this.#headers = new Headers(headers);
     checkFunction("HttpClientTransport", "fetch", fetchOption);

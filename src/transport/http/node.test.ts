@@ -132,7 +132,9 @@ describe("serve", () => {
 
   it("treats a client that goes away mid-upload as gone, not as a failure to report", async () => {
     const reported: unknown[] = [];
-    const handle = await serve(newFixture().dispatcher, { logger: { error: (_message, fields) => reported.push(fields?.error) } });
+    const handle = await serve(newFixture().dispatcher, {
+      logger: { error: (_message, fields) => reported.push(fields?.error) },
+    });
     try {
       const socket = connect(handle.port, "127.0.0.1");
       await new Promise<void>((resolve) => socket.once("connect", resolve));

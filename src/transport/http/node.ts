@@ -66,7 +66,8 @@ function checkServeOptions(options: ServeOptions): { host: string; port: number;
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? 0;
   const path = options.path ?? DEFAULT_PATH;
-  if (typeof host !== "string" || host.length === 0) throw optionTypeError("serve", "host", "a non-empty string");
+  if (typeof host !== "string" || host.length === 0)
+    throw optionTypeError("serve", "host", "a non-empty string");
   checkInteger("serve", "port", port, { max: 65535 });
   if (typeof path !== "string" || !path.startsWith("/")) {
     throw optionTypeError("serve", "path", `a string starting with "/", got ${JSON.stringify(path)}`);

@@ -322,7 +322,9 @@ describe("HTTP-level refusals", () => {
 
   it("answers a body stream that fails mid-upload without reporting a failure", async () => {
     const reported: unknown[] = [];
-    const handler = createHttpHandler(fixture.dispatcher, { logger: { error: (_message, fields) => reported.push(fields?.error) } });
+    const handler = createHttpHandler(fixture.dispatcher, {
+      logger: { error: (_message, fields) => reported.push(fields?.error) },
+    });
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
@@ -591,7 +593,9 @@ describe("createHttpHandler", () => {
     const broken: Dispatcher = {
       handle: () => Promise.reject(new Error("internal detail")),
     };
-    const handler = createHttpHandler(broken, { logger: { error: (_message, fields) => reported.push(fields?.error) } });
+    const handler = createHttpHandler(broken, {
+      logger: { error: (_message, fields) => reported.push(fields?.error) },
+    });
     const response = await handler(
       new Request("http://localhost/mcp", {
         method: "POST",

@@ -92,7 +92,10 @@ function checkParams(params: StdioClientTransportParams): void {
   if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string"))) {
     throw optionTypeError(OWNER, "args", "an array of strings");
   }
-  if (env !== undefined && (!isObject(env) || !Object.values(env).every((value) => typeof value === "string"))) {
+  if (
+    env !== undefined &&
+    (!isObject(env) || !Object.values(env).every((value) => typeof value === "string"))
+  ) {
     throw optionTypeError(OWNER, "env", "an object mapping names to string values");
   }
   checkString(OWNER, "cwd", cwd);
