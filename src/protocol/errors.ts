@@ -6,7 +6,9 @@
 import { truncate } from "./text.js";
 
 /**
- * Every error kind tsmcp puts on the wire: its JSON-RPC `code` and its HTTP status.
+ * Every error kind tsmcp puts on the wire: its JSON-RPC `code` and its HTTP status. This is the
+ * one table of codes: compare a received error with it (`error.code === ERRORS.HEADER_MISMATCH.code`)
+ * rather than with a literal.
  *
  * The spec fixes 400 for a missing `_meta` field, -32020, -32021 and -32022, 404 for an unknown
  * method and 403 for a refused Origin; the rest are tsmcp's choice (an invalid request is the
@@ -31,18 +33,6 @@ export const ERRORS = Object.freeze({
 
 /** A named error kind of {@link ERRORS}. */
 export type ErrorKind = keyof typeof ERRORS;
-
-/** The JSON-RPC codes of the spec, by name. */
-export const ErrorCode = Object.freeze({
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
-} as const);
 
 /**
  * The HTTP status of each JSON-RPC code, derived from {@link ERRORS}: the first kind listed with a

@@ -107,7 +107,9 @@ export { REQUEST_STATE_ENVELOPE_VERSION, REQUEST_STATE_FUTURE_SKEW_MS } from "./
 export type { RequestStateCodec } from "./state/codec.js";
 export {
   INVALID_REQUEST_STATE_ERROR,
+  INVALID_REQUEST_STATE_REASONS,
   InvalidRequestState,
+  type InvalidRequestStateReason,
   type InvalidRequestStateWireError,
 } from "./state/errors.js";
 export {

@@ -72,13 +72,14 @@ const provision = (params: Record<string, unknown> = {}, id: string | number = 1
 
 /**
  * Runs `attempt` against a cleared log and asserts the frozen wire error, exactly one line logged
- * (the warning with `reason`), and that no handler ran.
+ * (the warning with `reason`, and `detail` beside it when given), and that no handler ran.
  */
 async function expectRefused(
   target: Fixture,
   reason: string,
   attempt: () => Promise<JSONRPCResponse>,
   method = "tools/call",
+  detail?: string,
 ): Promise<void> {
   target.logger.clear();
   const handled = target.seen.length;
@@ -87,8 +88,8 @@ async function expectRefused(
   expect(target.logger.lines).toStrictEqual([
     {
       level: "warn",
-      message: `requestState rejected on ${method}: ${reason}`,
-      fields: expect.objectContaining({ method, reason }),
+      message: `requestState rejected on ${method}: ${reason}${detail === undefined ? "" : ` (${detail})`}`,
+      fields: expect.objectContaining({ method, reason, ...(detail === undefined ? {} : { detail }) }),
     },
   ]);
   expect(target.seen.slice(handled), "a handler ran").toEqual([]);
@@ -385,13 +386,17 @@ describe("principal binding", () => {
       message: "Internal error",
     });
     expect(numeric.logger.messages).toEqual([
-      "refusing to seal requestState on tools/call: bindPrincipal returned number, expected string or undefined",
+      "refusing to seal requestState on tools/call: principal binding error (bindPrincipal returned number, expected string or undefined)",
     ]);
     const minter = fixture({ bindPrincipal: () => "tenant-1" });
     const verifier = fixture({ bindPrincipal: (() => null) as unknown as PrincipalBinding });
     const minted = await mint(minter);
-    await expectRefused(verifier, "bindPrincipal returned null, expected string or undefined", () =>
-      send(verifier.server, provision({ requestState: minted }, 2)),
+    await expectRefused(
+      verifier,
+      "principal binding error",
+      () => send(verifier.server, provision({ requestState: minted }, 2)),
+      "tools/call",
+      "bindPrincipal returned null, expected string or undefined",
     );
   });
 

@@ -194,7 +194,7 @@ describe("inbound requestState on the wire", () => {
       expectFrozenRefusal(
         await send(server, provision({ requestState: bad })),
         logger,
-        "requestState rejected on tools/call: non-string requestState",
+        "requestState rejected on tools/call: malformed (non-string requestState)",
       );
     }
     expect(seen).toEqual([]);
@@ -363,11 +363,16 @@ describe("codec failures", () => {
     const { server, logger } = codecServer({
       seal: () => "x",
       unseal: () => {
-        throw new InvalidRequestState("revoked by kms");
+        throw new InvalidRequestState("rejected", { detail: "revoked by kms" });
       },
     });
     const response = await send(server, provision({ requestState: "x" }));
-    expectFrozenRefusal(response, logger, "requestState rejected on tools/call: revoked by kms");
+    expectFrozenRefusal(response, logger, "requestState rejected on tools/call: rejected (revoked by kms)");
+    expect(logger.lines.at(-1)?.fields).toEqual({
+      method: "tools/call",
+      reason: "rejected",
+      detail: "revoked by kms",
+    });
     expect(JSON.stringify(response)).not.toContain("revoked");
   });
 
@@ -399,7 +404,7 @@ describe("codec failures", () => {
       message: "Internal error",
     });
     expect(logger.messages).toEqual([
-      "refusing to seal requestState on tools/call: codec.seal returned number, expected a string",
+      "refusing to seal requestState on tools/call: codec error (codec.seal returned number, expected a string)",
     ]);
   });
 

@@ -41,9 +41,9 @@ function principalOnce(policy: RequestStateSecurity, ctx: RequestContext): () =>
     }
     if (principal !== undefined && typeof principal !== "string") {
       return {
-        failure: new InvalidRequestState(
-          `bindPrincipal returned ${describeType(principal)}, expected string or undefined`,
-        ),
+        failure: new InvalidRequestState("principal binding error", {
+          detail: `bindPrincipal returned ${describeType(principal)}, expected string or undefined`,
+        }),
       };
     }
     return { principal };
@@ -64,14 +64,20 @@ function bindingOf(method: string, params: Params): RequestBinding {
   }
 }
 
-/** Log fields for a failure: the method, the reason, and the type (never the message) of a cause. */
-function failureFields(method: string, error: unknown): LogFields & { reason: string } {
+/** Log fields for a failure: the method, the reason and its detail, and the type (never the message) of a cause. */
+function failureFields(method: string, error: unknown): LogFields & { reason: string; detail?: string } {
   if (error instanceof InvalidRequestState) {
-    const fields: LogFields & { reason: string } = { method, reason: error.reason };
+    const fields: LogFields & { reason: string; detail?: string } = { method, reason: error.reason };
+    if (error.detail !== undefined) fields.detail = error.detail;
     if (error.cause !== undefined) fields.cause = describeType(error.cause);
     return fields;
   }
   return { method, reason: "unexpected error", cause: describeType(error) };
+}
+
+/** The reason as a log line says it: the code, then the detail in parentheses. */
+function said(fields: { reason: string; detail?: string }): string {
+  return fields.detail === undefined ? fields.reason : `${fields.reason} (${fields.detail})`;
 }
 
 /**
@@ -124,7 +130,7 @@ export function requestStateBoundary(
   const audience = policy.audience ?? defaultAudience;
   const reject = (logger: Logger, method: string, error: unknown): McpError => {
     const fields = failureFields(method, error);
-    logger.warn(`requestState rejected on ${method}: ${fields.reason}`, fields);
+    logger.warn(`requestState rejected on ${method}: ${said(fields)}`, fields);
     return invalidRequestStateError();
   };
 
@@ -141,7 +147,9 @@ export function requestStateBoundary(
       forwarded = { ...request, params: rest };
     } else if (inbound !== undefined) {
       try {
-        if (typeof inbound !== "string") throw new InvalidRequestState("non-string requestState");
+        if (typeof inbound !== "string") {
+          throw new InvalidRequestState("malformed", { detail: "non-string requestState" });
+        }
         binding = bindingOf(method, params);
         const state = openRequestState(policy, inbound, { binding, audience, principal });
         forwarded = { ...request, params: { ...params, requestState: state } };
@@ -158,7 +166,7 @@ export function requestStateBoundary(
       } catch (error) {
         // The arguments came from the client (nested past the stack, say): its error, not ours.
         const fields = failureFields(method, error);
-        logger.warn(`refusing to seal requestState on ${method}: ${fields.reason}`, fields);
+        logger.warn(`refusing to seal requestState on ${method}: ${said(fields)}`, fields);
         throw invalidParams(
           "Invalid params: the arguments cannot be serialised to bind requestState to them",
         );
@@ -169,7 +177,7 @@ export function requestStateBoundary(
       sealed = sealRequestState(policy, result.requestState, { binding, audience, principal });
     } catch (error) {
       const fields = failureFields(method, error);
-      logger.error(`refusing to seal requestState on ${method}: ${fields.reason}`, fields);
+      logger.error(`refusing to seal requestState on ${method}: ${said(fields)}`, fields);
       throw internalError();
     }
     return { ...result, requestState: sealed };

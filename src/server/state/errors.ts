@@ -3,32 +3,89 @@
  * logger, and the wire only ever sees one frozen error that never varies by cause.
  * Spec: basic/patterns/mrtr §Server obligations (reject state that fails verification).
  */
-import { McpError } from "../../protocol/errors.js";
+import { ERRORS, McpError } from "../../protocol/errors.js";
+
+/**
+ * Why a `requestState` was refused, as logged (never sent):
+ * - `"malformed"`: not a token or envelope of the expected shape (a non-string state included);
+ * - `"unknown key"`: sealed under a key id this server does not hold;
+ * - `"seal"`: the authentication tag does not verify (tampered, or another key);
+ * - `"codec error"`: the codec threw something other than `InvalidRequestState`, or returned the
+ *   wrong type;
+ * - `"expired"` / `"minted in the future"`: outside its lifetime (`exp`, `iat` against the clock);
+ * - `"request binding"`: minted for another method, tool or arguments (or they cannot be bound);
+ * - `"audience"`: minted by a server with another audience;
+ * - `"principal"` / `"principal drift"`: minted for another principal, or bound to one where the
+ *   request has none (or the other way round);
+ * - `"principal binding error"`: the policy's `bindPrincipal` threw or returned a non-string;
+ * - `"rejected"`: a custom codec's own refusal (its `detail` says why).
+ */
+export type InvalidRequestStateReason =
+  | "malformed"
+  | "unknown key"
+  | "seal"
+  | "codec error"
+  | "expired"
+  | "minted in the future"
+  | "request binding"
+  | "audience"
+  | "principal"
+  | "principal drift"
+  | "principal binding error"
+  | "rejected";
+
+/** Every {@link InvalidRequestStateReason}. */
+export const INVALID_REQUEST_STATE_REASONS: ReadonlySet<InvalidRequestStateReason> = new Set([
+  "malformed",
+  "unknown key",
+  "seal",
+  "codec error",
+  "expired",
+  "minted in the future",
+  "request binding",
+  "audience",
+  "principal",
+  "principal drift",
+  "principal binding error",
+  "rejected",
+]);
 
 /**
  * Thrown by a {@link RequestStateCodec} (and by the claims checks) for a token it refuses.
  *
- * `reason` is a short, log-only code such as `"malformed"`, `"unknown key"` or `"seal"`; it never
- * reaches the wire and must never contain the token, the plaintext or the principal.
+ * `reason` is one code of a closed set (what operators grep for); `detail` is free text beside
+ * it. Both are log-only: they never reach the wire and must never contain the token, the
+ * plaintext or the principal. A reason outside the set (a codec written in JavaScript, say) reads
+ * as `"rejected"` with that text as `detail`.
  */
 export class InvalidRequestState extends Error {
   override readonly name = "InvalidRequestState";
-  /** The log-only reason code (same as `message`). */
-  readonly reason: string;
+  /** The log-only reason code. */
+  readonly reason: InvalidRequestStateReason;
+  /** Log-only free text beside the reason (`"bindPrincipal returned number, ..."`), if any. */
+  readonly detail: string | undefined;
 
   /**
    * @param reason the log-only reason code.
-   * @param options `cause`: what went wrong underneath (logged by type only, never its message).
+   * @param options `detail`: free log-only text; `cause`: what went wrong underneath (logged by
+   *   type only, never its message).
    */
-  constructor(reason: string, options?: { cause?: unknown }) {
-    super(reason, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.reason = reason;
+  constructor(reason: InvalidRequestStateReason, options?: { detail?: string; cause?: unknown }) {
+    const known = INVALID_REQUEST_STATE_REASONS.has(reason);
+    const code: InvalidRequestStateReason = known ? reason : "rejected";
+    const detail = known ? options?.detail : String(reason);
+    super(
+      detail === undefined ? code : `${code}: ${detail}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.reason = code;
+    this.detail = detail;
   }
 }
 
 /** The JSON-RPC error object every refused `requestState` answers with. */
 export interface InvalidRequestStateWireError {
-  readonly code: -32602;
+  readonly code: (typeof ERRORS)["INVALID_PARAMS"]["code"];
   readonly message: "Invalid or expired requestState";
   readonly data: { readonly reason: "invalid_request_state" };
 }
@@ -39,7 +96,7 @@ export interface InvalidRequestStateWireError {
  * It never varies by cause; the cause goes to the logger. Spec: basic/patterns/mrtr §Error Handling.
  */
 export const INVALID_REQUEST_STATE_ERROR: InvalidRequestStateWireError = Object.freeze({
-  code: -32602,
+  code: ERRORS.INVALID_PARAMS.code,
   message: "Invalid or expired requestState",
   data: Object.freeze({ reason: "invalid_request_state" }),
 });

@@ -48,7 +48,9 @@ export function sealRequestState(
     throw new InvalidRequestState("codec error", { cause: error });
   }
   if (typeof token !== "string") {
-    throw new InvalidRequestState(`codec.seal returned ${typeof token}, expected a string`);
+    throw new InvalidRequestState("codec error", {
+      detail: `codec.seal returned ${typeof token}, expected a string`,
+    });
   }
   return token;
 }
