@@ -327,7 +327,7 @@ describe("Client.callTool runs the input-required loop", () => {
 });
 
 describe("the input-required loop's defaults", () => {
-  it("are exported by name from tsmcp/client with the values of mrtr-behaviour.md", () => {
+  it("are exported by name from tsmcp/client with their documented values", () => {
     expect({
       DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
       STATE_ONLY_BACKOFF_INITIAL_MS,

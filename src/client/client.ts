@@ -176,7 +176,7 @@ export class Client {
    * Calls a tool and runs the multi-round-trip loop to its final result. When the server refuses
    * a leg with a HeaderMismatch (-32020) about an `Mcp-Param-*` header, the tool's schema changed
    * since it was listed: the client lists the tools again and resends that leg, once per call.
-   * Spec: §3.7.
+   * Spec: basic/transports/streamable-http §Custom Headers (the client SHOULD refresh and retry).
    *
    * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`; UnsupportedInputRequestError
    *   when the server asks for input no callback gives; a callback's error; McpError for a server error.

@@ -43,7 +43,7 @@ export interface ClientSessionOptions {
   /** Per-request timeout in milliseconds; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   timeoutMs?: number;
   /**
-   * Apply the `x-mcp-header` rules (spec §3.7): drop tools whose annotations break them from
+   * Apply the `x-mcp-header` rules (spec: streamable-http §Custom Headers): drop tools whose annotations break them from
    * `listTools`, and mirror annotated arguments into `Mcp-Param-*` headers on `callTool`.
    * Default: true over Streamable HTTP (`HttpClientTransport`), false elsewhere.
    */

@@ -130,7 +130,7 @@ export class ClientSession {
   /**
    * `tools/list`: one page of tools. Over Streamable HTTP, a tool whose `x-mcp-header`
    * annotations break the rules is left out (with a warning to the logger naming it and why), and
-   * the annotated parameters of the others are remembered for `callTool`. Spec: §3.7.
+   * the annotated parameters of the others are remembered for `callTool`. Spec: basic/transports/streamable-http §Custom Headers.
    */
   async listTools(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListToolsResult> {
     const result = await this.request("tools/list", params, options);

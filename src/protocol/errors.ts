@@ -121,7 +121,8 @@ export function invalidParams(message: string, data?: unknown): McpError {
  * -32022 "Unsupported protocol version" (HTTP 400): `requested` is not a revision this server
  * serves; `data` names both, `{ supported, requested }` (`requested` cut to 64 characters), so the
  * client can pick another.
- * Spec: basic/versioning, §3.5 (a present but unsupported `MCP-Protocol-Version` header).
+ * Spec: basic/versioning, basic/transports/streamable-http §Request Metadata (a present but
+ * unsupported `MCP-Protocol-Version` header).
  */
 export function unsupportedProtocolVersion(requested: string, supported: readonly string[]): McpError {
   return McpError.of("UNSUPPORTED_PROTOCOL_VERSION", "Unsupported protocol version", {

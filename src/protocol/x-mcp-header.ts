@@ -4,7 +4,7 @@
  * (a client drops a tool that breaks them; a server refuses to register one), and where each
  * parameter's value sits in a call's arguments. Pure: no I/O and no header codec (the encoding and
  * the server's check live in `transport/http/param-headers.ts`).
- * Spec: §3.7 (basic/transports/streamable-http §Custom Headers, server/tools §x-mcp-header), §11.
+ * Spec: basic/transports/streamable-http §Custom Headers, server/tools §x-mcp-header.
  */
 
 /** The annotation keyword in a tool's `inputSchema`. */
@@ -89,7 +89,7 @@ function primitiveType(schema: Record<string, unknown>): ParamHeaderType | undef
  * from the root through `properties` alone (nested objects allowed; not through `items`,
  * `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, `$defs` and `$ref`, ...). Values of `const`,
  * `enum`, `default` and `examples` are data, not schemas, and are not searched. Never throws.
- * Spec: §3.7.
+ * Spec: basic/transports/streamable-http §Custom Headers.
  */
 export function analyzeParamHeaders(inputSchema: unknown): ParamHeaderAnalysis {
   const params: ParamHeader[] = [];
@@ -181,7 +181,7 @@ export function analyzeParamHeaders(inputSchema: unknown): ParamHeaderAnalysis {
 /**
  * The value of one annotated parameter in a call's `arguments`: the value at its exact path, or
  * `undefined` when any step is missing or not an object (an argument that is `null` stays
- * `null`). Never throws. Spec: §3.7 (value extraction).
+ * `null`). Never throws. Spec: basic/transports/streamable-http §Custom Headers (value extraction).
  */
 export function paramValueAt(args: unknown, path: readonly string[]): unknown {
   let value = args;

@@ -277,7 +277,8 @@ export class Server implements Dispatcher {
 
 /**
  * The answer to a 2025-era `initialize`, which the stateless core has no handshake for; either way
- * it names the revisions served, so an older client learns what this server speaks (spec §3.10):
+ * it names the revisions served, so an older client learns what this server speaks (spec:
+ * basic/versioning, backwards compatibility):
  * -32022 when it asks for a revision that is not served, else -32601 like any removed method, with
  * `data.supported`.
  */

@@ -1,7 +1,7 @@
 /**
  * Reading a POST body under a byte limit: a declared `Content-Length` over the limit is refused
  * before reading, and a streamed (chunked) body is cut off as soon as it passes the limit, so no
- * more than the limit (plus the one chunk that crossed it) is ever held. Spec: §3.1 (body limits are
+ * more than the limit (plus the one chunk that crossed it) is ever held. Spec: basic/transports/streamable-http (body limits are
  * the server's choice; clients handle 413).
  */
 

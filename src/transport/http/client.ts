@@ -1,7 +1,7 @@
 /**
  * The client side of Streamable HTTP: each request is one POST carrying the request-metadata
  * headers; the answer is read as JSON or as an SSE stream (notifications first, the response
- * last). Aborting a request closes its stream, which is how HTTP cancels. Spec: §3.2-3.5.
+ * last). Aborting a request closes its stream, which is how HTTP cancels. Spec: basic/transports/streamable-http.
  */
 import { createParser } from "eventsource-parser";
 import { linkSignal } from "../../protocol/async.js";

@@ -1,6 +1,6 @@
 /**
  * Streamable HTTP, both sides: the web-standard server handler, its Node.js adapter, the client
- * transport, and the request-metadata header codec. Spec: §3 (basic/transports/streamable-http).
+ * transport, and the request-metadata header codec. Spec: basic/transports/streamable-http.
  */
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export {

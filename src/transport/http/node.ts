@@ -2,7 +2,7 @@
  * The Node.js adapter of the Streamable HTTP server: serves the handler on one path of a `node:http`
  * server through `@hono/node-server`'s request listener, bound to loopback by default. JSON answers
  * are written to the socket directly; SSE answers are streamed by the listener.
- * Spec: §3.1 (one endpoint; bind to 127.0.0.1 when local).
+ * Spec: basic/transports/streamable-http (one endpoint; bind to 127.0.0.1 when running locally).
  */
 import {
   createServer,

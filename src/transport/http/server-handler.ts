@@ -2,7 +2,8 @@
  * The Streamable HTTP server as a web-standard handler, `(Request) => Promise<Response>`, usable
  * from any framework or runtime: one POST -> one dispatch -> one JSON or SSE response. It guards
  * Host and Origin, enforces the body limit, frames JSON-RPC, checks the request-metadata headers,
- * and turns the client closing the stream into cancellation. Spec: §3 (streamable-http), §1.9.
+ * and turns the client closing the stream into cancellation. Spec: basic/transports/streamable-http,
+ * basic/index §Error Codes.
  */
 import {
   ERRORS,

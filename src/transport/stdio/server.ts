@@ -193,7 +193,7 @@ class StdioServerLoop implements StdioServerHandle {
     );
   }
 
-  /** Aborts one in-flight request; unknown, finished or malformed ids are ignored (spec §5.10). */
+  /** Aborts one in-flight request; unknown, finished or malformed ids are ignored. Spec: basic/patterns/cancellation. */
   #cancel(requestId: unknown, reason: unknown): void {
     const entry = isRequestId(requestId) ? this.#inFlight.get(requestId) : undefined;
     if (entry === undefined) {
