@@ -40,8 +40,7 @@ export type ElicitationCallback = (
 /**
  * Answers a sampling request (deprecated feature) with the client's model.
  *
- * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
- *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+ * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
  */
 export type SamplingCallback = (
   params: CreateMessageRequestParams,
@@ -51,9 +50,7 @@ export type SamplingCallback = (
 /**
  * Answers a roots request (deprecated feature).
  *
- * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in the
- *   first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
- *   configuration instead.
+ * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
  */
 export type ListRootsCallback = (context: InputRequestContext) => ListRootsResult | Promise<ListRootsResult>;
 
@@ -67,16 +64,13 @@ export interface InputCallbacks {
   /**
    * Answers `sampling/createMessage`; registering it declares `sampling: {}`. Spec: client/sampling.
    *
-   * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
-   *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+   * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
   samplingCallback?: SamplingCallback;
   /**
    * Answers `roots/list`; registering it declares `roots: {}`. Spec: client/roots.
    *
-   * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
-   *   the first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
-   *   configuration instead.
+   * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
   listRootsCallback?: ListRootsCallback;
 }

@@ -63,15 +63,13 @@ export interface RequestOptions {
   /**
    * Opts into log messages at or above this level (`io.modelcontextprotocol/logLevel`).
    *
-   * @deprecated Logging is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
-   *   the first revision on or after 2027-07-28; log to stderr or OpenTelemetry instead.
+   * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
   logLevel?: LoggingLevel;
   /**
    * Receives the request's `notifications/message` when `logLevel` is set.
    *
-   * @deprecated Logging is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
-   *   the first revision on or after 2027-07-28; log to stderr or OpenTelemetry instead.
+   * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
   onLog?: (message: LoggingMessageNotificationParams) => void;
   /** Extra `_meta` entries (reserved keys are always the session's). */

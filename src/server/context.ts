@@ -51,8 +51,7 @@ export interface RequestContext {
    * Sends `notifications/message` when the request opted into a log level at or below `level`;
    * does nothing otherwise. Never log secrets or personal data.
    *
-   * @deprecated Logging is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
-   *   the first revision on or after 2027-07-28; log to stderr or OpenTelemetry instead.
+   * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
 }

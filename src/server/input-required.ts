@@ -61,8 +61,7 @@ export function elicitationRequest(params: ElicitRequestFormParams | ElicitReque
 /**
  * A sampling request (deprecated feature): ask the client's model to complete `messages`.
  *
- * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
- *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+ * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
  */
 export function samplingRequest(params: CreateMessageRequestParams): CreateMessageRequest {
   return { method: "sampling/createMessage", params: { ...params } };
@@ -71,9 +70,7 @@ export function samplingRequest(params: CreateMessageRequestParams): CreateMessa
 /**
  * A roots request (deprecated feature): ask which filesystem roots the client exposes.
  *
- * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in the
- *   first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
- *   configuration instead.
+ * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
  */
 export function rootsRequest(): ListRootsRequest {
   return { method: "roots/list" };

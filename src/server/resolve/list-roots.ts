@@ -29,9 +29,7 @@ export class ListRootsMarker {
  * `resolver("roots", () => listRoots())`. The consumer receives the client's `ListRootsResult`;
  * the client must declare `roots`. Spec: client/roots.
  *
- * @deprecated Roots are deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in the
- *   first revision on or after 2027-07-28; take paths as tool arguments, resource URIs or
- *   configuration instead.
+ * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
  */
 export function listRoots(): ListRootsMarker {
   return new ListRootsMarker();

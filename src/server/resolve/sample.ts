@@ -98,8 +98,7 @@ export class SampleMarker {
  * @throws TypeError for params that are not a valid `CreateMessageRequestParams`, no messages, or
  *   tool results that do not answer the tool uses right before them; RangeError for `maxTokens` < 1.
  *
- * @deprecated Sampling is deprecated in MCP 2026-07-28 (SEP-2577, SEP-2596) and may be removed in
- *   the first revision on or after 2027-07-28; call an LLM API directly instead.
+ * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
  */
 export function sample(params: CreateMessageRequestParams): SampleMarker {
   return new SampleMarker(params);
