@@ -55,7 +55,8 @@ export interface Dispatcher {
   /**
    * The protocol revisions this dispatcher serves, newest first. Streamable HTTP answers a request
    * whose `MCP-Protocol-Version` header names another with -32022 (HTTP 400) before reading its
-   * other headers. Default, when absent: `MODERN_PROTOCOL_VERSIONS` (2026-07-28). Spec: §3.5.
+   * other headers. Default, when absent: `MODERN_PROTOCOL_VERSIONS` (2026-07-28). Spec:
+   * basic/transports/streamable-http §Request Metadata.
    */
   readonly supportedVersions?: readonly string[];
 }

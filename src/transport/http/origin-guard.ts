@@ -1,8 +1,9 @@
 /**
  * The DNS-rebinding and cross-origin guard of the HTTP server: which `Host` and `Origin` header
  * values a server accepts. Secure by default: loopback hosts only, and only origins on an allowed
- * host. Spec: §3.1 (streamable-http §Security Warning: validate `Origin`, 403 otherwise); `Host`
- * allowlisting is SDK hardening (spec §12 item 10).
+ * host. Spec: basic/transports/streamable-http §Security Warning (validate `Origin`, 403
+ * otherwise); `Host` allowlisting is SDK hardening against DNS rebinding (the specification does
+ * not require it).
  */
 
 /** The hosts a server accepts when none are configured: loopback only. */

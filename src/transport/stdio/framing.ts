@@ -2,7 +2,7 @@
  * stdio framing: newline-delimited JSON. Every message is one line of UTF-8 JSON ended by "\n"; a
  * line never contains a raw newline (JSON escapes "\n" inside strings). U+2028 and U+2029 are not
  * line breaks here: lines are split on the byte 0x0A only, never with `readline`.
- * Spec: basic/transports/stdio (§4 of the requirements digest).
+ * Spec: basic/transports/stdio.
  */
 import type { JSONRPCMessage } from "../../protocol/jsonrpc.js";
 

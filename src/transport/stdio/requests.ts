@@ -3,8 +3,8 @@
  * id), which request a notification belongs to (its subscription id, its progress token, or the
  * id a server-sent `notifications/cancelled` names), and cancellation through an AbortSignal.
  * No I/O: the transport writes what this table asks it to.
- * Spec: basic/index §Requests (ids unique in flight), basic/patterns/progress (§5.9),
- * cancellation (§5.10), subscriptions (§5.12).
+ * Spec: basic/index §Requests (ids unique in flight), basic/patterns/progress,
+ * basic/patterns/cancellation, basic/patterns/subscriptions.
  */
 import {
   isRequestId,

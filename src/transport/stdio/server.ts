@@ -3,7 +3,7 @@
  * dispatcher concurrently (each with its own AbortSignal and notification sink), and writes
  * responses and notifications to stdout as they come. stdout carries protocol messages only;
  * diagnostics go to the logger (stderr by default).
- * Spec: basic/transports/stdio (§4), basic/patterns/cancellation (§5.10), subscriptions (§5.12).
+ * Spec: basic/transports/stdio, basic/patterns/cancellation, basic/patterns/subscriptions.
  */
 import type { Readable, Writable } from "node:stream";
 import { internalError, McpError } from "../../protocol/errors.js";
@@ -220,7 +220,10 @@ class StdioServerLoop implements StdioServerHandle {
     );
   }
 
-  /** Aborts one in-flight request; unknown, finished or malformed ids are ignored (spec §5.10). */
+  /**
+   * Aborts one in-flight request; unknown, finished or malformed ids are ignored. Spec:
+   * basic/patterns/cancellation.
+   */
   #cancel(requestId: unknown, reason: unknown): void {
     const entry = isRequestId(requestId) ? this.#inFlight.get(requestId) : undefined;
     if (entry === undefined) {
