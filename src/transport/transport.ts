@@ -41,7 +41,7 @@ export interface Transport {
 
 /** Raised when a transport cannot deliver a request or its response. */
 export class TransportError extends Error {
-  override readonly name = "TransportError";
+  override readonly name: string = "TransportError";
   /** The HTTP status, when the failure was an HTTP response without a JSON-RPC body. */
   readonly httpStatus: number | undefined;
 

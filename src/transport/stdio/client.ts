@@ -58,6 +58,7 @@ export interface StdioClientTransportParams {
 
 /** Raised for every in-flight request when the server process ends (or never started). */
 export class ServerProcessExitedError extends TransportError {
+  override readonly name: string = "ServerProcessExitedError";
   /** The exit code; null when a signal ended the process or it never started. */
   readonly exitCode: number | null;
   /** The signal that ended the process, if any. */
