@@ -32,6 +32,11 @@ class NarratingTransport implements Transport {
   #round = 0;
   constructor(readonly inner: Transport) {}
 
+  /** Whatever the inner transport does with HTTP headers (`Mcp-Param-*`), this one does too. */
+  get sendsHttpHeaders(): boolean {
+    return this.inner.sendsHttpHeaders;
+  }
+
   async request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
     const params = request.params ?? {};
     if (request.method === "tools/call") {

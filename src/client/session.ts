@@ -28,7 +28,6 @@ import {
 } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
-import { HttpClientTransport } from "../transport/http/client.js";
 import { paramHeadersFor } from "../transport/http/param-headers.js";
 import type { Transport } from "../transport/transport.js";
 import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
@@ -84,7 +83,7 @@ export class ClientSession {
       throw new TypeError("ClientSession: logger must have a warn(message, fields) method");
     }
     this.#logger = options.logger ?? stderrClientLogger;
-    const mirror = options.mirrorParamHeaders ?? transport instanceof HttpClientTransport;
+    const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new Map() : undefined;
   }
 

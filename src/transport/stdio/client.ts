@@ -1,8 +1,8 @@
 /**
  * The client side of stdio: a `Transport` that runs an MCP server as a child process, writes
  * requests to its stdin and correlates the lines on its stdout: responses by id, notifications by
- * subscription id, progress token, or else to the transport. Spec: basic/transports/stdio (§4),
- * basic/patterns/cancellation (§5.10), progress (§5.9), subscriptions (§5.12).
+ * subscription id, progress token, or else to the transport. Spec: basic/transports/stdio,
+ * basic/patterns/cancellation, basic/patterns/progress, basic/patterns/subscriptions.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
@@ -167,6 +167,8 @@ function spawnFailure(
  * @throws TypeError / RangeError from the constructor for malformed params.
  */
 export class StdioClientTransport implements Transport {
+  /** stdio has no HTTP headers. */
+  readonly sendsHttpHeaders = false;
   /** Notifications that belong to no in-flight request. */
   onNotification?: (notification: JSONRPCNotification) => void;
   /**
@@ -405,7 +407,8 @@ export class StdioClientTransport implements Transport {
           if ("error" in message) this.#report(McpError.fromObject(message.error));
           return;
         }
-        // A response for no request in flight is a late answer to a cancelled one: ignored (§5.10).
+        // A response for no request in flight is a late answer to a cancelled one: ignored
+        // (basic/patterns/cancellation: a response may cross the cancellation).
         this.#requests.resolve(message);
         return;
       }
