@@ -10,7 +10,8 @@
 import { parseArgs } from "node:util";
 import { isCancel, select } from "@clack/prompts";
 import { Client, type ElicitationCallback } from "tsmcp/client";
-import { HttpClientTransport, serve, type Transport, type TransportRequestOptions } from "tsmcp/transport";
+import { serve } from "tsmcp/node";
+import { HttpClientTransport, type Transport, type TransportRequestOptions } from "tsmcp/transport";
 import type {
   ElicitRequestFormParams,
   JSONRPCNotification,
