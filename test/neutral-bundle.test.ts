@@ -1,11 +1,11 @@
 /**
- * The runtime-neutral entry points stay neutral: `tsmcp/server`, `tsmcp/client` and `tsmcp/types`
- * are bundled with esbuild for `platform: "neutral"` and `"browser"`, their dependencies included,
- * and the bundle may import no Node.js built-in (`node:*` or a bare `fs`, `http`, ...). The one
- * exception is written down below: requestState sealing in tsmcp/server uses `node:crypto` (and
- * `node:buffer`), which Bun, Deno and workerd's Node compatibility all provide. `tsmcp/client`
- * reaches stdio only through `import("tsmcp/stdio")`, a dynamic self-reference left external
- * (as the package build leaves it), so it is loaded on Node when a command is the target.
+ * The runtime-neutral entry points stay neutral: `tsmcp/server`, `tsmcp/client`, `tsmcp/types` and
+ * `tsmcp/transport` are bundled with esbuild for `platform: "neutral"` and `"browser"`, their
+ * dependencies included, and the bundle may import no Node.js built-in (`node:*` or a bare `fs`,
+ * `http`, ...). The one exception is written down below: requestState sealing in tsmcp/server uses
+ * `node:crypto` (and `node:buffer`), which Bun, Deno and workerd's Node compatibility all provide.
+ * `tsmcp/client` reaches stdio only through `import("tsmcp/stdio")`, a dynamic self-reference left
+ * external (as the package build leaves it), so it is loaded on Node when a command is the target.
  */
 import { builtinModules } from "node:module";
 import { dirname, resolve } from "node:path";
@@ -19,6 +19,7 @@ const NEUTRAL_ENTRIES = {
   "tsmcp/server": "src/server/index.ts",
   "tsmcp/client": "src/client/index.ts",
   "tsmcp/types": "src/protocol/index.ts",
+  "tsmcp/transport": "src/transport/index.ts",
 } as const;
 
 type Entry = keyof typeof NEUTRAL_ENTRIES;
@@ -29,6 +30,7 @@ const ALLOWED_BUILTINS: Record<Entry, readonly string[]> = {
   "tsmcp/server": ["node:buffer", "node:crypto"],
   "tsmcp/client": [],
   "tsmcp/types": [],
+  "tsmcp/transport": [],
 };
 
 /** Package entries a neutral bundle may name without containing them: loaded on demand. */
@@ -118,8 +120,9 @@ describe("the runtime-neutral entry points", () => {
     expect(lazy).toEqual([{ path: "tsmcp/stdio", kind: "dynamic-import" }]);
   });
 
-  it("tsmcp/server and tsmcp/types do not name tsmcp/stdio at all", async () => {
-    for (const entry of [NEUTRAL_ENTRIES["tsmcp/server"], NEUTRAL_ENTRIES["tsmcp/types"]]) {
+  it("tsmcp/server, tsmcp/types and tsmcp/transport do not name tsmcp/stdio at all", async () => {
+    for (const name of ["tsmcp/server", "tsmcp/types", "tsmcp/transport"] as const) {
+      const entry = NEUTRAL_ENTRIES[name];
       expect((await bundleImports(entry, "neutral")).lazy).toEqual([]);
     }
   });
