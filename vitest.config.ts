@@ -11,6 +11,8 @@ export default defineConfig({
       { find: /^tsmcp\/client$/, replacement: src("client/index.ts") },
       { find: /^tsmcp\/types$/, replacement: src("protocol/index.ts") },
       { find: /^tsmcp\/transport$/, replacement: src("transport/index.ts") },
+      { find: /^tsmcp\/node$/, replacement: src("node/index.ts") },
+      { find: /^tsmcp\/stdio$/, replacement: src("stdio/index.ts") },
       { find: /^tsmcp$/, replacement: src("index.ts") },
     ],
   },

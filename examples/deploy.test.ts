@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "tsmcp/client";
+import { serve } from "tsmcp/node";
 import { HttpClientTransport } from "tsmcp/transport";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createDeployServer, scriptedUser } from "./deploy.js";
@@ -30,7 +31,7 @@ function countingFetch() {
 
 async function deployOverHttp(target: "staging" | "production") {
   const mcp = createDeployServer();
-  const server = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+  const server = await serve(mcp, { host: "127.0.0.1", port: 0 });
   onTestFinished(() => server.close());
   const wire = countingFetch();
   const client = await Client.connect(new HttpClientTransport(server.url, { fetch: wire.fetch }), {
@@ -52,7 +53,7 @@ describe("the deploy example", () => {
 
   it("advertises only the service and version as arguments", async () => {
     const mcp = createDeployServer();
-    const server = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+    const server = await serve(mcp, { host: "127.0.0.1", port: 0 });
     onTestFinished(() => server.close());
     const client = await Client.connect(server.url);
     onTestFinished(() => client.close());

@@ -9,6 +9,7 @@
  * 127.0.0.1, runs a client against it that answers from the command line, prints each round).
  */
 import { Client, type ElicitationCallback } from "tsmcp/client";
+import { serve } from "tsmcp/node";
 import { elicit, MCPServer, outcome, type ResolverInput, resolver } from "tsmcp/server";
 import * as z from "zod";
 
@@ -87,7 +88,7 @@ export async function main(args: string[] = []): Promise<void> {
     throw new TypeError(`environment must be one of ${ENVIRONMENTS.join(", ")}, got ${target}`);
   }
   const mcp = createDeployServer();
-  const server = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+  const server = await serve(mcp, { host: "127.0.0.1", port: 0 });
   console.log(`deployer listening on ${server.url}`);
   try {
     const client = await Client.connect(server.url, {

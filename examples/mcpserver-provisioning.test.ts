@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, type ElicitationCallback } from "tsmcp/client";
+import { serve } from "tsmcp/node";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createProvisioningServer } from "./mcpserver-provisioning.js";
 
@@ -22,7 +23,7 @@ function answering(answers: Record<string, Record<string, string>>) {
 }
 
 async function overHttp(callback?: ElicitationCallback): Promise<Client> {
-  const handle = await createProvisioningServer().serveHttp({ host: "127.0.0.1", port: 0 });
+  const handle = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
   onTestFinished(() => handle.close());
   const client = await Client.connect(
     handle.url,

@@ -10,7 +10,9 @@
  * Run it: `npm run example -- mcpserver-provisioning` (serves Streamable HTTP on
  * 127.0.0.1:$PORT/mcp, default port 3000), or `npm run example -- mcpserver-provisioning --stdio`.
  */
+import { serve } from "tsmcp/node";
 import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "tsmcp/server";
+import { serveStdio } from "tsmcp/stdio";
 import * as z from "zod";
 
 /** The regions a database may live in. */
@@ -86,10 +88,10 @@ export function createProvisioningServer(): MCPServer {
 export async function main(args: string[] = []): Promise<void> {
   const mcp = createProvisioningServer();
   if (args.includes("--stdio")) {
-    await mcp.serveStdio().closed;
+    await serveStdio(mcp).closed;
     return;
   }
   const port = Number(process.env.PORT ?? 3000);
-  const handle = await mcp.serveHttp({ host: "127.0.0.1", port });
+  const handle = await serve(mcp, { host: "127.0.0.1", port });
   console.log(`provisioning server listening on ${handle.url}`);
 }

@@ -7,8 +7,9 @@
  * Run it: `npm run example -- provisioning` (serves Streamable HTTP on 127.0.0.1:$PORT/mcp, default
  * port 3000), or `npm run example -- provisioning --stdio` (serves stdio).
  */
+import { serve } from "tsmcp/node";
 import { elicitationRequest, inputRequired, Server } from "tsmcp/server";
-import { serve, serveStdio } from "tsmcp/transport";
+import { serveStdio } from "tsmcp/stdio";
 import type { ElicitResult, InputResponses } from "tsmcp/types";
 
 /** The regions a database may live in. */

@@ -10,7 +10,8 @@
 import { parseArgs } from "node:util";
 import { isCancel, select } from "@clack/prompts";
 import { Client, type ElicitationCallback } from "tsmcp/client";
-import { HttpClientTransport, serve, type Transport, type TransportRequestOptions } from "tsmcp/transport";
+import { serve } from "tsmcp/node";
+import { HttpClientTransport, type Transport, type TransportRequestOptions } from "tsmcp/transport";
 import type {
   ElicitRequestFormParams,
   JSONRPCNotification,
@@ -31,6 +32,11 @@ const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` :
 class NarratingTransport implements Transport {
   #round = 0;
   constructor(readonly inner: Transport) {}
+
+  /** Whatever the inner transport does with HTTP headers (`Mcp-Param-*`), this one does too. */
+  get sendsHttpHeaders(): boolean {
+    return this.inner.sendsHttpHeaders;
+  }
 
   async request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
     const params = request.params ?? {};

@@ -42,6 +42,9 @@ class RecordingTransport implements Transport {
   constructor(server: Dispatcher) {
     this.inner = new InMemoryTransport(server);
   }
+  get sendsHttpHeaders() {
+    return this.inner.sendsHttpHeaders;
+  }
   request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
     this.requests.push(structuredClone(request));
     return this.inner.request(request, options);

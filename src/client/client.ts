@@ -129,13 +129,13 @@ export class Client {
 
   /**
    * Connects to a server: a Streamable HTTP URL, a `Server`/`MCPServer` in this process, a stdio
-   * command (`{ command, args, env, cwd }`), or any `Transport`; then calls `server/discover`
-   * (unless `discover: false`).
+   * command (`{ command, args, env, cwd }`: Node.js only, it loads tsmcp/stdio on demand), or any
+   * `Transport`; then calls `server/discover` (unless `discover: false`).
    *
    * @throws TypeError for a target it cannot connect to; McpError/TransportError when discovery fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const client = new Client(resolveTransport(target), options);
+    const client = new Client(await resolveTransport(target), options);
     if (options.discover ?? true) {
       try {
         await client.session.discover();

@@ -1,11 +1,12 @@
 /**
  * What `Client.connect` accepts, and the transport each target becomes: a URL -> Streamable HTTP,
  * a dispatcher (`Server`, `MCPServer`) -> in-memory, a command -> stdio, a `Transport` -> itself.
+ * stdio needs Node.js, so it is loaded from tsmcp/stdio only when the target is a command: this
+ * module, and tsmcp/client with it, imports nothing Node-only.
  */
 import { type Dispatcher, isDispatcher } from "../transport/dispatcher.js";
 import { HttpClientTransport } from "../transport/http/client.js";
 import { InMemoryTransport } from "../transport/memory.js";
-import { StdioClientTransport } from "../transport/stdio/client.js";
 import { isTransport, type Transport } from "../transport/transport.js";
 
 /** A stdio server to spawn. */
@@ -24,11 +25,12 @@ export interface StdioCommand {
 export type ConnectTarget = string | URL | Dispatcher | StdioCommand | Transport;
 
 /**
- * The transport for a target.
+ * The transport for a target. A command spawns its server through tsmcp/stdio, imported on demand
+ * (the package's own entry, kept out of the runtime-neutral bundles).
  *
- * @throws TypeError for anything else, or a string that is not an http(s) URL.
+ * @throws TypeError (as a rejection) for anything else, or a string that is not an http(s) URL.
  */
-export function resolveTransport(target: ConnectTarget): Transport {
+export async function resolveTransport(target: ConnectTarget): Promise<Transport> {
   if (typeof target === "string" || target instanceof URL) {
     const url = new URL(target);
     if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -40,6 +42,7 @@ export function resolveTransport(target: ConnectTarget): Transport {
   if (isDispatcher(target)) return new InMemoryTransport(target);
   if (typeof target === "object" && target !== null && typeof (target as StdioCommand).command === "string") {
     const { command, args, env, cwd } = target as StdioCommand;
+    const { StdioClientTransport } = await import("tsmcp/stdio");
     return new StdioClientTransport({
       command,
       ...(args === undefined ? {} : { args }),

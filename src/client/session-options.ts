@@ -43,9 +43,10 @@ export interface ClientSessionOptions {
   /** Per-request timeout in milliseconds; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
   timeoutMs?: number;
   /**
-   * Apply the `x-mcp-header` rules (spec: streamable-http §Custom Headers): drop tools whose annotations break them from
-   * `listTools`, and mirror annotated arguments into `Mcp-Param-*` headers on `callTool`.
-   * Default: true over Streamable HTTP (`HttpClientTransport`), false elsewhere.
+   * Apply the `x-mcp-header` rules (spec: basic/transports §Streamable HTTP): drop tools whose
+   * annotations break them from `listTools`, and mirror annotated arguments into `Mcp-Param-*`
+   * headers on `callTool`. Default: the transport's `sendsHttpHeaders` (true for
+   * `HttpClientTransport` and any wrapper that declares it, false elsewhere).
    */
   mirrorParamHeaders?: boolean;
   /** Receives the session's warnings (a dropped tool, ...). Default: {@link stderrClientLogger}. */

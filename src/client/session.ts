@@ -29,7 +29,6 @@ import {
 } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
-import { HttpClientTransport } from "../transport/http/client.js";
 import { paramHeadersFor } from "../transport/http/param-headers.js";
 import { isTransport, type Transport } from "../transport/transport.js";
 import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
@@ -89,7 +88,7 @@ export class ClientSession {
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#logger = options.logger ?? stderrClientLogger;
-    const mirror = options.mirrorParamHeaders ?? transport instanceof HttpClientTransport;
+    const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new Map() : undefined;
   }
 

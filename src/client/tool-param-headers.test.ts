@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
 import type { Tool } from "../protocol/schema/content.js";
 import { environmentOf } from "../server/context.js";
 import { elicitationRequest, inputRequired } from "../server/input-required.js";
 import { Server } from "../server/server.js";
+import { HttpClientTransport } from "../transport/http/client.js";
 import type { HttpServerHandle } from "../transport/http/node.js";
 import { serve } from "../transport/http/node.js";
+import type { Transport, TransportRequestOptions } from "../transport/transport.js";
 import { Client } from "./client.js";
 import type { ClientLogger } from "./logger.js";
 
@@ -127,6 +130,65 @@ describe("x-mcp-header over Streamable HTTP", () => {
     await client.listTools();
     await expect(client.callTool("route", { priority: 1.5 })).rejects.toThrow(/argument priority/);
     expect(seen).toEqual([]);
+  });
+});
+
+/** A transport that counts the requests it passes to the one it wraps, as a logging wrapper would. */
+class CountingTransport implements Transport {
+  count = 0;
+  constructor(readonly inner: Transport) {}
+  get sendsHttpHeaders(): boolean {
+    return this.inner.sendsHttpHeaders;
+  }
+  request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
+    this.count += 1;
+    return this.inner.request(request, options);
+  }
+  notify(notification: JSONRPCNotification): Promise<void> {
+    return this.inner.notify(notification);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+describe("x-mcp-header through a transport that wraps Streamable HTTP", () => {
+  it("mirrors the headers and applies the annotation rules, as over HTTP itself", async () => {
+    const { server, seen } = recordingServer();
+    const wrapper = new CountingTransport(new HttpClientTransport((await served(server)).url));
+    expect(wrapper.sendsHttpHeaders).toBe(true);
+    const client = await Client.connect(wrapper, { logger: recordingLogger() });
+    open.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["route", "plain"]);
+    await client.callTool("route", { region: "eu", priority: 7 });
+    expect(seen).toEqual([{ "mcp-param-region": "eu", "mcp-param-priority": "7" }]);
+    expect(wrapper.count).toBe(3);
+  });
+
+  it("answers a tool that requires its header instead of failing with -32020", async () => {
+    const annotated: Tool = {
+      name: "scoped",
+      inputSchema: {
+        type: "object",
+        properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } },
+        required: ["tenant"],
+      },
+    };
+    const server = new Server("scoped", {
+      onListTools: () => ({ tools: [annotated] }),
+      onCallTool: (ctx) => {
+        const tenant = environmentOf(ctx).headers?.get("mcp-param-tenant");
+        if (tenant === null || tenant === undefined) throw new McpError(-32020, "Header mismatch");
+        return { content: [{ type: "text", text: `tenant ${tenant}` }] };
+      },
+    });
+    const wrapper = new CountingTransport(new HttpClientTransport((await served(server)).url));
+    const client = await Client.connect(wrapper, { logger: recordingLogger() });
+    open.push(client);
+    await client.listTools();
+    expect((await client.callTool("scoped", { tenant: "acme" })).content).toEqual([
+      { type: "text", text: "tenant acme" },
+    ]);
   });
 });
 

@@ -67,12 +67,7 @@ export { elicit } from "./resolve/elicit.js";
 export { ResolverError } from "./resolve/errors.js";
 export type { ListRootsMarker } from "./resolve/list-roots.js";
 export { listRoots } from "./resolve/list-roots.js";
-export type {
-  NotInputRequired,
-  NotInputRequiredTag,
-  SettledNotInputRequired,
-  WithoutInputRequired,
-} from "./resolve/one-channel.js";
+export type { NotInputRequired, WithoutInputRequired } from "./resolve/one-channel.js";
 export type { ResolverOutcome } from "./resolve/outcome.js";
 export type { QuestionValue } from "./resolve/question.js";
 export {

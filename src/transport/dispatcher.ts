@@ -3,7 +3,9 @@
  * time, given a small request environment; it owns no connection. Transports own connections and
  * hand each message in with its environment (AbortSignal, notification sink, auth).
  */
+
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+import type { Logger } from "../protocol/logger.js";
 
 /**
  * Who the request comes from, as established by an auth layer (a verified bearer token).
@@ -55,9 +57,15 @@ export interface Dispatcher {
   /**
    * The protocol revisions this dispatcher serves, newest first. Streamable HTTP answers a request
    * whose `MCP-Protocol-Version` header names another with -32022 (HTTP 400) before reading its
-   * other headers. Default, when absent: `MODERN_PROTOCOL_VERSIONS` (2026-07-28). Spec: basic/transports/streamable-http §Request Metadata.
+   * other headers. Default, when absent: `MODERN_PROTOCOL_VERSIONS` (2026-07-28). Spec:
+   * basic/transports/streamable-http §Request Metadata.
    */
   readonly supportedVersions?: readonly string[];
+  /**
+   * Where a transport serving this dispatcher reports what it cannot put on the wire, when the
+   * transport is not given a logger of its own. `Server` and `MCPServer` expose theirs.
+   */
+  readonly logger?: Logger;
 }
 
 /** True for an object that implements {@link Dispatcher}. */

@@ -15,6 +15,8 @@ function copy<T>(value: T): T {
 
 /** A transport that calls a dispatcher directly. */
 export class InMemoryTransport implements Transport {
+  /** An in-memory call has no HTTP headers. */
+  readonly sendsHttpHeaders = false;
   /**
    * Receives the server's notifications for a request sent without its own `onNotification`. Set by
    * the session.

@@ -23,6 +23,14 @@ export interface TransportRequestOptions {
 /** One client's connection to one server. */
 export interface Transport {
   /**
+   * True when this transport sends {@link TransportRequestOptions.headers} as HTTP request headers
+   * (Streamable HTTP). The session then applies the `x-mcp-header` rules: it mirrors annotated tool
+   * arguments into `Mcp-Param-*` headers and leaves out of `tools/list` a tool whose annotations
+   * break them. A transport that wraps another declares its inner transport's value. Spec:
+   * basic/transports/streamable-http §Custom Headers.
+   */
+  readonly sendsHttpHeaders: boolean;
+  /**
    * Sends `request` and resolves with the server's response (a result or an error response).
    * Rejects only when no response can be had: the transport failed, closed, or the request was
    * cancelled.
@@ -41,7 +49,7 @@ export interface Transport {
 
 /** Raised when a transport cannot deliver a request or its response. */
 export class TransportError extends Error {
-  override readonly name = "TransportError";
+  override readonly name: string = "TransportError";
   /** The HTTP status, when the failure was an HTTP response without a JSON-RPC body. */
   readonly httpStatus: number | undefined;
 

@@ -4,6 +4,7 @@
  * `http://127.0.0.1:$PORT/mcp` (PORT default 3000). `requestState` is sealed (the MCPServer
  * default), so a tampered token is refused. Run: `PORT=3000 npm run conformance:server`.
  */
+import { serve } from "tsmcp/node";
 import { MCPServer } from "tsmcp/server";
 import { registerPrompts, registerResources } from "./everything-prompts-resources.js";
 import { registerTools } from "./everything-tools.js";
@@ -17,7 +18,7 @@ function createEverythingServer(): MCPServer {
   return mcp;
 }
 
-const handle = await createEverythingServer().serveHttp({
+const handle = await serve(createEverythingServer(), {
   host: "127.0.0.1",
   port: Number(process.env.PORT ?? 3000),
 });

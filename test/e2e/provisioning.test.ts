@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ASK_AUDIENCE, createProvisioningServer } from "../../examples/provisioning.js";
 import { Client, type ElicitationCallback } from "../../src/client/index.js";
-import { serve } from "../../src/transport/index.js";
+import { serve } from "../../src/node/index.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -8,6 +8,7 @@ import { Client, type ClientOptions } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../../protocol/versions.js";
 import { requestMetadataHeaders } from "../../transport/http/headers.js";
+import { serve } from "../../transport/http/node.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { MCPServer } from "./server.js";
 
@@ -19,7 +20,7 @@ export interface Connected {
 
 /** Serves `mcp` on an ephemeral loopback port and connects a `Client`; both close when the test ends. */
 export async function overHttp(mcp: MCPServer, options: ClientOptions = {}): Promise<Connected> {
-  const handle = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+  const handle = await serve(mcp, { host: "127.0.0.1", port: 0 });
   onTestFinished(() => handle.close());
   const client = await Client.connect(handle.url, options);
   onTestFinished(() => client.close());

@@ -7,6 +7,7 @@ import { onTestFinished } from "vitest";
 import type { ElicitationCallback } from "../../client/callbacks.js";
 import { Client, type ClientOptions } from "../../client/client.js";
 import type { ElicitResult } from "../../protocol/schema/input.js";
+import { serve } from "../../transport/http/node.js";
 import type { MCPServer } from "./server.js";
 
 /** How the client reaches the server. */
@@ -19,7 +20,7 @@ export const BOTH_TRANSPORTS: readonly Via[] = ["memory", "http"];
 export async function connect(mcp: MCPServer, via: Via, options: ClientOptions = {}): Promise<Client> {
   let target: MCPServer | URL = mcp;
   if (via === "http") {
-    const handle = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+    const handle = await serve(mcp, { host: "127.0.0.1", port: 0 });
     onTestFinished(() => handle.close());
     target = handle.url;
   }

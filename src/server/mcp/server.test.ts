@@ -1,6 +1,6 @@
 /**
  * The `MCPServer` facade: options checked at construction, what `server/discover` advertises,
- * list-changed notifications on `subscriptions/listen`, and serving over HTTP (`serveHttp`, the
+ * list-changed notifications on `subscriptions/listen`, and serving over HTTP (`serve` from tsmcp/node, the
  * web-standard handler in a plain `node:http` server), stdio (a real child process) and memory.
  */
 import { createServer } from "node:http";
@@ -11,6 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
 import { Client } from "../../client/client.js";
 import type { ListenNotification } from "../../client/session-options.js";
+import { serve } from "../../transport/http/node.js";
 import { overHttp, postRaw } from "./mcp-test-fixtures.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { MCPServer } from "./server.js";
@@ -264,7 +265,7 @@ describe("serving an MCPServer", () => {
 
   it("serves over Streamable HTTP on a free loopback port", async () => {
     const mcp = new MCPServer("http");
-    const handle = await mcp.serveHttp();
+    const handle = await serve(mcp);
     onTestFinished(() => handle.close());
     expect(handle.url.hostname).toBe("127.0.0.1");
     expect(handle.url.pathname).toBe("/mcp");

@@ -1,8 +1,9 @@
 /**
  * `MCPServer`: the high-level server. Register tools, prompts, resources and resource templates
  * with schemas and plain functions; it builds one low-level `Server` wired to its registries, seals
- * `requestState` by default, and serves itself over Streamable HTTP, stdio or in memory (it is a
- * `Dispatcher`). Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
+ * `requestState` by default. It is a `Dispatcher`: served over Streamable HTTP (`httpHandler()`, or
+ * `serve` from tsmcp/node), stdio (`serveStdio` from tsmcp/stdio) or in memory (`Client.connect`).
+ * Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
  */
 import { invalidParams } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
@@ -14,13 +15,11 @@ import type {
   GetPromptRequestParams,
 } from "../../protocol/schema/methods.js";
 import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
-import { type HttpServerHandle, type ServeOptions, serve } from "../../transport/http/node.js";
 import {
   createHttpHandler,
   type HttpHandler,
   type HttpHandlerOptions,
 } from "../../transport/http/server-handler.js";
-import { type ServeStdioOptions, type StdioServerHandle, serveStdio } from "../../transport/stdio/server.js";
 import type { RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
@@ -100,7 +99,7 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
  * const mcp = new MCPServer("fleet", { version: "1.0.0" });
  * mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => text);
  * mcp.resource("notes://{id}", { mimeType: "text/plain" }, async ({ id }) => notes.get(id));
- * const server = await mcp.serveHttp({ port: 3000 });       // http://127.0.0.1:3000/mcp
+ * const handle = await serve(mcp, { port: 3000 });         // tsmcp/node: http://127.0.0.1:3000/mcp
  * ```
  *
  * It advertises tools, prompts and resources (each with `listChanged`; resources with `subscribe`)
@@ -291,27 +290,6 @@ export class MCPServer implements Dispatcher {
   }
 
   /**
-   * Serves this server over Streamable HTTP on Node.js (`serve` from tsmcp/transport): bound to
-   * 127.0.0.1 on a free port by default, endpoint `/mcp`. Unexpected transport failures go to this
-   * server's logger unless `options.logger` says otherwise.
-   *
-   * @throws as `serve` does: TypeError/RangeError for bad options, rejects when the port cannot be bound.
-   */
-  serveHttp(options: ServeOptions = {}): Promise<HttpServerHandle> {
-    return serve(this, { logger: this.logger, ...options });
-  }
-
-  /**
-   * Serves this server over stdio (`serveStdio` from tsmcp/transport); diagnostics go to this
-   * server's logger unless `options.logger` says otherwise.
-   *
-   * @throws TypeError for bad options.
-   */
-  serveStdio(options: ServeStdioOptions = {}): StdioServerHandle {
-    return serveStdio(this, { logger: this.logger, ...options });
-  }
-
-  /**
    * The web-standard Streamable HTTP handler of this server, `(Request) => Promise<Response>`, for
    * any framework or runtime (`createHttpHandler` from tsmcp/transport). Unexpected transport
    * failures go to this server's logger unless `options.logger` says otherwise.
@@ -319,7 +297,7 @@ export class MCPServer implements Dispatcher {
    * @throws TypeError/RangeError for bad options.
    */
   httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
-    return createHttpHandler(this, { logger: this.logger, ...options });
+    return createHttpHandler(this, options);
   }
 
   /** Ends every open `subscriptions/listen` stream with its final result. */

@@ -9,6 +9,7 @@ import * as z from "zod";
 import { Client } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { requestMetadataHeaders } from "../../transport/http/headers.js";
+import { serve } from "../../transport/http/node.js";
 import { resolver } from "../resolve/resolver.js";
 import { rawMeta } from "./mcp-test-fixtures.js";
 import { MCPServer } from "./server.js";
@@ -57,7 +58,7 @@ function routeServer(): { mcp: MCPServer; seen: Seen } {
 }
 
 async function served(mcp: MCPServer): Promise<URL> {
-  const handle = await mcp.serveHttp({ host: "127.0.0.1", port: 0 });
+  const handle = await serve(mcp, { host: "127.0.0.1", port: 0 });
   onTestFinished(() => handle.close());
   return handle.url;
 }

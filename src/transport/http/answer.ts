@@ -1,10 +1,10 @@
 /**
  * Dispatching one validated JSON-RPC request and shaping the HTTP answer: plain JSON when the
  * dispatcher answers before notifying, an SSE stream (notifications, then the response) as soon as
- * it sends a notification. The client closing the stream or the connection aborts the dispatch.
- * A JSON answer stays plain data (status and text) until the front end writes it: the web handler
- * wraps it in a `Response`, the Node adapter writes it to the socket without one.
- * Spec: basic/transports/streamable-http, basic/index §Error Codes (HTTP status of error responses).
+ * it sends a notification. The client closing the stream or the connection aborts the dispatch. A
+ * JSON answer stays plain data (status and text) until the front end writes it: the web handler
+ * wraps it in a `Response`, the Node adapter writes it to the socket without one. Spec:
+ * basic/transports/streamable-http, basic/index §Error Codes (HTTP status of error responses).
  */
 import { httpStatusForCode, internalError } from "../../protocol/errors.js";
 import {

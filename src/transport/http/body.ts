@@ -1,11 +1,11 @@
 /**
  * Reading a POST body under a byte limit: a declared `Content-Length` over the limit is refused
  * before reading, and a streamed (chunked) body is cut off as soon as it passes the limit, so no
- * more than the limit (plus the one chunk that crossed it) is ever held. Spec: basic/transports/streamable-http (body limits are
- * the server's choice; clients handle 413).
+ * more than the limit (plus the one chunk that crossed it) is ever held. One {@link BoundedBody}
+ * holds the limit and the decoding; the web reader here and the Node adapter's reader only feed it
+ * chunks. Spec: basic/transports/streamable-http sets no body limit; it is the server's choice, and
+ * clients handle 413.
  */
-
-import type { IncomingMessage } from "node:http";
 
 /** The default body limit of the HTTP server: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -23,6 +23,58 @@ export type BodyText =
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
+ * The limit and the decoding of one body, fed chunk by chunk by a stream reader.
+ */
+export class BoundedBody {
+  readonly #maxBodyBytes: number;
+  readonly #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  constructor(maxBodyBytes: number) {
+    this.#maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * True when a `Content-Length` header value declares more than the limit (the body is then
+   * refused before reading). An absent or malformed value declares nothing.
+   */
+  declaresTooMuch(contentLength: string | null | undefined): boolean {
+    if (contentLength === null || contentLength === undefined) return false;
+    const declared = contentLength.trim();
+    return /^\d+$/.test(declared) && Number(declared) > this.#maxBodyBytes;
+  }
+
+  /** Keeps `chunk`; false (and the chunk dropped) once the body has passed the limit. */
+  push(chunk: Uint8Array): boolean {
+    this.#size += chunk.byteLength;
+    if (this.#size > this.#maxBodyBytes) return false;
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  /** The whole body as UTF-8 text, or `invalid-utf8`. */
+  text(): BodyText {
+    const chunks = this.#chunks;
+    let bytes: Uint8Array;
+    if (chunks.length === 1) {
+      bytes = chunks[0] as Uint8Array;
+    } else {
+      bytes = new Uint8Array(this.#size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+    }
+    try {
+      return { kind: "text", text: decoder.decode(bytes) };
+    } catch {
+      return { kind: "invalid-utf8" };
+    }
+  }
+}
+
+/**
  * Reads `request`'s body as UTF-8 text, at most `maxBodyBytes` bytes.
  *
  * @returns `too-large` when `Content-Length` or the streamed size exceeds the limit (the stream is
@@ -30,15 +82,10 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  *   client went away mid-upload), else the text ("" for no body). Never rejects.
  */
 export async function readBodyText(request: Request, maxBodyBytes: number): Promise<BodyText> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBodyBytes) {
-    return { kind: "too-large" };
-  }
-  const body = request.body;
-  if (body === null) return { kind: "text", text: "" };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const body = new BoundedBody(maxBodyBytes);
+  if (body.declaresTooMuch(request.headers.get("content-length"))) return { kind: "too-large" };
+  if (request.body === null) return { kind: "text", text: "" };
+  const reader = request.body.getReader();
   for (;;) {
     let next: Awaited<ReturnType<typeof reader.read>>;
     try {
@@ -46,74 +93,10 @@ export async function readBodyText(request: Request, maxBodyBytes: number): Prom
     } catch {
       return { kind: "aborted" };
     }
-    const { done, value } = next;
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBodyBytes) {
+    if (next.done) return body.text();
+    if (!body.push(next.value)) {
       await reader.cancel().catch(() => {});
       return { kind: "too-large" };
     }
-    chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return { kind: "text", text: decoder.decode(bytes) };
-  } catch {
-    return { kind: "invalid-utf8" };
-  }
-}
-
-/**
- * Reads a `node:http` request body as UTF-8 text, at most `maxBodyBytes` bytes: the same outcomes
- * as {@link readBodyText}, straight from the Node stream (no web stream in between). On
- * `too-large` it stops reading and leaves the rest to the caller (the Node adapter drains or
- * closes the connection); `aborted` when the stream errors or closes before its end. Never rejects.
- */
-export function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
-  const declared = incoming.headers["content-length"];
-  if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared.trim()) > maxBodyBytes) {
-    return Promise.resolve({ kind: "too-large" });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onAborted);
-      incoming.off("close", onAborted);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > maxBodyBytes) {
-        cleanup();
-        incoming.pause();
-        resolve({ kind: "too-large" });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-      try {
-        resolve({ kind: "text", text: decoder.decode(bytes) });
-      } catch {
-        resolve({ kind: "invalid-utf8" });
-      }
-    };
-    const onAborted = () => {
-      cleanup();
-      resolve({ kind: "aborted" });
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onAborted);
-    incoming.on("close", onAborted);
-  });
 }

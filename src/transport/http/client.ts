@@ -1,7 +1,8 @@
 /**
  * The client side of Streamable HTTP: each request is one POST carrying the request-metadata
- * headers; the answer is read as JSON or as an SSE stream (notifications first, the response
- * last). Aborting a request closes its stream, which is how HTTP cancels. Spec: basic/transports/streamable-http.
+ * headers; the answer is read as JSON or as an SSE stream (notifications first, the response last).
+ * Aborting a request closes its stream, which is how HTTP cancels. Spec:
+ * basic/transports/streamable-http (one POST per message, a JSON or SSE answer, §Request Metadata).
  */
 import { createParser } from "eventsource-parser";
 import { linkSignal } from "../../protocol/async.js";
@@ -55,6 +56,8 @@ const ACCEPT = "application/json, text/event-stream";
  * signal's reason when `options.signal` aborts.
  */
 export class HttpClientTransport implements Transport {
+  /** Streamable HTTP sends the per-request headers (`Mcp-Param-*`). */
+  readonly sendsHttpHeaders = true;
   /** Receives the notifications of requests sent without their own `onNotification`. */
   onNotification?: (notification: JSONRPCNotification) => void;
   /** The MCP endpoint. */

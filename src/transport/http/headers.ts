@@ -9,7 +9,8 @@ import { META } from "../../protocol/versions.js";
 
 /**
  * The standard MCP header names, spelled as the spec writes them. HTTP header names compare
- * case-insensitively; `Headers.get` does that for you. Spec: streamable-http §Request Metadata.
+ * case-insensitively; `Headers.get` does that for you. Spec: basic/transports/streamable-http
+ * §Request Metadata.
  */
 export const MCP_HEADERS = Object.freeze({
   /** Mirrors `params._meta["io.modelcontextprotocol/protocolVersion"]`; on every POST. */
@@ -61,8 +62,9 @@ function toBase64(bytes: Uint8Array): string {
  * The value goes as-is when it is header-safe; otherwise as `=?base64?{base64 of its UTF-8}?=`
  * (markers lowercase). Not header-safe: any non-ASCII or control character (tab included), a
  * leading or trailing space or tab, or a value that itself looks like the sentinel. The empty
- * string stays empty. Never throws: a lone surrogate is encoded as U+FFFD, as UTF-8 requires.
- * Spec: streamable-http §Custom Headers (SEP-2243 encoding table: `" us-west1"` -> `=?base64?IHVzLXdlc3Qx?=`).
+ * string stays empty. Never throws: a lone surrogate is encoded as U+FFFD, as UTF-8 requires. Spec:
+ * basic/transports/streamable-http §Custom Headers (SEP-2243 encoding table: `" us-west1"` ->
+ * `=?base64?IHVzLXdlc3Qx?=`).
  */
 export function encodeHeaderValue(value: string): string {
   const safe =
@@ -87,11 +89,12 @@ export type DecodedHeaderValue =
 /**
  * Decodes an `Mcp-Name` / `Mcp-Param-*` header value (the inverse of {@link encodeHeaderValue}).
  *
- * Only the exact lowercase `=?base64?...?=` shape is a sentinel: a wrong-case `=?BASE64?` prefix
- * or a missing `?=` suffix is a literal. The payload must be canonical base64 (standard alphabet,
+ * Only the exact lowercase `=?base64?...?=` shape is a sentinel: a wrong-case `=?BASE64?` prefix or
+ * a missing `?=` suffix is a literal. The payload must be canonical base64 (standard alphabet,
  * padding to a multiple of 4, zero trailing bits) of valid UTF-8; otherwise the result is
- * `invalid`. The raw value is taken as given (HTTP already trimmed surrounding whitespace).
- * Never throws. Spec: streamable-http §Custom Headers (SEP-2243 conformance cases).
+ * `invalid`. The raw value is taken as given (HTTP already trimmed surrounding whitespace). Never
+ * throws. Spec: basic/transports/streamable-http §Server Validation, §Custom Headers (SEP-2243
+ * conformance cases).
  */
 export function decodeHeaderValue(raw: string): DecodedHeaderValue {
   if (!isSentinelShaped(raw)) return { kind: "literal", value: raw };
@@ -118,7 +121,7 @@ export function decodeHeaderValue(raw: string): DecodedHeaderValue {
 /**
  * The body value the `Mcp-Name` header mirrors for `method`: `params.name` for `tools/call` and
  * `prompts/get`, `params.uri` for `resources/read`; `undefined` for other methods or when that
- * field is not a string. Spec: streamable-http §Request Metadata.
+ * field is not a string. Spec: basic/transports/streamable-http §Request Metadata.
  */
 export function mcpNameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
   let value: unknown;
@@ -127,7 +130,7 @@ export function mcpNameOf(method: string, params: Record<string, unknown> | unde
   return typeof value === "string" ? value : undefined;
 }
 
-/** The body's `_meta["io.modelcontextprotocol/protocolVersion"]` when it is a string. Spec: streamable-http §Request Metadata. */
+/** The body's `_meta["io.modelcontextprotocol/protocolVersion"]` when it is a string. */
 export function protocolVersionOf(params: Record<string, unknown> | undefined): string | undefined {
   const meta = params?._meta;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return undefined;
@@ -139,7 +142,7 @@ export function protocolVersionOf(params: Record<string, unknown> | undefined): 
  * The standard request-metadata headers a client sends with `message`: `MCP-Protocol-Version`
  * (when the body's `_meta` names a version), `Mcp-Method` (requests and notifications) and
  * `Mcp-Name` (encoded with {@link encodeHeaderValue}) for the three methods that carry one.
- * Returns a new object. Spec: streamable-http §Request Metadata.
+ * Returns a new object. Spec: basic/transports/streamable-http §Request Metadata.
  */
 export function requestMetadataHeaders(
   message: Pick<JSONRPCRequest, "method" | "params">,

@@ -1,6 +1,7 @@
 /**
- * Streamable HTTP, both sides: the web-standard server handler, its Node.js adapter, the client
- * transport, and the request-metadata header codec. Spec: basic/transports/streamable-http.
+ * Streamable HTTP, both sides, in web-standard code: the server handler, the client transport, and
+ * the request-metadata header codec. The `node:http` adapter (`node.ts`) is exported from
+ * tsmcp/node instead. Spec: basic/transports/streamable-http.
  */
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export {
@@ -17,7 +18,6 @@ export {
   protocolVersionOf,
   requestMetadataHeaders,
 } from "./headers.js";
-export { DEFAULT_HOST, DEFAULT_PATH, type HttpServerHandle, type ServeOptions, serve } from "./node.js";
 export { DEFAULT_ALLOWED_HOSTS } from "./origin-guard.js";
 export {
   encodeParamValue,

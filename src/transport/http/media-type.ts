@@ -1,7 +1,8 @@
 /**
  * Content negotiation for the HTTP server: is a body JSON (`Content-Type`), and may the answer be
  * an SSE stream (`Accept`)? Media types compare case-insensitively, parameters aside (RFC 9110
- * §8.3, §12.5.1). Spec: basic/transports/streamable-http.
+ * §8.3, §12.5.1). Spec: basic/transports/streamable-http (the client accepts both
+ * `application/json` and `text/event-stream`).
  */
 
 /** The bare media type of a `Content-Type` value, lowercased, or `undefined` when absent. */

@@ -2,7 +2,7 @@
  * The Node.js adapter of the Streamable HTTP server: serves the handler on one path of a `node:http`
  * server through `@hono/node-server`'s request listener, bound to loopback by default. JSON answers
  * are written to the socket directly; SSE answers are streamed by the listener.
- * Spec: basic/transports/streamable-http (one endpoint; bind to 127.0.0.1 when running locally).
+ * Spec: basic/transports/streamable-http (one endpoint; bind to 127.0.0.1 when local).
  */
 import {
   createServer,
@@ -15,7 +15,7 @@ import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import type { Dispatcher } from "../dispatcher.js";
-import { readIncomingText } from "./body.js";
+import { type BodyText, BoundedBody } from "./body.js";
 import { DEFAULT_ALLOWED_HOSTS, normalizeHostname } from "./origin-guard.js";
 import {
   createExchangeHandler,
@@ -117,6 +117,43 @@ export function serve(dispatcher: Dispatcher, options: ServeOptions = {}): Promi
   ];
   const handler = createExchangeHandler(dispatcher, { ...handlerOptions, allowedHosts }, "serve");
   return start(handler, host, port, path);
+}
+
+/**
+ * Reads a `node:http` request body as UTF-8 text, at most `maxBodyBytes` bytes: the outcomes of
+ * `readBodyText`, straight from the Node stream (no web stream in between). On `too-large` it stops
+ * reading and leaves the rest to the caller (the adapter drains or closes the connection);
+ * `aborted` when the stream errors or closes before its end. Never rejects.
+ */
+function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
+  const body = new BoundedBody(maxBodyBytes);
+  if (body.declaresTooMuch(incoming.headers["content-length"])) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve) => {
+    const cleanup = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onAborted);
+      incoming.off("close", onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      if (body.push(chunk)) return;
+      cleanup();
+      incoming.pause();
+      resolve({ kind: "too-large" });
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(body.text());
+    };
+    const onAborted = () => {
+      cleanup();
+      resolve({ kind: "aborted" });
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onAborted);
+    incoming.on("close", onAborted);
+  });
 }
 
 /**

@@ -2,7 +2,8 @@
  * The DNS-rebinding and cross-origin guard of the HTTP server: which `Host` and `Origin` header
  * values a server accepts. Secure by default: loopback hosts only, and only origins on an allowed
  * host. Spec: basic/transports/streamable-http §Security Warning (validate `Origin`, 403
- * otherwise); `Host` allowlisting is SDK hardening against DNS rebinding (basic/security).
+ * otherwise); `Host` allowlisting is SDK hardening against DNS rebinding (the specification does
+ * not require it).
  */
 
 /** The hosts a server accepts when none are configured: loopback only. */

@@ -3,8 +3,8 @@
  * annotated argument of a `tools/call` into its header ({@link paramHeadersFor}); the server checks
  * the headers it received against the body ({@link validateParamHeaders}). Which parameters are
  * annotated, and the annotation rules, come from `protocol/x-mcp-header.ts`; the value codec (the
- * `=?base64?…?=` sentinel) from `headers.ts`. Spec: basic/transports/streamable-http §Custom Headers,
- * §Server Validation.
+ * `=?base64?…?=` sentinel) from `headers.ts`. Spec: basic/transports/streamable-http §Custom
+ * Headers, §Server Validation; the SEP-2243 conformance cases.
  */
 import type { McpError } from "../../protocol/errors.js";
 import { type ParamHeader, paramValueAt } from "../../protocol/x-mcp-header.js";
@@ -28,7 +28,8 @@ export function paramHeaderName(param: ParamHeader): string {
  * Returns `undefined` for `null` and `undefined` (no header is sent).
  *
  * @throws TypeError for any other value (an object, an array, a non-integer number, an integer
- *   beyond ±(2^53−1)): it cannot be mirrored faithfully, so the call is not sent. Spec: streamable-http §Custom Headers.
+ *   beyond ±(2^53−1)): it cannot be mirrored faithfully, so the call is not sent. Spec:
+ *   basic/transports/streamable-http §Custom Headers.
  */
 export function encodeParamValue(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -160,8 +161,9 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
  *
  * @returns `undefined` when every header agrees with the body, else the -32020 `McpError` to answer
  *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`; a long
- *   string is cut with "…" and an object or array with long JSON given as its cut JSON text, as
- *   in the message). Never throws. Spec: streamable-http §Server Validation, §Custom Headers.
+ *   string is cut with "…" and an object or array with long JSON given as its cut JSON text, as in
+ *   the message). Never throws. Spec: basic/transports/streamable-http §Server Validation, §Custom
+ *   Headers.
  */
 export function validateParamHeaders(
   params: readonly ParamHeader[],

@@ -2,8 +2,8 @@
  * The Streamable HTTP server as a web-standard handler, `(Request) => Promise<Response>`, usable
  * from any framework or runtime: one POST -> one dispatch -> one JSON or SSE response. It guards
  * Host and Origin, enforces the body limit, frames JSON-RPC, checks the request-metadata headers,
- * and turns the client closing the stream into cancellation. Spec: basic/transports/streamable-http,
- * basic/index §Error Codes.
+ * and turns the client closing the stream into cancellation. Spec:
+ * basic/transports/streamable-http, basic/index §Error Codes.
  */
 import {
   ERRORS,
@@ -60,7 +60,7 @@ export interface HttpHandlerOptions extends OriginGuardOptions {
   /**
    * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing) as
    * `error("Streamable HTTP handler failed", { error })`; the client only ever sees -32603
-   * "Internal error". Only `error` is called. Default: the `stderrLogger`.
+   * "Internal error". Only `error` is called. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s), else `stderrLogger`.
    */
   logger?: Pick<Logger, "error">;
 }
@@ -106,14 +106,18 @@ interface CheckedOptions {
   logger: Pick<Logger, "error">;
 }
 
-function checkOptions(owner: string, options: HttpHandlerOptions): CheckedOptions {
+function checkOptions(
+  owner: string,
+  options: HttpHandlerOptions,
+  fallbackLogger: Pick<Logger, "error"> = stderrLogger,
+): CheckedOptions {
   const { maxBodyBytes, keepAliveMs, logger } = checkOptionsObject(owner, options);
   checkInteger(owner, "maxBodyBytes", maxBodyBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "keepAliveMs", keepAliveMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
   return {
     maxBodyBytes: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
-    logger: logger === undefined ? stderrLogger : checkLogger(logger, owner, "logger", ["error"]),
+    logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
   };
 }
 
@@ -134,17 +138,17 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`).
  *
  * Per request, in order: only POST (else 405, `Allow: POST`); `Host` then `Origin` allowed (else
- * 403); `Content-Type: application/json` (else 415); body within `maxBodyBytes` (else 413);
- * one JSON-RPC message (-32700 / -32600, HTTP 400; batches and responses refused); a notification
- * is dispatched and answered 202 with no body; a request whose `MCP-Protocol-Version` header names
- * a revision the dispatcher does not serve gets -32022 (400) naming the ones it does; a 2025-era
+ * 403); `Content-Type: application/json` (else 415); body within `maxBodyBytes` (else 413); one
+ * JSON-RPC message (-32700 / -32600, HTTP 400; batches and responses refused); a notification is
+ * dispatched and answered 202 with no body; a request whose `MCP-Protocol-Version` header names a
+ * revision the dispatcher does not serve gets -32022 (400) naming the ones it does; a 2025-era
  * `initialize` without that header goes to the dispatcher as it is; any other request has its
- * headers checked (-32020, 400) and is dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
- * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
- * first: then an SSE stream of `event: message` events ending with the response. Without
- * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
- * Closing the response (or the connection) aborts `signal`. Anything unexpected: 500 with -32603
- * "Internal error", the cause to `logger.error`.
+ * headers checked (-32020, 400) and is dispatched with `{ signal, notify, headers }`. The answer is
+ * JSON (status 200, or the error table's status for an error response: 400, 404, 500) unless the
+ * dispatcher sends a notification first: then an SSE stream of `event: message` events ending with
+ * the response. Without `text/event-stream` in `Accept`, notifications are dropped
+ * (`subscriptions/listen` gets 406). Closing the response (or the connection) aborts `signal`.
+ * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
  *   RangeError for an out-of-range `maxBodyBytes` or `keepAliveMs`.
@@ -167,7 +171,7 @@ export function createExchangeHandler(
   if (!isDispatcher(dispatcher)) {
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, keepAliveMs, logger } = checkOptions(owner, options);
+  const { maxBodyBytes, keepAliveMs, logger } = checkOptions(owner, options, dispatcher.logger);
   const guard = createOriginGuard(options);
   const report = (error: unknown) => {
     try {
@@ -224,7 +228,8 @@ export function createExchangeHandler(
   async function serveRequest(request: HttpExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
     const version = request.headers.get("mcp-protocol-version")?.trim();
     if (version === undefined || version === "") {
-      // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its versions.
+      // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its
+      // versions.
       if (message.method === "initialize") return answerRequest(dispatcher, request, message, answering);
     } else if (!supportedVersions.includes(version)) {
       return errorJson(unsupportedProtocolVersion(version, supportedVersions), message.id);

@@ -1,7 +1,9 @@
 /**
  * Writing a Server-Sent Events response stream: each JSON-RPC message is one `event: message`
  * event, keep-alive comment lines keep long streams open through proxies, and the client closing
- * the stream is reported (that is how HTTP cancels a request). Spec: basic/transports/streamable-http (SSE responses).
+ * the stream is reported (that is how HTTP cancels a request). Spec:
+ * basic/transports/streamable-http (a response stream carries only that request's notifications,
+ * then its response; closing it cancels the request).
  */
 import type { JSONRPCMessage } from "../../protocol/jsonrpc.js";
 

@@ -1,8 +1,9 @@
 /**
  * Server-side validation of the request-metadata headers against the JSON-RPC body: every
- * disagreement is a `HeaderMismatch` (-32020, HTTP 400) naming the header and both values.
- * The `Mcp-Param-*` headers are checked per tool (`param-headers.ts`, from the tool's schema) with
- * the helpers exported here. Spec: basic/transports/streamable-http §Server Validation.
+ * disagreement is a `HeaderMismatch` (-32020, HTTP 400) naming the header and both values. The
+ * `Mcp-Param-*` headers are checked per tool (`param-headers.ts`, from the tool's schema) with the
+ * helpers exported here. Spec: basic/transports/streamable-http §Request Metadata, §Server
+ * Validation.
  */
 import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";

@@ -358,7 +358,7 @@ describe("StdioClientTransport with the fixture server", () => {
       const error = (outcome as PromiseRejectedResult).reason as unknown;
       expect(error).toBeInstanceOf(ServerProcessExitedError);
       expect(error).toBeInstanceOf(TransportError);
-      expect(error).toMatchObject({ exitCode: 3, signal: null });
+      expect(error).toMatchObject({ name: "ServerProcessExitedError", exitCode: 3, signal: null });
       expect((error as Error).message).toContain("exited with code 3");
     }
     expect(textOf(await transport.request(callTool(1, "echo", { text: "again" })))).toBe("again");

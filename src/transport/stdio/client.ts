@@ -59,6 +59,7 @@ export interface StdioClientTransportParams {
 
 /** Raised for every in-flight request when the server process ends (or never started). */
 export class ServerProcessExitedError extends TransportError {
+  override readonly name: string = "ServerProcessExitedError";
   /** The exit code; null when a signal ended the process or it never started. */
   readonly exitCode: number | null;
   /** The signal that ended the process, if any. */
@@ -152,6 +153,8 @@ function spawnFailure(
  * @throws TypeError / RangeError from the constructor for malformed params.
  */
 export class StdioClientTransport implements Transport {
+  /** stdio has no HTTP headers. */
+  readonly sendsHttpHeaders = false;
   /** Notifications that belong to no in-flight request. */
   onNotification?: (notification: JSONRPCNotification) => void;
   /**
@@ -387,7 +390,8 @@ export class StdioClientTransport implements Transport {
           if ("error" in message) this.#report(McpError.fromObject(message.error));
           return;
         }
-        // A response for no request in flight is a late answer to a cancelled one: ignored (basic/patterns/cancellation).
+        // A response for no request in flight is a late answer to a cancelled one: ignored
+        // (basic/patterns/cancellation: a response may cross the cancellation).
         this.#requests.resolve(message);
         return;
       }

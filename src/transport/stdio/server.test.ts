@@ -200,11 +200,17 @@ function inProcess(dispatcher: Dispatcher, options: { maxLineBytes?: number; std
   return { stdin, stdout, written, logs, handle, until, send };
 }
 
-/** A dispatcher whose requests wait until released, recording each environment. */
+/**
+ * A dispatcher whose requests wait until released, recording each environment; `arrived(id)`
+ * resolves once the request with that id reaches the dispatcher.
+ */
 function heldDispatcher() {
   const envs = new Map<string | number, RequestEnvironment>();
   const release = new Map<string | number, () => void>();
   const notifications: JSONRPCNotification[] = [];
+  const arrivals = new Map<string | number, () => void>();
+  const arrived = (id: string | number): Promise<void> =>
+    envs.has(id) ? Promise.resolve() : new Promise((resolve) => arrivals.set(id, resolve));
   const dispatcher: Dispatcher = {
     async handle(message: JSONRPCRequest | JSONRPCNotification, env: RequestEnvironment) {
       if (!("id" in message)) {
@@ -212,11 +218,12 @@ function heldDispatcher() {
         return undefined;
       }
       envs.set(message.id, env);
+      arrivals.get(message.id)?.();
       await new Promise<void>((resolve) => release.set(message.id, resolve));
       return { jsonrpc: "2.0", id: message.id, result: { resultType: "complete" } } as JSONRPCResponse;
     },
   };
-  return { dispatcher, envs, release, notifications };
+  return { dispatcher, envs, release, notifications, arrived };
 }
 
 describe("serveStdio over in-process streams", () => {
@@ -255,12 +262,11 @@ describe("serveStdio over in-process streams", () => {
   });
 
   it("drops a request's notifications once it is cancelled or answered", async () => {
-    const { dispatcher, envs, release } = heldDispatcher();
+    const { dispatcher, envs, release, arrived } = heldDispatcher();
     const io = inProcess(dispatcher);
     io.send({ jsonrpc: "2.0", id: "a", method: "m" });
     io.send({ jsonrpc: "2.0", id: "b", method: "m" });
-    await io.until(() => envs.size === 2 || (io.written.length > 0 && false));
-    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([arrived("a"), arrived("b")]);
     const note = (n: number): JSONRPCNotification => ({
       jsonrpc: "2.0",
       method: "notifications/x",
@@ -309,10 +315,10 @@ describe("serveStdio over in-process streams", () => {
   });
 
   it("close() aborts in-flight requests, drops their responses and resolves closed", async () => {
-    const { dispatcher, envs, release } = heldDispatcher();
+    const { dispatcher, envs, release, arrived } = heldDispatcher();
     const io = inProcess(dispatcher);
     io.send({ jsonrpc: "2.0", id: 1, method: "m" });
-    while (!envs.has(1)) await new Promise((resolve) => setImmediate(resolve));
+    await arrived(1);
     const closing = io.handle.close();
     expect(io.handle.close()).toBe(closing);
     await io.handle.closed;
@@ -326,11 +332,15 @@ describe("serveStdio over in-process streams", () => {
   it("pauses reading stdin while stdout is congested and resumes on drain", async () => {
     const chunks: string[] = [];
     const held: (() => void)[] = [];
+    let onWrite: (() => void) | undefined;
+    /** Resolves at the next write to stdout. */
+    const nextWrite = () => new Promise<void>((resolve) => (onWrite = resolve));
     const stdout = new Writable({
       highWaterMark: 1,
       write(chunk, _encoding, callback) {
         chunks.push(String(chunk));
         held.push(() => callback());
+        onWrite?.();
       },
     });
     const server = new Server("x");
@@ -341,17 +351,16 @@ describe("serveStdio over in-process streams", () => {
       method: "server/discover",
       params: { _meta: REQUEST_META },
     });
+    const first = nextWrite();
     io.send(discover(1));
-    while (chunks.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await first;
     expect(io.stdin.isPaused()).toBe(true);
     io.send(discover(2));
     await new Promise((resolve) => setImmediate(resolve));
     expect(chunks).toHaveLength(1);
+    const second = nextWrite();
     for (const release of held.splice(0)) release();
-    while (chunks.length < 2) {
-      for (const release of held.splice(0)) release();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await second;
     expect(chunks.map((chunk) => JSON.parse(chunk).id)).toEqual([1, 2]);
     for (const release of held.splice(0)) release();
     await io.handle.close();

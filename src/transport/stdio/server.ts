@@ -42,7 +42,7 @@ export interface ServeStdioOptions {
   stdin?: Readable;
   /** Where messages go; nothing else is ever written to it. Default `process.stdout`. */
   stdout?: Writable;
-  /** Diagnostics. Default: warnings and errors to stderr, debug dropped. */
+  /** Diagnostics. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s), else warnings and errors to stderr. */
   logger?: StdioLogger;
   /**
    * The longest line accepted from stdin, in bytes; a longer one is discarded and answered with
@@ -110,7 +110,7 @@ class StdioServerLoop implements StdioServerHandle {
   constructor(dispatcher: Dispatcher, options: ServeStdioOptions) {
     this.#dispatcher = dispatcher;
     this.#stdin = options.stdin ?? process.stdin;
-    this.#logger = options.logger ?? stderrLogger;
+    this.#logger = options.logger ?? dispatcher.logger ?? stderrLogger;
     this.#decoder = new LineDecoder({
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
       onError: (error) => this.#onLineTooLong(error),
@@ -193,7 +193,10 @@ class StdioServerLoop implements StdioServerHandle {
     );
   }
 
-  /** Aborts one in-flight request; unknown, finished or malformed ids are ignored. Spec: basic/patterns/cancellation. */
+  /**
+   * Aborts one in-flight request; unknown, finished or malformed ids are ignored. Spec:
+   * basic/patterns/cancellation.
+   */
   #cancel(requestId: unknown, reason: unknown): void {
     const entry = isRequestId(requestId) ? this.#inFlight.get(requestId) : undefined;
     if (entry === undefined) {

@@ -1,0 +1,14 @@
+/**
+ * tsmcp/node: what serves MCP on Node.js. `serve(server, options)` binds the Streamable HTTP
+ * handler to a `node:http` server (loopback by default, endpoint `/mcp`). Any `Dispatcher` goes in:
+ * a `Server` or an `MCPServer`. Every other runtime uses the web-standard handler from
+ * tsmcp/transport (`createHttpHandler`, or `MCPServer.httpHandler()`).
+ * Spec: basic/transports/streamable-http.
+ */
+export {
+  DEFAULT_HOST,
+  DEFAULT_PATH,
+  type HttpServerHandle,
+  type ServeOptions,
+  serve,
+} from "../transport/http/node.js";

@@ -1,0 +1,33 @@
+/**
+ * tsmcp/stdio: both sides of the stdio transport, which needs Node.js (child processes and
+ * streams). The client side spawns a server as a child process (`StdioClientTransport`, which
+ * `Client.connect({ command, args })` loads on demand); the server side serves a `Server` or an
+ * `MCPServer` on this process's stdin and stdout (`serveStdio`). Spec: basic/transports/stdio.
+ */
+export {
+  ServerProcessExitedError,
+  StdioClientTransport,
+  type StdioClientTransportParams,
+  type StdioStderrMode,
+} from "../transport/stdio/client.js";
+export { DEFAULT_INHERITED_ENV_VARS, defaultInheritedEnvironment } from "../transport/stdio/environment.js";
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  LineDecoder,
+  type LineDecoderOptions,
+  LineTooLongError,
+  serializeMessage,
+} from "../transport/stdio/framing.js";
+export {
+  type ServeStdioOptions,
+  type StdioLogFields,
+  type StdioLogger,
+  type StdioServerHandle,
+  serveStdio,
+  stdioStderrLogger,
+} from "../transport/stdio/server.js";
+export {
+  DEFAULT_CLOSE_GRACE_PERIOD_MS,
+  DEFAULT_TERMINATE_GRACE_PERIOD_MS,
+  type ProcessExit,
+} from "../transport/stdio/terminate.js";

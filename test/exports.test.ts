@@ -1,0 +1,81 @@
+/**
+ * The public surface, pinned: every entry point of package.json `exports`, with the names it
+ * exports (values and types) in sorted order, is compared with `test/__snapshots__/exports.txt`,
+ * so an export added or removed by accident is a visible diff. After a deliberate change, update
+ * the file with `npx vitest run test/exports.test.ts -u`.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+interface PackageJson {
+  name: string;
+  exports: Record<string, { types: string; import: string }>;
+}
+
+const pkg = JSON.parse(readFileSync(resolve(repo, "package.json"), "utf8")) as PackageJson;
+
+/** The source module of a built entry: `./dist/server/index.js` -> `src/server/index.ts`. */
+function sourceOf(built: string): string {
+  const match = /^\.\/dist\/(.+)\.js$/.exec(built);
+  if (match === null) throw new Error(`unexpected export target ${built}`);
+  return `src/${match[1]}.ts`;
+}
+
+/** Each subpath (`tsmcp/server`) with its source module. */
+const ENTRIES = Object.entries(pkg.exports).map(([subpath, target]) => ({
+  specifier: subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+  source: sourceOf(target.import),
+}));
+
+/** The exported names of each entry, `type ` before the ones that are only types. */
+function exportedNames(): Record<string, string[]> {
+  const config = ts.readConfigFile(resolve(repo, "tsconfig.json"), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repo);
+  const files = ENTRIES.map((entry) => resolve(repo, entry.source));
+  const program = ts.createProgram(files, { ...options, noEmit: true });
+  const checker = program.getTypeChecker();
+  const surface: Record<string, string[]> = {};
+  for (const [index, entry] of ENTRIES.entries()) {
+    const file = program.getSourceFile(files[index] as string);
+    const module = file === undefined ? undefined : checker.getSymbolAtLocation(file);
+    if (module === undefined) throw new Error(`cannot read the module ${entry.source}`);
+    surface[entry.specifier] = checker
+      .getExportsOfModule(module)
+      .map((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        return target.flags & ts.SymbolFlags.Value ? symbol.name : `type ${symbol.name}`;
+      })
+      .sort((a, b) => a.replace(/^type /, "").localeCompare(b.replace(/^type /, ""), "en"));
+  }
+  return surface;
+}
+
+describe("the public surface", () => {
+  it("every package.json export has a tsconfig path to the same source", () => {
+    const config = ts.readConfigFile(resolve(repo, "tsconfig.json"), ts.sys.readFile);
+    const paths = config.config.compilerOptions.paths as Record<string, string[]>;
+    for (const entry of ENTRIES)
+      expect(paths[entry.specifier], entry.specifier).toEqual([`./${entry.source}`]);
+    expect(Object.keys(paths).sort()).toEqual(ENTRIES.map((entry) => entry.specifier).sort());
+  });
+
+  it("exports exactly the pinned names from every entry point", async () => {
+    const surface = exportedNames();
+    const text = Object.entries(surface)
+      .map(([specifier, names]) => `${specifier}\n${names.map((name) => `  ${name}`).join("\n")}\n`)
+      .join("\n");
+    await expect(text).toMatchFileSnapshot("__snapshots__/exports.txt");
+  });
+
+  it("keeps the one-channel type plumbing out of tsmcp/server", () => {
+    const server = exportedNames()["tsmcp/server"] ?? [];
+    expect(server).not.toContain("type NotInputRequiredTag");
+    expect(server).not.toContain("type SettledNotInputRequired");
+    expect(server).toContain("type WithoutInputRequired");
+  });
+});
