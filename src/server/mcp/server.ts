@@ -23,18 +23,18 @@ import { type ServeStdioOptions, type StdioServerHandle, serveStdio } from "../.
 import type { RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
+import type { SchemaLike } from "../schema/compile.js";
+import { isPlainObject } from "../schema/json.js";
 import { type CacheOptions, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
 import { type Completer, complete } from "./completion.js";
-import { type Context, createContext, type ResourceReader, type RoundInput } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
+import { type Context, createContext, type ResourceReader, type RoundParams } from "./context.js";
 import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
 import { createPrompt, type PromptConfig, type PromptEntry, type PromptHandler } from "./prompts.js";
 import { type RegistrationHandle, Registry } from "./registry.js";
 import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
 import { ResourceCatalog } from "./resources.js";
-import type { SchemaLike } from "./schema.js";
 import {
   createTool,
   type ToolConfig,
@@ -352,7 +352,7 @@ export class MCPServer implements Dispatcher {
     return template.completers;
   }
 
-  #context(base: RequestContext, round: RoundInput): Context {
+  #context(base: RequestContext, round: RoundParams): Context {
     return createContext(base, round, this.#read);
   }
 }

@@ -10,14 +10,18 @@ import type {
   InputRequiredResult,
   ListRootsResult,
 } from "../../protocol/schema/input.js";
+import type { Awaitable } from "../handlers.js";
 import { inputRequired } from "../input-required.js";
 import { elicit } from "../resolve/elicit.js";
 import { listRoots } from "../resolve/list-roots.js";
+import type { WithoutInputRequired } from "../resolve/one-channel.js";
 import type { ResolverOutcome } from "../resolve/outcome.js";
 import { outcome, type ResolverInput, resolver } from "../resolve/resolver.js";
 import { sample } from "../resolve/sample.js";
+import type { SchemaLike } from "../schema/compile.js";
 import type { Context } from "./context.js";
 import { MCPServer } from "./server.js";
+import type { ToolResultOf } from "./tools.js";
 
 const mcp = new MCPServer("types");
 const ask = (): InputRequiredResult => inputRequired({ requestState: "s" });
@@ -77,5 +81,41 @@ describe("a tool with resolvers", () => {
       expectTypeOf(ctx).toEqualTypeOf<Context>();
       return args.name ? ask() : "no";
     });
+  });
+});
+
+describe("the one-channel rule", () => {
+  /** A handler of a tool with resolvers, given the tool's output schema. */
+  const handlerOf = <O extends SchemaLike | undefined = undefined>(
+    _output: O,
+    _handler: NoInfer<() => Awaitable<WithoutInputRequired<ToolResultOf<O>>>>,
+  ) => {};
+
+  it("admits every other return of a tool without an output schema", () => {
+    handlerOf(undefined, () => "text");
+    handlerOf(undefined, async () => [{ type: "text", text: "a" }]);
+    handlerOf(undefined, async () => ({ content: [{ type: "text", text: "a" }], isError: true }));
+    handlerOf(undefined, async () => {});
+  });
+
+  it("refuses an InputRequiredResult without an output schema", () => {
+    // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult
+    handlerOf(undefined, () => ask());
+    // @ts-expect-error not even on one branch
+    handlerOf(undefined, async () => (Math.random() > 0.5 ? "done" : ask()));
+  });
+
+  it("refuses an InputRequiredResult with a typed or an untyped output schema", () => {
+    handlerOf(z.object({ sum: z.number() }), () => ({ sum: 1 }));
+    // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult
+    handlerOf(z.object({ sum: z.number() }), () => ask());
+    handlerOf({ type: "object" }, () => ({ anything: [1, 2] }));
+    handlerOf({ type: "number" }, () => 42);
+    handlerOf({ type: "object" }, async () => ({ settled: "later" }));
+    // @ts-expect-error even when the output schema's type is unknown
+    handlerOf({ type: "object" }, async () => ask());
+    handlerOf(z.record(z.string(), z.unknown()), () => ({ free: "form" }));
+    // @ts-expect-error even when the structured output is an open record
+    handlerOf(z.record(z.string(), z.unknown()), () => ask());
   });
 });

@@ -9,10 +9,11 @@ import type { Logger } from "../logger.js";
 import { compileResolverGraph } from "../resolve/graph.js";
 import { resolveStep } from "../resolve/input-required.js";
 import { oneChannelViolation } from "../resolve/one-channel.js";
+import { withoutProperties } from "../schema/compile.js";
+import { isPlainObject } from "../schema/json.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { Context } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
 import { isInputRequiredResult } from "./results.js";
-import { type JsonSchemaObject, withoutProperties } from "./schema.js";
 
 /** The parts of a tool's pipeline its resolvers provide. */
 export interface ToolResolverParts {

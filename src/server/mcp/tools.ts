@@ -19,20 +19,20 @@ import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { WithoutInputRequired } from "../resolve/one-channel.js";
 import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
-import type { Context } from "./context.js";
-import { checkDescriptor, descriptiveFields } from "./descriptor.js";
-import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
 import {
   type CompiledSchema,
   compileSchema,
-  deepFreeze,
-  describeIssues,
   type InferSchemaInput,
   type InferSchemaOutput,
-  type JsonSchemaObject,
   requireObjectRoot,
   type SchemaLike,
-} from "./schema.js";
+} from "../schema/compile.js";
+import { describeIssues } from "../schema/issues.js";
+import { deepFreeze } from "../schema/json.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
+import type { Context } from "./context.js";
+import { checkDescriptor, descriptiveFields } from "./descriptor.js";
+import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
 import { toolResolverParts, withoutResolvedNames } from "./tool-resolvers.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */

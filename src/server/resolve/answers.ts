@@ -10,8 +10,8 @@ import {
   ListRootsResultSchema,
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
-import { isPlainObject } from "../mcp/json-schema.js";
-import { describeIssueFields } from "../mcp/schema.js";
+import { describeIssueFields } from "../schema/issues.js";
+import { isPlainObject } from "../schema/json.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
 import type { RecordedOutcome } from "./state.js";

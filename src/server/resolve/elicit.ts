@@ -5,15 +5,15 @@
  * mode); behaviour: mrtr-behaviour.md §3.2.
  */
 import type { ElicitRequest, RequestedSchema } from "../../protocol/schema/input.js";
-import type { ElicitationContent } from "../mcp/elicitation-answer.js";
 import {
   type CompiledSchema,
   compileSchema,
-  deepFreeze,
   type InferSchemaOutput,
   type SchemaLike,
   type ValidationResult,
-} from "../mcp/schema.js";
+} from "../schema/compile.js";
+import type { ElicitationContent } from "../schema/elicitation-answer.js";
+import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 import { toRequestedSchema } from "./requested-schema.js";
 

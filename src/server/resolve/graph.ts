@@ -3,7 +3,7 @@
  * tool's `resolve` map, checked (one resolver per name, no cycles, only resolvers as dependencies)
  * and linked into nodes the round walk follows. Behaviour: mrtr-behaviour.md §3.2.
  */
-import { isPlainObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 import {
   type AnyResolverFunction,
   definitionOf,

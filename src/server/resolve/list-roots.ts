@@ -3,7 +3,7 @@
  * client exposes. Spec: client/roots (deprecated feature); behaviour: mrtr-behaviour.md §3.2.
  */
 import type { ListRootsRequest } from "../../protocol/schema/input.js";
-import { deepFreeze } from "../mcp/schema.js";
+import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 
 const REQUEST: ListRootsRequest = deepFreeze({ method: "roots/list" });

@@ -3,7 +3,7 @@
  * of `readElicitation`, minus `missing` and `invalid` (a resolver never hands those to a consumer:
  * a missing answer is asked for, an invalid one fails the call). Behaviour: mrtr-behaviour.md §3.4.
  */
-import type { ElicitationAnswer } from "../mcp/elicitation-answer.js";
+import type { ElicitationAnswer } from "../schema/elicitation-answer.js";
 
 /**
  * The outcome a consumer wrapped in `outcome(...)` receives:

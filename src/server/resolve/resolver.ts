@@ -7,7 +7,7 @@
  */
 import type { RequestContext } from "../context.js";
 import type { Awaitable } from "../handlers.js";
-import { isPlainObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { QuestionValue } from "./question.js";
 

@@ -12,7 +12,7 @@ import {
   type SamplingMessage,
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
-import { deepFreeze } from "../mcp/schema.js";
+import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 
 function blocksOf(message: SamplingMessage): SamplingMessageContentBlock[] {

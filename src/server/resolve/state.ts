@@ -6,7 +6,7 @@
  * garbage, another version, a wrong shape — reads as "no progress", never as an error.
  * Behaviour: mrtr-behaviour.md §3.5.
  */
-import { isPlainObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 
 /** The version of the resolver state format (`"v"`); any other version reads as no progress. */
 export const RESOLVER_STATE_VERSION = 1;
