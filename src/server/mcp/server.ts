@@ -186,10 +186,11 @@ export class MCPServer implements Dispatcher {
    * const region = resolver("region", ({ args }) =>
    *   elicit(`Which region should ${String(args.name)} live in?`, z.object({ region: z.string() })));
    * mcp.tool("provision", { inputSchema: z.object({ name: z.string() }), resolve: { region } },
-   *   async ({ name }, { region }) => `Provisioned ${name} in ${region.region}`);
+   *   async ({ name }, ctx) => `Provisioned ${name} in ${ctx.resolved.region.region}`);
    * ```
    *
-   * The handler runs once every question is answered, with the values as its second parameter;
+   * The handler keeps its `(args, ctx)` shape and runs once every question is answered, the values
+   * on `ctx.resolved` (typed from the resolvers);
    * each question is asked once per call (answers ride the sealed `requestState`); independent
    * questions go out in one round. A declined or cancelled question, or an unusable answer, answers
    * an `isError` result; a question the client lacks the capability for answers -32021. The

@@ -47,7 +47,7 @@ function routeServer(): { mcp: MCPServer; seen: Seen } {
       },
       resolve: { stamp },
     },
-    (args, { stamp }) => {
+    (args, { resolved: { stamp } }) => {
       seen.bodies.push(args);
       return `routed (${stamp})`;
     },

@@ -24,16 +24,12 @@ export interface ToolResolverParts {
   /** One resolver round: the values, or the `InputRequiredResult` to answer with. */
   readonly resolve: ReturnType<typeof resolveStep>;
   /** Calls the handler with the resolved values, refusing an `InputRequiredResult` it returns. */
-  readonly invoke: (
-    args: unknown,
-    resolved: Readonly<Record<string, unknown>>,
-    ctx: Context,
-  ) => Promise<unknown>;
+  readonly invoke: (args: unknown, ctx: Context) => Promise<unknown>;
 }
 
 /**
  * Prepares the resolver parts of tool `name` from its `resolve` map, its compiled input schema and
- * its handler `(args, resolved, ctx)`. Discarded answers are noted on `logger` at info level.
+ * its handler `(args, ctx)` (called with `ctx.resolved` set). Discarded answers are noted on `logger` at info level.
  *
  * @throws TypeError (naming the tool) for a `resolve` map that does not compile (see
  *   `compileResolverGraph`), or a resolved name the input schema requires (a client could never
@@ -43,7 +39,7 @@ export function toolResolverParts(
   name: string,
   resolve: unknown,
   inputSchema: JsonSchemaObject,
-  handler: (args: unknown, resolved: Readonly<Record<string, unknown>>, ctx: Context) => unknown,
+  handler: (args: unknown, ctx: Context) => unknown,
   logger: Logger,
 ): ToolResolverParts {
   const where = `tool "${name}"`;
@@ -53,7 +49,7 @@ export function toolResolverParts(
     if (required.includes(parameter)) {
       throw new TypeError(
         `${where}: "${parameter}" is filled by a resolver, so it cannot be a required argument of inputSchema; ` +
-          "remove it from inputSchema (the handler receives it as its second parameter)",
+          "remove it from inputSchema (the handler reads it on ctx.resolved)",
       );
     }
   }
@@ -61,8 +57,8 @@ export function toolResolverParts(
     advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
     resolvedNames: graph.parameters,
     resolve: resolveStep(graph, { logger }),
-    invoke: async (args, resolved, ctx) => {
-      const value = await handler(args, resolved, ctx);
+    invoke: async (args, ctx) => {
+      const value = await handler(args, ctx);
       if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));
       return value;
     },

@@ -221,8 +221,8 @@ export function resolver(name: string, optionsOrFn: unknown, maybeFn?: unknown):
  * consumer of a declined or cancelled question fails the call; an outcome consumer branches on it.
  *
  * ```ts
- * mcp.tool("delete", { resolve: { confirm: outcome(confirm) } }, async (args, { confirm }) =>
- *   confirm.status === "accepted" && confirm.content.ok ? remove() : "Nothing deleted");
+ * mcp.tool("delete", { resolve: { confirm: outcome(confirm) } }, async (args, ctx) =>
+ *   ctx.resolved.confirm.status === "accepted" && ctx.resolved.confirm.content.ok ? remove() : "Nothing deleted");
  * ```
  *
  * @throws TypeError when `target` is not a resolver built by {@link resolver}.
