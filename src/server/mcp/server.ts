@@ -2,7 +2,7 @@
  * `MCPServer`: the high-level server. Register tools, prompts, resources and resource templates
  * with schemas and plain functions; it builds one low-level `Server` wired to its registries, seals
  * `requestState` by default, and serves itself over Streamable HTTP, stdio or in memory (it is a
- * `Dispatcher`). Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
+ * `Dispatcher`). Spec: server/tools, server/prompts, server/resources, basic/patterns/mrtr.
  */
 import { invalidParams } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
@@ -190,12 +190,11 @@ export class MCPServer implements Dispatcher {
    * ```
    *
    * The handler keeps its `(args, ctx)` shape and runs once every question is answered, the values
-   * on `ctx.resolved` (typed from the resolvers);
-   * each question is asked once per call (answers ride the sealed `requestState`); independent
-   * questions go out in one round. A declined or cancelled question, or an unusable answer, answers
-   * an `isError` result; a question the client lacks the capability for answers -32021. The
-   * handler may not return an `InputRequiredResult` (a type error; at run time an `isError` result).
-   * Behaviour: mrtr-behaviour.md §3.2-3.8.
+   * on `ctx.resolved` (typed from the resolvers); each question is asked once per call (answers
+   * ride the sealed `requestState`); independent questions go out in one round. A declined or
+   * cancelled question, or an unusable answer, answers an `isError` result; a question the client
+   * lacks the capability for answers -32021. The handler may not return an `InputRequiredResult`
+   * (a type error; at run time an `isError` result). Spec: basic/patterns/mrtr.
    *
    * A property of the input schema annotated `"x-mcp-header": "Region"` (with zod:
    * `z.string().meta({ "x-mcp-header": "Region" })`) is mirrored by HTTP clients into an
@@ -203,7 +202,7 @@ export class MCPServer implements Dispatcher {
    * argument before anything else runs (resolvers and body included): a missing header for a
    * present, non-null value, a header for an absent or `null` one, invalid characters, a bad base64
    * sentinel or a different value answer -32020 (HTTP 400). Other transports skip the check.
-   * Spec: §3.6-3.7.
+   * Spec: basic/transports/streamable-http §Custom Headers, server/tools.
    *
    * @returns a handle whose `remove()` unregisters the tool (listeners are told the list changed).
    * @throws TypeError for a name outside `[A-Za-z0-9_.-]{1,128}` or already registered, a bad

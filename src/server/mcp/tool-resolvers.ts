@@ -3,7 +3,7 @@
  * graph is compiled at registration; the resolved names leave the advertised input schema, and a
  * value a client sends under one of them is dropped before validation; each call runs one resolver
  * round before the handler; and a handler that returns an `InputRequiredResult` anyway breaks the
- * one-channel rule and fails the call. Behaviour: mrtr-behaviour.md §3.2-3.4.
+ * one-channel rule and fails the call. Spec: basic/patterns/mrtr.
  */
 import type { Logger } from "../logger.js";
 import { compileResolverGraph } from "../resolve/graph.js";

@@ -3,7 +3,7 @@
  * (built once), and the runner of one `tools/call` — over HTTP, check the `Mcp-Param-*` headers of
  * the arguments its schema annotates with `x-mcp-header`, then validate the arguments, then (for a
  * tool with resolvers) one resolver round, then the body, then turn its return into a result.
- * Spec: server/tools, §3.6-3.7; behaviour: mrtr-behaviour.md §3.1-3.4.
+ * Spec: server/tools, basic/transports/streamable-http §Custom Headers, basic/patterns/mrtr.
  */
 import type * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
@@ -203,7 +203,7 @@ function messageOf(error: unknown): string {
  * a revision that mirrors arguments into headers, against the raw arguments.
  *
  * @throws McpError -32020 HeaderMismatch (HTTP 400) on the first disagreement; see
- *   `validateParamHeaders`. Spec: §3.6-3.7.
+ *   `validateParamHeaders`. Spec: basic/transports/streamable-http §Custom Headers.
  */
 function checkParamHeaders(pipeline: ToolPipeline, rawArgs: unknown, ctx: Context): void {
   if (pipeline.paramHeaders.length === 0 || !isModernProtocolVersion(ctx.protocolVersion)) return;

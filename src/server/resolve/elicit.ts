@@ -2,7 +2,7 @@
  * The `elicit` marker: a resolver returns `elicit(message, schema)` to ask the user to fill a form.
  * The schema is compiled and rendered as a flat `requestedSchema` when the marker is built (once per
  * schema object), and the accepted content is validated against it. Spec: client/elicitation (form
- * mode); behaviour: mrtr-behaviour.md §3.2.
+ * mode).
  */
 import type { ElicitRequest, RequestedSchema } from "../../protocol/schema/input.js";
 import {

@@ -2,7 +2,7 @@
  * The multi-round-trip delivery of resolver questions: a round's pending questions become an
  * `InputRequiredResult` (with the plaintext state the requestState boundary seals), and a compiled
  * graph becomes the resolve step a tool runs between argument validation and its handler.
- * Spec: basic/patterns/mrtr; behaviour: mrtr-behaviour.md §3.4.
+ * Spec: basic/patterns/mrtr.
  */
 import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
 import type { RequestContext } from "../context.js";

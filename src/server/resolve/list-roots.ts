@@ -1,6 +1,6 @@
 /**
  * The `listRoots` marker: a resolver returns `listRoots()` to learn which filesystem roots the
- * client exposes. Spec: client/roots (deprecated feature); behaviour: mrtr-behaviour.md §3.2.
+ * client exposes. Spec: client/roots (deprecated feature).
  */
 import type { ListRootsRequest } from "../../protocol/schema/input.js";
 import { deepFreeze } from "../schema/json.js";

@@ -3,7 +3,7 @@
  * so the handler of a tool whose rounds are driven by resolvers cannot also return an
  * `InputRequiredResult`. `WithoutInputRequired<T>` is a handler's return type with every arm an
  * `InputRequiredResult` could fit removed; at run time a handler that returns one anyway fails the
- * call with {@link oneChannelViolation}. Behaviour: mrtr-behaviour.md §3.3.
+ * call with {@link oneChannelViolation}. Spec: basic/patterns/mrtr.
  */
 
 /** What a plain object a handler returns may not be: tagged `resultType: "input_required"`. */

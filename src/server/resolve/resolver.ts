@@ -3,7 +3,6 @@
  * immutable resolver whose function computes a value or asks a question (`elicit`, `sample`,
  * `listRoots`); `outcome(resolver)` asks for the outcome union instead of the unwrapped value. The
  * types carry each resolver's arguments and value, so consumers are typed from the markers.
- * Behaviour: mrtr-behaviour.md §3.2.
  */
 import type { RequestContext } from "../context.js";
 import type { Awaitable } from "../handlers.js";

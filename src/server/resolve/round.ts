@@ -4,7 +4,7 @@
  * either every resolved value or the questions still pending plus the state to echo. A question is
  * answered by its recorded outcome when that answered the same question, else by a fresh response
  * only if exactly that question was pending in the previous round; otherwise it is asked (after the
- * capability gate). Behaviour: mrtr-behaviour.md §3.4-3.6, §3.8.
+ * capability gate). Spec: basic/patterns/mrtr.
  */
 import type { InputRequest, InputRequests, InputResponses } from "../../protocol/schema/input.js";
 import type { RequestContext } from "../context.js";

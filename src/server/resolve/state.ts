@@ -4,7 +4,6 @@
  * client's raw answer, or decline / cancel) with the digest of the exact question it answered, and
  * the digests of the questions pending in the previous round. Anything that does not decode —
  * garbage, another version, a wrong shape — reads as "no progress", never as an error.
- * Behaviour: mrtr-behaviour.md §3.5.
  */
 import { isPlainObject } from "../schema/json.js";
 
