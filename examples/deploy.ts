@@ -3,7 +3,8 @@
  * answers only the user has: the target environment, an approval that names that environment (so
  * it can only be asked once the environment is known), and release notes (independent of both).
  * The framework asks the environment and the notes together, then the approval, then runs the
- * handler: the call completes in exactly two retries, and no question is asked twice.
+ * handler, which reads the answers on `ctx.resolved`: the call completes in exactly two retries,
+ * and no question is asked twice.
  *
  * Run it: `npm run example -- deploy [service] [version] [environment]` (serves Streamable HTTP on
  * 127.0.0.1, runs a client against it that answers from the command line, prints each round).
@@ -57,7 +58,8 @@ export function createDeployServer(): MCPServer {
       inputSchema: DeployArgs,
       resolve: { environment, approval: outcome(approval), notes },
     },
-    async ({ service, version }, { environment, approval, notes }) => {
+    async ({ service, version }, ctx) => {
+      const { environment, approval, notes } = ctx.resolved;
       if (approval.status !== "accepted" || !approval.content.approve) {
         return `Not deployed: ${service} ${version} was not approved for ${environment.environment}.`;
       }

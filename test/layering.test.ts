@@ -1,6 +1,8 @@
 /**
- * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server | client
- * <- cli, and server and client never import each other.
+ * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server |
+ * client, and server and client never import each other. Inside server/, the core (its top-level
+ * files) and server/schema sit lowest, then server/state, then server/resolve, then server/mcp;
+ * server/index.ts, the entry point, may import every server layer.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -9,12 +11,30 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
 
+const SERVER_LAYERS = ["server", "server/schema", "server/state", "server/resolve", "server/mcp"];
+
+/** For each layer, the layers its modules may import (itself included). */
 const ALLOWED: Record<string, string[]> = {
   protocol: ["protocol"],
   transport: ["protocol", "transport"],
-  server: ["protocol", "transport", "server"],
+  "server/schema": ["protocol", "server/schema"],
+  server: ["protocol", "transport", "server", "server/schema"],
+  "server/state": ["protocol", "transport", "server", "server/schema", "server/state"],
+  "server/resolve": ["protocol", "transport", "server", "server/schema", "server/state", "server/resolve"],
+  "server/mcp": [
+    "protocol",
+    "transport",
+    "server",
+    "server/schema",
+    "server/state",
+    "server/resolve",
+    "server/mcp",
+  ],
+  "server/entry": ["protocol", "transport", ...SERVER_LAYERS],
   client: ["protocol", "transport", "client"],
-  cli: ["protocol", "transport", "server", "client", "cli"],
+  /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
+  node: ["protocol", "transport", "node"],
+  stdio: ["protocol", "transport", "stdio"],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -25,9 +45,18 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * The layer of a file under src/: its top folder, or for server/ its sub-layer (`server` for the
+ * core's top-level files, `server/entry` for server/index.ts); undefined outside every layer
+ * (src/index.ts). A folder the table does not know is its own layer, which nothing may import.
+ */
 function layerOf(file: string): string | undefined {
-  const [top] = relative(root, file).split("/");
-  return top !== undefined && top in ALLOWED ? top : undefined;
+  const parts = relative(root, file).split("/");
+  const [top, sub] = parts;
+  if (top === undefined || parts.length === 1) return undefined;
+  if (top !== "server") return top;
+  if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
+  return `server/${sub}`;
 }
 
 /** The wrong-way imports in `files` (paths under src/ with their text). */
@@ -38,7 +67,7 @@ function violations(files: { path: string; text: string }[]): string[] {
     if (layer === undefined) continue;
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
       const target = layerOf(resolve(dirname(path), match[1] as string));
-      if (target !== undefined && !ALLOWED[layer]?.includes(target)) {
+      if (target !== undefined && !(ALLOWED[layer] ?? [layer]).includes(target)) {
         found.push(`${relative(root, path)} (${layer}) imports ${match[1]} (${target})`);
       }
     }
@@ -47,10 +76,18 @@ function violations(files: { path: string; text: string }[]): string[] {
 }
 
 describe("layering", () => {
-  it("imports flow one way and server and client never import each other", () => {
-    const files = sourceFiles(root).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+  const files = sourceFiles(root).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+
+  it("imports flow one way, server and client never import each other, nor server's sub-layers upward", () => {
     expect(files.length).toBeGreaterThan(10);
     expect(violations(files)).toEqual([]);
+  });
+
+  it("knows the layer of every source file (a new folder gets a row in the table)", () => {
+    const unknown = files
+      .map(({ path }) => layerOf(path))
+      .filter((layer) => layer !== undefined && !(layer in ALLOWED));
+    expect(unknown).toEqual([]);
   });
 
   it("catches a wrong-way import", () => {
@@ -60,5 +97,34 @@ describe("layering", () => {
       { path: join(root, "transport/z.ts"), text: 'export * from "../protocol/index.js";' },
     ];
     expect(violations(wrong)).toHaveLength(2);
+  });
+
+  it("catches a wrong-way import between server's sub-layers", () => {
+    const wrong = [
+      { path: join(root, "server/resolve/a.ts"), text: 'import { tool } from "../mcp/tools.js";' },
+      {
+        path: join(root, "server/schema/b.ts"),
+        text: 'import type { Resolver } from "../resolve/resolver.js";',
+      },
+      { path: join(root, "server/state/c.ts"), text: 'import { elicit } from "../resolve/elicit.js";' },
+      { path: join(root, "server/d.ts"), text: 'import { MCPServer } from "./mcp/server.js";' },
+      {
+        path: join(root, "server/schema/e.ts"),
+        text: 'import type { RequestContext } from "../context.js";',
+      },
+      { path: join(root, "server/mcp/f.ts"), text: 'import { resolveRound } from "../resolve/round.js";' },
+      {
+        path: join(root, "server/resolve/g.ts"),
+        text: 'import { compileSchema } from "../schema/compile.js";',
+      },
+      { path: join(root, "server/index.ts"), text: 'export { MCPServer } from "./mcp/server.js";' },
+    ];
+    expect(violations(wrong)).toEqual([
+      "server/resolve/a.ts (server/resolve) imports ../mcp/tools.js (server/mcp)",
+      "server/schema/b.ts (server/schema) imports ../resolve/resolver.js (server/resolve)",
+      "server/state/c.ts (server/state) imports ../resolve/elicit.js (server/resolve)",
+      "server/d.ts (server) imports ./mcp/server.js (server/mcp)",
+      "server/schema/e.ts (server/schema) imports ../context.js (server)",
+    ]);
   });
 });

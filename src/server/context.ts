@@ -56,10 +56,22 @@ export interface RequestContext {
   log(level: LoggingLevel, data: unknown, logger?: string): void;
 }
 
+/**
+ * The key under which a request context carries its transport environment (internal: the
+ * notification sink, the HTTP headers). A context that wraps another, as `MCPServer`'s `Context`
+ * does, implements {@link CarriesEnvironment} by reading through to the one it wraps.
+ */
+export const ENVIRONMENT: unique symbol = Symbol("tsmcp.requestEnvironment");
+
+/** A request context that exposes the transport environment it was built from. */
+export interface CarriesEnvironment {
+  readonly [ENVIRONMENT]: RequestEnvironment;
+}
+
 const LEVEL_RANK = new Map<LoggingLevel, number>(LOGGING_LEVELS.map((level, index) => [level, index]));
 
 /** The context of one validated request; its methods live on the prototype (nothing per request but fields). */
-class ServerRequestContext implements RequestContext {
+class ServerRequestContext implements RequestContext, CarriesEnvironment {
   readonly method: string;
   readonly requestId: RequestId;
   readonly protocolVersion: string;
@@ -69,7 +81,7 @@ class ServerRequestContext implements RequestContext {
   readonly authInfo: AuthInfo | undefined;
   readonly signal: AbortSignal;
   readonly logLevel: LoggingLevel | undefined;
-  readonly env: RequestEnvironment;
+  readonly [ENVIRONMENT]: RequestEnvironment;
   #lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(method: string, requestId: RequestId, meta: RequestMeta, env: RequestEnvironment) {
@@ -82,7 +94,7 @@ class ServerRequestContext implements RequestContext {
     this.authInfo = env.authInfo;
     this.signal = env.signal;
     this.logLevel = meta[META.logLevel];
-    this.env = env;
+    this[ENVIRONMENT] = env;
   }
 
   sendProgress(update: ProgressUpdate): void {
@@ -109,17 +121,21 @@ class ServerRequestContext implements RequestContext {
   }
 
   #send(notification: JSONRPCNotification): void {
-    const { notify, signal } = this.env;
+    const { notify, signal } = this[ENVIRONMENT];
     if (notify !== undefined && !signal.aborted) notify(notification);
   }
 }
 
-/** The transport environment a context was built from (internal: notification sink, headers). */
+/**
+ * The transport environment a context was built from (internal: notification sink, headers).
+ *
+ * @throws TypeError for a context tsmcp did not build (one that does not implement
+ *   {@link CarriesEnvironment}).
+ */
 export function environmentOf(context: RequestContext): RequestEnvironment {
-  if (context instanceof ServerRequestContext) return context.env;
-  const base = (context as { base?: RequestContext }).base;
-  if (base !== undefined) return environmentOf(base);
-  throw new TypeError("not a request context built by tsmcp");
+  const env = (context as Partial<CarriesEnvironment>)[ENVIRONMENT];
+  if (env === undefined) throw new TypeError("not a request context built by tsmcp");
+  return env;
 }
 
 /** Builds the context of one validated request. */

@@ -23,12 +23,6 @@ export {
   MAX_COMPLETION_VALUES,
 } from "./mcp/completion.js";
 export type { Context } from "./mcp/context.js";
-export {
-  type ElicitationAnswer,
-  type ElicitationContent,
-  readElicitation,
-} from "./mcp/elicitation-answer.js";
-export { type JsonSchemaObject, SUPPORTED_JSON_SCHEMA_DIALECTS } from "./mcp/json-schema.js";
 export { DEFAULT_PAGE_SIZE } from "./mcp/pagination.js";
 export type { PromptArgs, PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
 export type { RegistrationHandle } from "./mcp/registry.js";
@@ -43,14 +37,7 @@ export type {
   TemplateResourceConfig,
 } from "./mcp/resource-config.js";
 export type { ResourceContentsInput } from "./mcp/results.js";
-export {
-  type InferSchemaInput,
-  type InferSchemaOutput,
-  type SchemaLike,
-  withJsonSchema,
-} from "./mcp/schema.js";
 export { MCPServer, type MCPServerOptions } from "./mcp/server.js";
-export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./mcp/standard-schema.js";
 export {
   type StructuredToolReturn,
   TOOL_NAME_PATTERN,
@@ -89,6 +76,19 @@ export {
 export type { SampleMarker } from "./resolve/sample.js";
 export { sample } from "./resolve/sample.js";
 export { RESOLVER_STATE_VERSION } from "./resolve/state.js";
+export {
+  type InferSchemaInput,
+  type InferSchemaOutput,
+  type SchemaLike,
+  withJsonSchema,
+} from "./schema/compile.js";
+export {
+  type ElicitationAnswer,
+  type ElicitationContent,
+  readElicitation,
+} from "./schema/elicitation-answer.js";
+export { type JsonSchemaObject, SUPPORTED_JSON_SCHEMA_DIALECTS } from "./schema/json-schema.js";
+export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./schema/standard-schema.js";
 export { type CacheOptions, SERVER_PROTOCOL_VERSIONS, Server, type ServerOptions } from "./server.js";
 export { type CacheHint, DEFAULT_CACHE_HINT } from "./shaping.js";
 export {

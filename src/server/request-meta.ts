@@ -6,19 +6,16 @@
 import { invalidParams, unsupportedProtocolVersion } from "../protocol/errors.js";
 import type { Params } from "../protocol/jsonrpc.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schema/base.js";
-import { truncate } from "../protocol/text.js";
 import { META } from "../protocol/versions.js";
+import { describeIssues, toIssue } from "./schema/issues.js";
 
 /**
- * Formats the first problem of a zod error as "path: message", the path cut to 100 characters and
- * the message to 200 (both can quote what the client sent).
+ * The first problem of a zod error as "path: message", formatted by `describeIssues` (the path cut
+ * to 100 characters and the message to 200: both can quote what the client sent).
  */
 export function describeIssue(issues: readonly { path: PropertyKey[]; message: string }[]): string {
   const issue = issues[0];
-  if (issue === undefined) return "invalid value";
-  const path = truncate(issue.path.map(String).join("."), 100);
-  const message = truncate(issue.message, 200);
-  return path === "" ? message : `${path}: ${message}`;
+  return issue === undefined ? "invalid value" : describeIssues([toIssue(issue)]);
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { CompleteResult } from "../../protocol/schema/methods.js";
 import type { Awaitable } from "../handlers.js";
+import { isPlainObject } from "../schema/json.js";
 import type { Context } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
 
 /** The most values one completion result carries. Spec: server/utilities/completion. */
 export const MAX_COMPLETION_VALUES = 100;

@@ -8,7 +8,14 @@
 import type { LoggingLevel } from "../../protocol/schema/base.js";
 import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
 import type { ReadResourceResult } from "../../protocol/schema/methods.js";
-import type { ProgressUpdate, RequestContext } from "../context.js";
+import type { RequestEnvironment } from "../../transport/dispatcher.js";
+import {
+  type CarriesEnvironment,
+  ENVIRONMENT,
+  environmentOf,
+  type ProgressUpdate,
+  type RequestContext,
+} from "../context.js";
 
 /** What an `MCPServer` tool, prompt, resource, completer or list callback is told about its request. */
 export interface Context extends RequestContext {
@@ -33,6 +40,17 @@ export interface Context extends RequestContext {
   readResource(uri: string): Promise<ReadResourceResult>;
 }
 
+/**
+ * The `Context` a tool with resolvers receives: the `Context` plus `resolved`, the values of its
+ * resolvers under their `resolve` names (typed from the markers: `elicit(msg, schema)` gives the
+ * schema's output, `sample` a `CreateMessageResult`, `listRoots` a `ListRootsResult`, `outcome(r)`
+ * the outcome union). A tool without resolvers receives a plain `Context`, which has no `resolved`.
+ */
+export interface ResolvedContext<Values> extends Context {
+  /** The resolved values, by `resolve` key (frozen; the handler runs only once all are resolved). */
+  readonly resolved: Values;
+}
+
 /** Reads a resource for a context: the server's `resources/read` path, minus the wire. */
 export type ResourceReader = (uri: string, ctx: Context) => Promise<ReadResourceResult | InputRequiredResult>;
 
@@ -41,8 +59,8 @@ export const NESTED_INPUT_REQUIRED_MESSAGE =
   "The resource answered with an InputRequiredResult; ctx.readResource() only returns contents, " +
   "and a nested read cannot ask the client for input. Read it from the client instead.";
 
-/** This round's multi round-trip input, from the request's params. */
-export interface RoundInput {
+/** This round's multi round-trip input as the request's params carry it. */
+export interface RoundParams {
   readonly inputResponses?: InputResponses | undefined;
   readonly requestState?: string | undefined;
 }
@@ -51,60 +69,88 @@ export interface RoundInput {
  * The `Context` of one handler call: the low-level request context's fields, read through to it,
  * plus this round's input. One small object per call; no fields are copied.
  */
-class HandlerContext implements Context {
-  readonly base: RequestContext;
+class HandlerContext implements Context, CarriesEnvironment {
+  readonly #base: RequestContext;
   readonly inputResponses: InputResponses | undefined;
   readonly requestState: string | undefined;
   readonly #read: ResourceReader;
 
-  constructor(base: RequestContext, round: RoundInput, read: ResourceReader) {
-    this.base = base;
+  constructor(base: RequestContext, round: RoundParams, read: ResourceReader) {
+    this.#base = base;
     this.inputResponses = round.inputResponses;
     this.requestState = round.requestState;
     this.#read = read;
   }
 
+  get [ENVIRONMENT](): RequestEnvironment {
+    return environmentOf(this.#base);
+  }
   get method() {
-    return this.base.method;
+    return this.#base.method;
   }
   get requestId() {
-    return this.base.requestId;
+    return this.#base.requestId;
   }
   get protocolVersion() {
-    return this.base.protocolVersion;
+    return this.#base.protocolVersion;
   }
   get clientInfo() {
-    return this.base.clientInfo;
+    return this.#base.clientInfo;
   }
   get clientCapabilities() {
-    return this.base.clientCapabilities;
+    return this.#base.clientCapabilities;
   }
   get meta() {
-    return this.base.meta;
+    return this.#base.meta;
   }
   get authInfo() {
-    return this.base.authInfo;
+    return this.#base.authInfo;
   }
   get signal() {
-    return this.base.signal;
+    return this.#base.signal;
   }
   get logLevel() {
-    return this.base.logLevel;
+    return this.#base.logLevel;
   }
   sendProgress(update: ProgressUpdate): void {
-    this.base.sendProgress(update);
+    this.#base.sendProgress(update);
   }
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.base.log(level, data, logger);
+    this.#base.log(level, data, logger);
+  }
+  /** This call's context with `resolved` added (a new object; this one is unchanged). */
+  static withResolved<Values>(ctx: HandlerContext, resolved: Values): ResolvedContext<Values> {
+    return new ResolvedHandlerContext(ctx.#base, ctx, ctx.#read, resolved);
   }
   async readResource(uri: string): Promise<ReadResourceResult> {
-    const result = await this.#read(uri, new HandlerContext(this.base, {}, this.#read));
+    const result = await this.#read(uri, new HandlerContext(this.#base, {}, this.#read));
     if (result.resultType === "input_required") throw new Error(NESTED_INPUT_REQUIRED_MESSAGE);
     return result as ReadResourceResult;
   }
 }
 
+/** A handler's `Context` that also carries the values its tool's resolvers resolved. */
+class ResolvedHandlerContext<Values> extends HandlerContext implements ResolvedContext<Values> {
+  readonly resolved: Values;
+
+  constructor(base: RequestContext, round: RoundParams, read: ResourceReader, resolved: Values) {
+    super(base, round, read);
+    this.resolved = resolved;
+  }
+}
+
 /** Builds the `Context` of one handler call over the low-level request context. */
-export function createContext(base: RequestContext, round: RoundInput, read: ResourceReader): Context {
+export function createContext(base: RequestContext, round: RoundParams, read: ResourceReader): Context {
   return new HandlerContext(base, round, read);
+}
+
+/**
+ * The same call's `Context` with the resolved values on `resolved` (a new object; `ctx` is
+ * unchanged).
+ *
+ * @throws TypeError when `ctx` was not built by {@link createContext}.
+ */
+export function withResolved<Values>(ctx: Context, resolved: Values): ResolvedContext<Values> {
+  if (!(ctx instanceof HandlerContext)) throw new TypeError("not a Context built by MCPServer");
+  return HandlerContext.withResolved(ctx, resolved);
 }

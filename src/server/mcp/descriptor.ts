@@ -3,7 +3,7 @@
  * `description`, `annotations`, `icons`, `_meta`, ...): checked once at registration and copied
  * into the advertised definition, so later changes to the caller's objects have no effect.
  */
-import { isPlainObject } from "./json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 
 /** The descriptive fields a definition may copy from its configuration. */
 export type DescriptiveField =

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import type { ElicitRequestFormParams } from "../../protocol/schema/input.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
-import { readElicitation } from "./elicitation-answer.js";
+import { readElicitation } from "../schema/elicitation-answer.js";
 import { overHttp, postRaw, recordingLogger } from "./mcp-test-fixtures.js";
 import { MCPServer } from "./server.js";
 

@@ -10,21 +10,20 @@ import type { Prompt, PromptArgument, PromptMessage } from "../../protocol/schem
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { GetPromptResult } from "../../protocol/schema/methods.js";
 import type { Awaitable } from "../handlers.js";
-import { type Completer, type Completers, checkCompleters } from "./completion.js";
-import type { Context } from "./context.js";
-import { checkDescriptor, descriptiveFields } from "./descriptor.js";
-import { isPlainObject } from "./json-schema.js";
-import { toGetPromptResult } from "./results.js";
 import {
   type CompiledSchema,
   compileSchema,
-  deepFreeze,
-  describeIssues,
   type InferSchemaOutput,
-  type JsonSchemaObject,
   requireObjectRoot,
   type SchemaLike,
-} from "./schema.js";
+} from "../schema/compile.js";
+import { describeIssues } from "../schema/issues.js";
+import { deepFreeze, isPlainObject } from "../schema/json.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
+import { type Completer, type Completers, checkCompleters } from "./completion.js";
+import type { Context } from "./context.js";
+import { checkDescriptor, descriptiveFields } from "./descriptor.js";
+import { toGetPromptResult } from "./results.js";
 
 /** The arguments a prompt handler receives: the arguments schema's output type. */
 export type PromptArgs<A> = [A] extends [undefined]

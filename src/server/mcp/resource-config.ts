@@ -8,11 +8,11 @@ import type { AnnotationsSchema, IconSchema } from "../../protocol/schema/base.j
 import type { Resource } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { Awaitable } from "../handlers.js";
+import { isPlainObject } from "../schema/json.js";
 import { type CacheHint, checkCacheHint } from "../shaping.js";
 import type { Completers } from "./completion.js";
 import type { Context } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
-import { isPlainObject } from "./json-schema.js";
 import type { ResourceContentsInput } from "./results.js";
 import type { IsStaticUri, UriVariables } from "./uri-template.js";
 

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { elicitationRequest, inputRequired } from "../input-required.js";
+import { readElicitation } from "../schema/elicitation-answer.js";
 import { NESTED_INPUT_REQUIRED_MESSAGE } from "./context.js";
-import { readElicitation } from "./elicitation-answer.js";
 import { overHttp, postRaw, recordingLogger } from "./mcp-test-fixtures.js";
 import { STATIC_INPUT_REQUIRED_MESSAGE } from "./resources.js";
 import { MCPServer } from "./server.js";

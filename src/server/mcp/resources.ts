@@ -12,10 +12,10 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "../../protocol/schema/methods.js";
+import { deepFreeze, isPlainObject } from "../schema/json.js";
 import type { CacheHint } from "../shaping.js";
 import { type Completer, checkCompleters } from "./completion.js";
 import type { Context } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
 import { decodeCursor, encodeCursor, firstIndexFrom, pageOf } from "./pagination.js";
 import { type Registered, type RegistrationHandle, Registry } from "./registry.js";
 import {
@@ -26,7 +26,6 @@ import {
   type ResourceMetadata,
 } from "./resource-config.js";
 import { toReadResourceResult } from "./results.js";
-import { deepFreeze } from "./schema.js";
 import { UriTemplate } from "./uri-template.js";
 
 /** The message a static resource that returns an `InputRequiredResult` is refused with (logged). */

@@ -9,9 +9,10 @@ import { isInputRequired } from "../../protocol/methods.js";
 import type { ContentBlock, PromptMessage, ResourceContents } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../../protocol/schema/methods.js";
+import type { CompiledSchema } from "../schema/compile.js";
+import { describeIssues } from "../schema/issues.js";
+import { isPlainObject } from "../schema/json.js";
 import { InvalidHandlerResultError } from "../shaping.js";
-import { isPlainObject } from "./json-schema.js";
-import { type CompiledSchema, describeIssues } from "./schema.js";
 
 /** True when a handler returned an `InputRequiredResult` (`resultType: "input_required"`). */
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {

@@ -3,7 +3,7 @@
  * with schemas and plain functions; it builds one low-level `Server` wired to its registries, seals
  * `requestState` by default. It is a `Dispatcher`: served over Streamable HTTP (`httpHandler()`, or
  * `serve` from tsmcp/node), stdio (`serveStdio` from tsmcp/stdio) or in memory (`Client.connect`).
- * Spec: server/*, basic/patterns/mrtr; behaviour of mrtr-behaviour.md §3.1, §4.2.
+ * Spec: server/tools, server/prompts, server/resources, basic/patterns/mrtr.
  */
 import { invalidParams } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
@@ -24,18 +24,18 @@ import type { RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
 import { checkCommonServerOptions } from "../options.js";
+import type { SchemaLike } from "../schema/compile.js";
+import { isPlainObject } from "../schema/json.js";
 import { type CacheOptions, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
 import { type Completer, complete } from "./completion.js";
-import { type Context, createContext, type ResourceReader, type RoundInput } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
+import { type Context, createContext, type ResourceReader, type RoundParams } from "./context.js";
 import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
 import { createPrompt, type PromptConfig, type PromptEntry, type PromptHandler } from "./prompts.js";
 import { type RegistrationHandle, Registry } from "./registry.js";
 import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
 import { ResourceCatalog } from "./resources.js";
-import type { SchemaLike } from "./schema.js";
 import {
   createTool,
   type ToolConfig,
@@ -183,15 +183,15 @@ export class MCPServer implements Dispatcher {
    * const region = resolver("region", ({ args }) =>
    *   elicit(`Which region should ${String(args.name)} live in?`, z.object({ region: z.string() })));
    * mcp.tool("provision", { inputSchema: z.object({ name: z.string() }), resolve: { region } },
-   *   async ({ name }, { region }) => `Provisioned ${name} in ${region.region}`);
+   *   async ({ name }, ctx) => `Provisioned ${name} in ${ctx.resolved.region.region}`);
    * ```
    *
-   * The handler runs once every question is answered, with the values as its second parameter;
-   * each question is asked once per call (answers ride the sealed `requestState`); independent
-   * questions go out in one round. A declined or cancelled question, or an unusable answer, answers
-   * an `isError` result; a question the client lacks the capability for answers -32021. The
-   * handler may not return an `InputRequiredResult` (a type error; at run time an `isError` result).
-   * Behaviour: mrtr-behaviour.md §3.2-3.8.
+   * The handler keeps its `(args, ctx)` shape and runs once every question is answered, the values
+   * on `ctx.resolved` (typed from the resolvers); each question is asked once per call (answers
+   * ride the sealed `requestState`); independent questions go out in one round. A declined or
+   * cancelled question, or an unusable answer, answers an `isError` result; a question the client
+   * lacks the capability for answers -32021. The handler may not return an `InputRequiredResult`
+   * (a type error; at run time an `isError` result). Spec: basic/patterns/mrtr.
    *
    * A property of the input schema annotated `"x-mcp-header": "Region"` (with zod:
    * `z.string().meta({ "x-mcp-header": "Region" })`) is mirrored by HTTP clients into an
@@ -199,7 +199,7 @@ export class MCPServer implements Dispatcher {
    * argument before anything else runs (resolvers and body included): a missing header for a
    * present, non-null value, a header for an absent or `null` one, invalid characters, a bad base64
    * sentinel or a different value answer -32020 (HTTP 400). Other transports skip the check.
-   * Spec: §3.6-3.7.
+   * Spec: basic/transports/streamable-http §Custom Headers, server/tools.
    *
    * @returns a handle whose `remove()` unregisters the tool (listeners are told the list changed).
    * @throws TypeError for a name outside `[A-Za-z0-9_.-]{1,128}` or already registered, a bad
@@ -324,7 +324,7 @@ export class MCPServer implements Dispatcher {
     return template.completers;
   }
 
-  #context(base: RequestContext, round: RoundInput): Context {
+  #context(base: RequestContext, round: RoundParams): Context {
     return createContext(base, round, this.#read);
   }
 }

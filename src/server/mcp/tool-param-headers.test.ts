@@ -2,7 +2,8 @@
  * `x-mcp-header` on the server: an `MCPServer` tool whose input schema annotates arguments checks
  * their `Mcp-Param-*` headers over real Streamable HTTP on 127.0.0.1 (raw `fetch` for the bad
  * cases, a real `Client` for the round trip), skips the check in memory, and refuses at
- * registration a schema whose annotations break the rules. Spec: §3.6-3.7, §11.
+ * registration a schema whose annotations break the rules. Spec: basic/transports/streamable-http
+ * §Custom Headers, server/tools.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
@@ -48,7 +49,7 @@ function routeServer(): { mcp: MCPServer; seen: Seen } {
       },
       resolve: { stamp },
     },
-    (args, { stamp }) => {
+    (args, { resolved: { stamp } }) => {
       seen.bodies.push(args);
       return `routed (${stamp})`;
     },

@@ -39,7 +39,7 @@ function loginServer() {
   });
   const mcp = new MCPServer("rounds");
   const legs = recordLegs(mcp);
-  mcp.tool("enter", { resolve: { login, confirm } }, (_args, { login, confirm }) => {
+  mcp.tool("enter", { resolve: { login, confirm } }, (_args, { resolved: { login, confirm } }) => {
     runs.handler += 1;
     return confirm.ok ? `Welcome, ${login.user}` : "Turned away";
   });
@@ -79,7 +79,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
     mcp.tool(
       "order",
       { resolve: { size, region } },
-      (_a, { size, region }) => `${size.size} in ${region.region}`,
+      (_a, { resolved: { size, region } }) => `${size.size} in ${region.region}`,
     );
     const { callback } = answering({ size: { size: "m" }, region: { region: "eu" } });
     const client = await connect(mcp, via, { elicitationCallback: callback });
@@ -96,7 +96,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
     const report = resolver("report", { needs: { approve, summary, roots } }, ({ needs }) =>
       needs.approve.ok ? `${needs.roots.roots.length} roots; ${JSON.stringify(needs.summary.content)}` : "no",
     );
-    mcp.tool("release", { resolve: { report } }, (_a, { report }) => report);
+    mcp.tool("release", { resolve: { report } }, (_a, { resolved: { report } }) => report);
     const client = await connect(mcp, via, {
       elicitationCallback: answering({ approve: { ok: true } }).callback,
       samplingCallback: () => completion,
@@ -153,7 +153,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
     mcp.tool(
       "publish",
       { resolve: { summary, tag } },
-      (_a, { summary, tag }) => `${tag.tag}: ${summary.model}`,
+      (_a, { resolved: { summary, tag } }) => `${tag.tag}: ${summary.model}`,
     );
     let sampled = 0;
     const client = await connect(mcp, via, {
@@ -177,7 +177,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
     mcp.tool(
       "order",
       { resolve: { region, size } },
-      (_a, { region, size }) => `${size.size} in ${region.region}`,
+      (_a, { resolved: { region, size } }) => `${size.size} in ${region.region}`,
     );
     const asked: string[] = [];
     const client = await connect(mcp, via, {
@@ -207,7 +207,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
     mcp.tool(
       "order",
       { resolve: { region, size } },
-      (_a, { region, size }) => `${size.size} in ${region.region}`,
+      (_a, { resolved: { region, size } }) => `${size.size} in ${region.region}`,
     );
     const asked: string[] = [];
     const client = await connect(mcp, via, {
@@ -244,7 +244,7 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
     mcp.tool(
       "delete",
       { inputSchema: z.object({ files: z.number() }), resolve: { confirm: outcome(confirm) } },
-      (_args, { confirm }) => {
+      (_args, { resolved: { confirm } }) => {
         switch (confirm.status) {
           case "accepted":
             return confirm.content.ok ? "Deleted" : "Kept";

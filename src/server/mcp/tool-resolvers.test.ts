@@ -30,7 +30,7 @@ describe("registering a tool with resolvers", () => {
         inputSchema: z.object({ name: z.string(), region: z.string().optional() }),
         resolve: { region },
       },
-      async ({ name }, { region }) => `${name} in ${region.region}`,
+      async ({ name }, { resolved: { region } }) => `${name} in ${region.region}`,
     );
     const client = await connect(mcp, "memory");
     const [tool] = (await client.listTools()).tools;
@@ -67,7 +67,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
     mcp.tool(
       "make",
       { inputSchema: z.object({ name: z.string() }), resolve: { slug } },
-      (_args, { slug }) => slug,
+      (_args, { resolved: { slug } }) => slug,
     );
     const { asked, callback } = answering({});
     const client = await connect(mcp, via, { elicitationCallback: callback });
@@ -86,7 +86,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
     mcp.tool(
       "place",
       { inputSchema: z.object({ name: z.string(), az: z.string() }), resolve: { zone } },
-      (args, { zone }) => `${args.name} in ${zone}`,
+      (args, { resolved: { zone } }) => `${args.name} in ${zone}`,
     );
     const { callback } = answering({ region: { region: "eu-west-1" } });
     const client = await connect(mcp, via, { elicitationCallback: callback });
@@ -108,7 +108,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
       seen.push(args);
       return elicit(`File a ticket for ${String(args.name)}?`, Ok);
     });
-    mcp.tool("file", { inputSchema: Input, resolve: { check } }, (args, { check }) => {
+    mcp.tool("file", { inputSchema: Input, resolve: { check } }, (args, { resolved: { check } }) => {
       seen.push(args);
       return `${args.ticket}: ${check.ok}`;
     });
@@ -137,10 +137,41 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
     expect(asked).toHaveLength(10);
   });
 
+  it("hands the handler one (args, ctx) shape: the values on ctx.resolved, the rest of the context intact", async () => {
+    const mcp = new MCPServer("resolvers");
+    mcp.resource("notes://readme", {}, () => "read me");
+    const seen: Record<string, unknown>[] = [];
+    mcp.tool("where", { resolve: { region } }, async (_args, ctx) => {
+      const nested = await ctx.readResource("notes://readme");
+      seen.push({
+        resolved: ctx.resolved,
+        frozen: Object.isFrozen(ctx.resolved),
+        method: ctx.method,
+        round: ctx.requestState === undefined ? "first" : "retry",
+        nested: nested.contents.length,
+      });
+      return ctx.resolved.region.region;
+    });
+    mcp.tool("plain", {}, (_args, ctx) => ("resolved" in ctx ? "has resolved" : "no resolved"));
+    const { callback } = answering({ region: { region: "us-east-1" } });
+    const client = await connect(mcp, via, { elicitationCallback: callback });
+    expect(textOf(await client.callTool("where"))).toBe("us-east-1");
+    expect(seen).toEqual([
+      {
+        resolved: { region: { region: "us-east-1" } },
+        frozen: true,
+        method: "tools/call",
+        round: "retry",
+        nested: 1,
+      },
+    ]);
+    expect(textOf(await client.callTool("plain"))).toBe("no resolved");
+  });
+
   it("ignores a value the client sends under a resolved name", async () => {
     const mcp = new MCPServer("resolvers");
     const seen: unknown[] = [];
-    mcp.tool("where", { resolve: { region } }, (args, { region }) => {
+    mcp.tool("where", { resolve: { region } }, (args, { resolved: { region } }) => {
       seen.push(args);
       return region.region;
     });
@@ -155,8 +186,8 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   it("fails with an isError result naming the one-channel rule when the handler returns an InputRequiredResult anyway", async () => {
     const mcp = new MCPServer("resolvers");
     const effects: string[] = [];
-    const sneaky = (async (_args: unknown, { region }: { region: { region: string } }) => {
-      effects.push(region.region);
+    const sneaky = (async (_args: unknown, { resolved }: { resolved: { region: { region: string } } }) => {
+      effects.push(resolved.region.region);
       return inputRequired({ requestState: "mine" });
     }) as unknown as () => string;
     mcp.tool("sneaky", { resolve: { region } }, sneaky);
@@ -196,7 +227,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   it("refuses with -32021 instead of asking a client without the capability, and stays usable", async () => {
     const mcp = new MCPServer("resolvers");
     const legs = recordLegs(mcp);
-    mcp.tool("provision", { resolve: { region } }, (_a, { region }) => region.region);
+    mcp.tool("provision", { resolve: { region } }, (_a, { resolved: { region } }) => region.region);
     mcp.tool("ping", {}, () => "pong");
     const client = await connect(mcp, via);
     const error = await client.callTool("provision").catch((caught: unknown) => caught);

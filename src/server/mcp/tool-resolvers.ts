@@ -3,16 +3,17 @@
  * graph is compiled at registration; the resolved names leave the advertised input schema, and a
  * value a client sends under one of them is dropped before validation; each call runs one resolver
  * round before the handler; and a handler that returns an `InputRequiredResult` anyway breaks the
- * one-channel rule and fails the call. Behaviour: mrtr-behaviour.md §3.2-3.4.
+ * one-channel rule and fails the call. Spec: basic/patterns/mrtr.
  */
 import type { Logger } from "../logger.js";
 import { compileResolverGraph } from "../resolve/graph.js";
 import { resolveStep } from "../resolve/input-required.js";
 import { oneChannelViolation } from "../resolve/one-channel.js";
+import { withoutProperties } from "../schema/compile.js";
+import { isPlainObject } from "../schema/json.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { Context } from "./context.js";
-import { isPlainObject } from "./json-schema.js";
 import { isInputRequiredResult } from "./results.js";
-import { type JsonSchemaObject, withoutProperties } from "./schema.js";
 
 /** The parts of a tool's pipeline its resolvers provide. */
 export interface ToolResolverParts {
@@ -23,16 +24,12 @@ export interface ToolResolverParts {
   /** One resolver round: the values, or the `InputRequiredResult` to answer with. */
   readonly resolve: ReturnType<typeof resolveStep>;
   /** Calls the handler with the resolved values, refusing an `InputRequiredResult` it returns. */
-  readonly invoke: (
-    args: unknown,
-    resolved: Readonly<Record<string, unknown>>,
-    ctx: Context,
-  ) => Promise<unknown>;
+  readonly invoke: (args: unknown, ctx: Context) => Promise<unknown>;
 }
 
 /**
  * Prepares the resolver parts of tool `name` from its `resolve` map, its compiled input schema and
- * its handler `(args, resolved, ctx)`. Discarded answers are noted on `logger` at info level.
+ * its handler `(args, ctx)` (called with `ctx.resolved` set). Discarded answers are noted on `logger` at info level.
  *
  * @throws TypeError (naming the tool) for a `resolve` map that does not compile (see
  *   `compileResolverGraph`), or a resolved name the input schema requires (a client could never
@@ -42,7 +39,7 @@ export function toolResolverParts(
   name: string,
   resolve: unknown,
   inputSchema: JsonSchemaObject,
-  handler: (args: unknown, resolved: Readonly<Record<string, unknown>>, ctx: Context) => unknown,
+  handler: (args: unknown, ctx: Context) => unknown,
   logger: Logger,
 ): ToolResolverParts {
   const where = `tool "${name}"`;
@@ -52,7 +49,7 @@ export function toolResolverParts(
     if (required.includes(parameter)) {
       throw new TypeError(
         `${where}: "${parameter}" is filled by a resolver, so it cannot be a required argument of inputSchema; ` +
-          "remove it from inputSchema (the handler receives it as its second parameter)",
+          "remove it from inputSchema (the handler reads it on ctx.resolved)",
       );
     }
   }
@@ -60,8 +57,8 @@ export function toolResolverParts(
     advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
     resolvedNames: graph.parameters,
     resolve: resolveStep(graph, { logger }),
-    invoke: async (args, resolved, ctx) => {
-      const value = await handler(args, resolved, ctx);
+    invoke: async (args, ctx) => {
+      const value = await handler(args, ctx);
       if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));
       return value;
     },

@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
+import { withJsonSchema } from "../schema/compile.js";
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "../schema/standard-schema.js";
 import { overHttp, postRaw, recordingLogger } from "./mcp-test-fixtures.js";
-import { withJsonSchema } from "./schema.js";
 import { MCPServer } from "./server.js";
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
 
 const text = (result: CallToolResult) =>
   result.content.map((block) => (block.type === "text" ? block.text : "")).join("");

@@ -3,7 +3,7 @@
  * (built once), and the runner of one `tools/call` — over HTTP, check the `Mcp-Param-*` headers of
  * the arguments its schema annotates with `x-mcp-header`, then validate the arguments, then (for a
  * tool with resolvers) one resolver round, then the body, then turn its return into a result.
- * Spec: server/tools, §3.6-3.7; behaviour: mrtr-behaviour.md §3.1-3.4.
+ * Spec: server/tools, basic/transports/streamable-http §Custom Headers, basic/patterns/mrtr.
  */
 import type * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
@@ -17,22 +17,23 @@ import { validateParamHeaders } from "../../transport/http/param-headers.js";
 import { environmentOf } from "../context.js";
 import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { WithoutInputRequired } from "../resolve/one-channel.js";
+import type { ResolveOutcome } from "../resolve/input-required.js";
+import type { ResolverToolInputRequired, ResolverToolReturn } from "../resolve/one-channel.js";
 import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
-import type { Context } from "./context.js";
-import { checkDescriptor, descriptiveFields } from "./descriptor.js";
-import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
 import {
   type CompiledSchema,
   compileSchema,
-  deepFreeze,
-  describeIssues,
   type InferSchemaInput,
   type InferSchemaOutput,
-  type JsonSchemaObject,
   requireObjectRoot,
   type SchemaLike,
-} from "./schema.js";
+} from "../schema/compile.js";
+import { describeIssues } from "../schema/issues.js";
+import { deepFreeze } from "../schema/json.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
+import { type Context, type ResolvedContext, withResolved } from "./context.js";
+import { checkDescriptor, descriptiveFields } from "./descriptor.js";
+import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
 import { toolResolverParts, withoutResolvedNames } from "./tool-resolvers.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
@@ -83,8 +84,8 @@ export interface ToolConfig<
   _meta?: Record<string, unknown>;
   /**
    * What the tool needs that only the client has (or that is computed per call), as resolvers:
-   * `{ region, confirm: outcome(confirm) }`. The handler then receives the values as its second
-   * parameter, `(args, resolved, ctx)`, and runs only once every question is answered; the
+   * `{ region, confirm: outcome(confirm) }`. The handler keeps its `(args, ctx)` shape and reads
+   * the values on `ctx.resolved`; it runs only once every question is answered, and the
    * framework runs the rounds, asking each question once per call. These names are not arguments:
    * they are absent from the advertised input schema and a value a client sends under one is
    * ignored. The handler may not return an `InputRequiredResult` (one channel per call).
@@ -139,20 +140,16 @@ export type ToolHandler<I extends SchemaLike | undefined, O extends SchemaLike |
 ) => Awaitable<ToolResultOf<O>>;
 
 /**
- * The body of a tool with resolvers: the validated arguments, the resolved values (typed from the
- * resolvers: `elicit(msg, schema)` gives the schema's output, `sample` a `CreateMessageResult`,
- * `listRoots` a `ListRootsResult`, `outcome(r)` the outcome union) and the `Context`. It returns as
- * {@link ToolHandler} does, except an `InputRequiredResult`: the resolvers own the call's rounds.
+ * The body of a tool with resolvers: the same `(args, ctx)` shape as {@link ToolHandler}, its
+ * `ctx.resolved` holding the values typed from the resolvers (see {@link ResolvedContext}). It
+ * returns as {@link ToolHandler} does, except an `InputRequiredResult`: the resolvers own the
+ * call's rounds (returning one is a type error naming {@link ResolverToolInputRequired}).
  */
 export type ResolverToolHandler<
   I extends SchemaLike | undefined,
   O extends SchemaLike | undefined,
   R extends ToolResolvers<I>,
-> = (
-  args: ToolArgs<I>,
-  resolved: ResolvedValues<R>,
-  ctx: Context,
-) => Awaitable<WithoutInputRequired<ToolResultOf<O>>>;
+> = (args: ToolArgs<I>, ctx: ResolvedContext<ResolvedValues<R>>) => ResolverToolReturn<ToolResultOf<O>>;
 
 /** The handler a tool takes: {@link ToolHandler}, or {@link ResolverToolHandler} with `resolve`. */
 export type ToolHandlerFor<
@@ -161,23 +158,14 @@ export type ToolHandlerFor<
   R extends ToolResolvers<I> | undefined,
 > = [R] extends [undefined] ? ToolHandler<I, O> : ResolverToolHandler<I, O, Exclude<R, undefined>>;
 
-/**
- * What a resolve step yields: values for the body, or an `InputRequiredResult` to answer with
- * instead of running it.
- */
-export type ResolveOutcome =
-  | { readonly status: "resolved"; readonly values: Readonly<Record<string, unknown>> }
-  | { readonly status: "input_required"; readonly result: InputRequiredResult };
-
 /** A step that runs between argument validation and the body (resolvers plug in here). */
 export type ResolveStep = (args: unknown, ctx: Context) => Promise<ResolveOutcome>;
 
-/** The body as the runner calls it: validated arguments, resolved values, context. */
-export type ToolInvocation = (
-  args: unknown,
-  resolved: Readonly<Record<string, unknown>>,
-  ctx: Context,
-) => unknown;
+/**
+ * The body as the runner calls it: validated arguments and the context (for a tool with
+ * resolvers, one carrying `resolved`).
+ */
+export type ToolInvocation = (args: unknown, ctx: Context) => unknown;
 
 /** A registered tool: its advertised definition and how to run one call. */
 export interface ToolEntry {
@@ -206,8 +194,6 @@ export interface ToolPipeline {
 
 const TOOL_FIELDS = ["title", "description", "annotations", "icons", "_meta"] as const;
 
-const NO_RESOLVED_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -217,7 +203,7 @@ function messageOf(error: unknown): string {
  * a revision that mirrors arguments into headers, against the raw arguments.
  *
  * @throws McpError -32020 HeaderMismatch (HTTP 400) on the first disagreement; see
- *   `validateParamHeaders`. Spec: §3.6-3.7.
+ *   `validateParamHeaders`. Spec: basic/transports/streamable-http §Custom Headers.
  */
 function checkParamHeaders(pipeline: ToolPipeline, rawArgs: unknown, ctx: Context): void {
   if (pipeline.paramHeaders.length === 0 || !isModernProtocolVersion(ctx.protocolVersion)) return;
@@ -245,15 +231,15 @@ export async function runTool(
   if (!checked.ok) {
     return toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`);
   }
-  let resolved = NO_RESOLVED_VALUES;
   let value: unknown;
   try {
+    let bodyCtx = ctx;
     if (pipeline.resolve !== undefined) {
       const outcome = await pipeline.resolve(checked.value, ctx);
       if (outcome.status === "input_required") return outcome.result;
-      resolved = outcome.values;
+      bodyCtx = withResolved(ctx, outcome.values);
     }
-    value = await pipeline.invoke(checked.value, resolved, ctx);
+    value = await pipeline.invoke(checked.value, bodyCtx);
   } catch (error) {
     if (error instanceof McpError) throw error;
     return toolError(messageOf(error));
@@ -316,7 +302,7 @@ export function createTool(
           name,
           config.resolve,
           input.jsonSchema,
-          handler as (args: unknown, resolved: Readonly<Record<string, unknown>>, ctx: Context) => unknown,
+          handler as ToolInvocation,
           options.logger ?? silentLogger,
         );
   const advertisedInputSchema = resolvers?.advertisedInputSchema ?? input.jsonSchema;
@@ -327,7 +313,6 @@ export function createTool(
         "from tools/list (x-mcp-header rules, spec: streamable-http §Custom Headers)",
     );
   }
-  const body = handler as (args: unknown, ctx: Context) => unknown;
   const pipeline: ToolPipeline = {
     name,
     input,
@@ -335,7 +320,7 @@ export function createTool(
     paramHeaders: annotated.params,
     resolvedNames: resolvers?.resolvedNames ?? [],
     resolve: resolvers?.resolve,
-    invoke: resolvers?.invoke ?? ((args, _resolved, ctx) => body(args, ctx)),
+    invoke: resolvers?.invoke ?? (handler as ToolInvocation),
   };
   const definition: Record<string, unknown> = {
     name,

@@ -1,6 +1,6 @@
 /**
- * RFC 6570 URI templates for resource templates: parsing, reverse matching (extracting the
- * variables from a concrete URI) and expansion, for the expressions MCP servers use — `{var}`,
+ * RFC 6570 URI templates for resource templates: parsing and reverse matching (extracting the
+ * variables from a concrete URI), for the expressions MCP servers use — `{var}`,
  * `{+var}`, `{#var}`, `{/var}`, `{.var}`, `{?a,b}` and `{&a,b}`. A template is compiled once into a
  * list of steps; matching takes time linear in the URI's length, never backtracking (the URI comes
  * from the client). Spec: server/resources §Resource Templates, RFC 6570.
@@ -32,7 +32,6 @@ function reservedClass(excluded: string): CharClass {
   const chars = [...":/?#@!$&'()*+,;="].filter((char) => !excluded.includes(char)).join("");
   return charClass(`${ALPHANUMERIC}-._~[]${chars}`);
 }
-const RESERVED_CHAR = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/;
 
 function decode(text: string): string | undefined {
   if (!text.includes("%")) return text;
@@ -41,29 +40,6 @@ function decode(text: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Percent-encodes everything but unreserved characters (RFC 3986 §2.3). */
-function encodeUnreserved(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/** Percent-encodes everything but unreserved and reserved characters and existing `%XX` triplets. */
-function encodeReserved(value: string): string {
-  let out = "";
-  const chars = [...value];
-  for (let i = 0; i < chars.length; i++) {
-    const char = chars[i] as string;
-    if (char === "%" && /^[0-9A-Fa-f]{2}$/.test(`${chars[i + 1] ?? ""}${chars[i + 2] ?? ""}`)) {
-      out += char;
-    } else {
-      out += RESERVED_CHAR.test(char) ? char : encodeURIComponent(char);
-    }
-  }
-  return out;
 }
 
 function parseExpression(body: string, template: string): Expression {
@@ -250,49 +226,6 @@ export class UriTemplate {
       variables[name] = value;
     }
     return true;
-  }
-
-  /**
-   * Expands the template with `variables` (RFC 6570 §3.2): values are percent-encoded as their
-   * operator requires; an undefined variable is left out.
-   */
-  expand(variables: Readonly<Record<string, string | undefined>>): string {
-    let out = "";
-    let queryOpened = this.#parts.some((part) => "literal" in part && part.literal.includes("?"));
-    for (const part of this.#parts) {
-      if ("literal" in part) {
-        out += part.literal;
-        continue;
-      }
-      const { operator, names } = part.expression;
-      const defined = names.filter((name) => variables[name] !== undefined);
-      const value = (name: string) => variables[name] as string;
-      switch (operator) {
-        case "":
-          out += defined.map((name) => encodeUnreserved(value(name))).join(",");
-          break;
-        case "+":
-          out += defined.map((name) => encodeReserved(value(name))).join(",");
-          break;
-        case "#":
-          if (defined.length > 0) out += `#${defined.map((name) => encodeReserved(value(name))).join(",")}`;
-          break;
-        case "/":
-          out += defined.map((name) => `/${encodeUnreserved(value(name))}`).join("");
-          break;
-        case ".":
-          out += defined.map((name) => `.${encodeUnreserved(value(name))}`).join("");
-          break;
-        case "?":
-        case "&":
-          for (const name of defined) {
-            out += `${queryOpened ? "&" : "?"}${name}=${encodeUnreserved(value(name))}`;
-            queryOpened = true;
-          }
-          break;
-      }
-    }
-    return out;
   }
 }
 

@@ -3,15 +3,15 @@
  * outcome, checked against the question it answers. An elicitation must be an elicitation result
  * whose accepted content matches the schema; a sampling or roots answer must be a result of that
  * kind. The reading says what the consumer gets and what to record, or why the answer is unusable
- * (in words that leak no validator detail). Behaviour: mrtr-behaviour.md §3.4.
+ * (in words that leak no validator detail). Spec: basic/patterns/mrtr (answers are untrusted input).
  */
 import {
   CreateMessageResultSchema,
   ListRootsResultSchema,
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
-import { isPlainObject } from "../mcp/json-schema.js";
-import { describeIssueFields } from "../mcp/schema.js";
+import { describeIssueFields } from "../schema/issues.js";
+import { isPlainObject } from "../schema/json.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
 import type { RecordedOutcome } from "./state.js";

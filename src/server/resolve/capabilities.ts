@@ -1,8 +1,8 @@
 /**
  * The capability gate: before a resolver's question is asked, the client must have declared the
  * capability that answers it (on this request's `_meta`); otherwise the call fails with -32021 and
- * `data.requiredCapabilities` instead of asking. Spec: basic/index §Error Codes (-32021);
- * behaviour: mrtr-behaviour.md §3.8.
+ * `data.requiredCapabilities` instead of asking. Spec: basic/index §Error Codes (-32021),
+ * basic/patterns/mrtr.
  */
 import { McpError } from "../../protocol/errors.js";
 import type { ClientCapabilities } from "../../protocol/schema/base.js";

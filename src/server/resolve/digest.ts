@@ -1,7 +1,7 @@
 /**
  * The question digest: a short, stable fingerprint of the exact question a resolver asks (the
  * rendered params of its input request), recorded with every answer so that an answer is only ever
- * used for the question it answered. Behaviour: mrtr-behaviour.md §3.6.
+ * used for the question it answered.
  */
 import { createHash } from "node:crypto";
 

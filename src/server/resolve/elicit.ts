@@ -2,18 +2,18 @@
  * The `elicit` marker: a resolver returns `elicit(message, schema)` to ask the user to fill a form.
  * The schema is compiled and rendered as a flat `requestedSchema` when the marker is built (once per
  * schema object), and the accepted content is validated against it. Spec: client/elicitation (form
- * mode); behaviour: mrtr-behaviour.md §3.2.
+ * mode).
  */
 import type { ElicitRequest, RequestedSchema } from "../../protocol/schema/input.js";
-import type { ElicitationContent } from "../mcp/elicitation-answer.js";
 import {
   type CompiledSchema,
   compileSchema,
-  deepFreeze,
   type InferSchemaOutput,
   type SchemaLike,
   type ValidationResult,
-} from "../mcp/schema.js";
+} from "../schema/compile.js";
+import type { ElicitationContent } from "../schema/elicitation-answer.js";
+import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 import { toRequestedSchema } from "./requested-schema.js";
 

@@ -2,7 +2,6 @@
  * `ResolverError`: a resolver could not produce a value for its consumer (the user declined, the
  * client answered with something malformed or of the wrong kind). A tool turns it into an
  * `isError` result carrying its message; it never becomes a protocol error.
- * Behaviour: mrtr-behaviour.md §3.4.
  */
 
 /** A resolver could not resolve; `message` is safe to show the client (it leaks no validator detail). */

@@ -1,9 +1,9 @@
 /**
  * Compiling the resolvers of one tool, once, at registration: every resolver reachable from the
  * tool's `resolve` map, checked (one resolver per name, no cycles, only resolvers as dependencies)
- * and linked into nodes the round walk follows. Behaviour: mrtr-behaviour.md §3.2.
+ * and linked into nodes the round walk follows.
  */
-import { isPlainObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 import {
   type AnyResolverFunction,
   definitionOf,

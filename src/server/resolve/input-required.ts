@@ -2,7 +2,7 @@
  * The multi-round-trip delivery of resolver questions: a round's pending questions become an
  * `InputRequiredResult` (with the plaintext state the requestState boundary seals), and a compiled
  * graph becomes the resolve step a tool runs between argument validation and its handler.
- * Spec: basic/patterns/mrtr; behaviour: mrtr-behaviour.md §3.4.
+ * Spec: basic/patterns/mrtr.
  */
 import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
 import type { RequestContext } from "../context.js";
@@ -19,8 +19,11 @@ export interface RoundContext extends RequestContext {
   readonly requestState: string | undefined;
 }
 
-/** What a resolve step yields: values for the handler, or the result to answer with instead. */
-export type ResolveStepOutcome =
+/**
+ * What a resolve step yields: the values for the handler (by `resolve` key), or the
+ * `InputRequiredResult` to answer with instead of running it.
+ */
+export type ResolveOutcome =
   | { readonly status: "resolved"; readonly values: Readonly<Record<string, unknown>> }
   | { readonly status: "input_required"; readonly result: InputRequiredResult };
 
@@ -40,7 +43,7 @@ export function toInputRequiredResult(
 export function resolveStep(
   graph: ResolverGraph,
   options: { readonly logger?: Logger } = {},
-): (args: unknown, ctx: RoundContext) => Promise<ResolveStepOutcome> {
+): (args: unknown, ctx: RoundContext) => Promise<ResolveOutcome> {
   return async (args, ctx) => {
     const round = await resolveRound(graph, {
       args,

@@ -1,9 +1,9 @@
 /**
  * The `listRoots` marker: a resolver returns `listRoots()` to learn which filesystem roots the
- * client exposes. Spec: client/roots (deprecated feature); behaviour: mrtr-behaviour.md §3.2.
+ * client exposes. Spec: client/roots (deprecated feature).
  */
 import type { ListRootsRequest } from "../../protocol/schema/input.js";
-import { deepFreeze } from "../mcp/schema.js";
+import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 
 const REQUEST: ListRootsRequest = deepFreeze({ method: "roots/list" });

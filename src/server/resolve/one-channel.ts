@@ -3,7 +3,7 @@
  * so the handler of a tool whose rounds are driven by resolvers cannot also return an
  * `InputRequiredResult`. `WithoutInputRequired<T>` is a handler's return type with every arm an
  * `InputRequiredResult` could fit removed; at run time a handler that returns one anyway fails the
- * call with {@link oneChannelViolation}. Behaviour: mrtr-behaviour.md §3.3.
+ * call with {@link oneChannelViolation}. Spec: basic/patterns/mrtr.
  */
 
 /** What a plain object a handler returns may not be: tagged `resultType: "input_required"`. */
@@ -27,24 +27,33 @@ export type NotInputRequired =
   | bigint
   | null
   | undefined
-  | readonly unknown[]
+  | (readonly unknown[] & NotInputRequiredTag)
   | (object & SettledNotInputRequired)
   | ({ readonly [key: string]: unknown } & SettledNotInputRequired);
 
 /**
+ * The type a resolver tool's return type has where an `InputRequiredResult` would fit: no value
+ * has it (its `resultType` is the rule, in words), so returning an `InputRequiredResult` is a type
+ * error that names this type and says "a tool with resolvers cannot return an InputRequiredResult".
+ */
+export interface ResolverToolInputRequired {
+  readonly resultType: "input_required";
+  readonly "a tool with resolvers cannot return an InputRequiredResult": never;
+}
+
+/**
  * `T` without the arms an `InputRequiredResult` fits: `unknown` becomes {@link NotInputRequired};
- * an arm tagged `resultType: "input_required"` is dropped; any other object arm (not an array)
- * refuses a `resultType` other than "complete". Distributes over unions.
+ * an arm tagged `resultType: "input_required"` becomes {@link ResolverToolInputRequired}; every
+ * other object arm (arrays included, so the compiler names the rule rather than an array's missing
+ * methods) refuses a `resultType` other than "complete". Distributes over unions.
  */
 export type WithoutInputRequired<T> = unknown extends T
-  ? NotInputRequired
+  ? NotInputRequired | ResolverToolInputRequired
   : T extends { readonly resultType: "input_required" }
-    ? never
-    : T extends readonly unknown[]
-      ? T
-      : T extends object
-        ? T & NotInputRequiredTag
-        : T;
+    ? ResolverToolInputRequired
+    : T extends object
+      ? T & NotInputRequiredTag
+      : T;
 
 /**
  * The message of the `isError` result a tool with resolvers answers when its handler returned an
@@ -57,3 +66,13 @@ export function oneChannelViolation(tool: string): string {
     "handler, not both"
   );
 }
+
+/**
+ * What the handler of a tool with resolvers may return: `T` without its `InputRequiredResult`
+ * arms ({@link WithoutInputRequired}), or a promise of that. The promise arm is tagged too, so a
+ * returned `InputRequiredResult` is matched against {@link ResolverToolInputRequired} and the
+ * compiler's message states the rule.
+ */
+export type ResolverToolReturn<T> =
+  | WithoutInputRequired<T>
+  | (Promise<WithoutInputRequired<T>> & NotInputRequiredTag);

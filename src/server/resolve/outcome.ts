@@ -1,9 +1,9 @@
 /**
  * What a question came to: accepted with content, declined, or cancelled — the outcome vocabulary
  * of `readElicitation`, minus `missing` and `invalid` (a resolver never hands those to a consumer:
- * a missing answer is asked for, an invalid one fails the call). Behaviour: mrtr-behaviour.md §3.4.
+ * a missing answer is asked for, an invalid one fails the call).
  */
-import type { ElicitationAnswer } from "../mcp/elicitation-answer.js";
+import type { ElicitationAnswer } from "../schema/elicitation-answer.js";
 
 /**
  * The outcome a consumer wrapped in `outcome(...)` receives:

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { RequestedSchemaSchema } from "../../protocol/schema/input.js";
-import { compileSchema } from "../mcp/schema.js";
+import { compileSchema } from "../schema/compile.js";
 import { toRequestedSchema } from "./requested-schema.js";
 
 const render = (schema: unknown) =>

@@ -5,7 +5,8 @@
  * Schema (primitive properties only: string, number, integer, boolean, single and multi-select enums).
  */
 import type { PrimitiveSchemaDefinition, RequestedSchema } from "../../protocol/schema/input.js";
-import { isPlainObject, type JsonSchemaObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
 
 /** The string formats a form may ask for. */
 export const FORM_STRING_FORMATS: readonly string[] = Object.freeze(["email", "uri", "date", "date-time"]);

@@ -17,7 +17,7 @@ import { createRequestContext, type RequestContext } from "../context.js";
 import { elicit } from "./elicit.js";
 import { compileResolverGraph, type ResolverGraph } from "./graph.js";
 import { resolver } from "./resolver.js";
-import { type RoundInput, type RoundResult, resolveRound } from "./round.js";
+import { type ResolveRoundInput, type RoundResult, resolveRound } from "./round.js";
 
 /** Every capability that answers a resolver question. */
 export const ALL_CAPABILITIES: ClientCapabilities = Object.freeze({
@@ -38,7 +38,7 @@ export function contextWith(capabilities: ClientCapabilities = ALL_CAPABILITIES)
 /** One round's input with defaults: no answers, no state, every capability. */
 export function round(
   graph: ResolverGraph,
-  input: Partial<RoundInput> & { args?: unknown } = {},
+  input: Partial<ResolveRoundInput> & { args?: unknown } = {},
 ): Promise<RoundResult> {
   return resolveRound(graph, {
     args: input.args ?? {},

@@ -1,23 +1,13 @@
 /**
  * Type-level contract of resolvers: values typed from the markers, `needs` and `args` typed from
- * the declarations, and the one-channel rule (a handler with resolvers cannot return an
- * `InputRequiredResult`).
+ * the declarations.
  */
 import { describe, expectTypeOf, it } from "vitest";
 import * as z from "zod";
-import type {
-  CreateMessageResult,
-  InputRequiredResult,
-  ListRootsResult,
-} from "../../protocol/schema/input.js";
-import type { Awaitable } from "../handlers.js";
-import { inputRequired } from "../input-required.js";
-import type { ElicitationContent } from "../mcp/elicitation-answer.js";
-import type { SchemaLike } from "../mcp/schema.js";
-import type { ToolResultOf } from "../mcp/tools.js";
+import type { CreateMessageResult, ListRootsResult } from "../../protocol/schema/input.js";
+import type { ElicitationContent } from "../schema/elicitation-answer.js";
 import { elicit } from "./elicit.js";
 import { listRoots } from "./list-roots.js";
-import type { WithoutInputRequired } from "./one-channel.js";
 import type { ResolverOutcome } from "./outcome.js";
 import {
   outcome,
@@ -110,42 +100,5 @@ describe("resolver inputs", () => {
   it("refuse a dependency that is not a resolver", () => {
     // @ts-expect-error needs hold resolvers
     resolver("bad", { needs: { x: 42 } }, () => 1);
-  });
-});
-
-describe("the one-channel rule", () => {
-  /** A handler of a tool with resolvers, given the tool's output schema. */
-  const handlerOf = <O extends SchemaLike | undefined = undefined>(
-    _output: O,
-    _handler: NoInfer<() => Awaitable<WithoutInputRequired<ToolResultOf<O>>>>,
-  ) => {};
-  const ask = (): InputRequiredResult => inputRequired({ requestState: "s" });
-
-  it("admits every other return of a tool without an output schema", () => {
-    handlerOf(undefined, () => "text");
-    handlerOf(undefined, async () => [{ type: "text", text: "a" }]);
-    handlerOf(undefined, async () => ({ content: [{ type: "text", text: "a" }], isError: true }));
-    handlerOf(undefined, async () => {});
-  });
-
-  it("refuses an InputRequiredResult without an output schema", () => {
-    // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult
-    handlerOf(undefined, () => ask());
-    // @ts-expect-error not even on one branch
-    handlerOf(undefined, async () => (Math.random() > 0.5 ? "done" : ask()));
-  });
-
-  it("refuses an InputRequiredResult with a typed or an untyped output schema", () => {
-    handlerOf(z.object({ sum: z.number() }), () => ({ sum: 1 }));
-    // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult
-    handlerOf(z.object({ sum: z.number() }), () => ask());
-    handlerOf({ type: "object" }, () => ({ anything: [1, 2] }));
-    handlerOf({ type: "number" }, () => 42);
-    handlerOf({ type: "object" }, async () => ({ settled: "later" }));
-    // @ts-expect-error even when the output schema's type is unknown
-    handlerOf({ type: "object" }, async () => ask());
-    handlerOf(z.record(z.string(), z.unknown()), () => ({ free: "form" }));
-    // @ts-expect-error even when the structured output is an open record
-    handlerOf(z.record(z.string(), z.unknown()), () => ask());
   });
 });

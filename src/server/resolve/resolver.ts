@@ -3,11 +3,10 @@
  * immutable resolver whose function computes a value or asks a question (`elicit`, `sample`,
  * `listRoots`); `outcome(resolver)` asks for the outcome union instead of the unwrapped value. The
  * types carry each resolver's arguments and value, so consumers are typed from the markers.
- * Behaviour: mrtr-behaviour.md §3.2.
  */
 import type { RequestContext } from "../context.js";
 import type { Awaitable } from "../handlers.js";
-import { isPlainObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { QuestionValue } from "./question.js";
 
@@ -221,8 +220,8 @@ export function resolver(name: string, optionsOrFn: unknown, maybeFn?: unknown):
  * consumer of a declined or cancelled question fails the call; an outcome consumer branches on it.
  *
  * ```ts
- * mcp.tool("delete", { resolve: { confirm: outcome(confirm) } }, async (args, { confirm }) =>
- *   confirm.status === "accepted" && confirm.content.ok ? remove() : "Nothing deleted");
+ * mcp.tool("delete", { resolve: { confirm: outcome(confirm) } }, async (args, ctx) =>
+ *   ctx.resolved.confirm.status === "accepted" && ctx.resolved.confirm.content.ok ? remove() : "Nothing deleted");
  * ```
  *
  * @throws TypeError when `target` is not a resolver built by {@link resolver}.

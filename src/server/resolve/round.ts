@@ -4,7 +4,7 @@
  * either every resolved value or the questions still pending plus the state to echo. A question is
  * answered by its recorded outcome when that answered the same question, else by a fresh response
  * only if exactly that question was pending in the previous round; otherwise it is asked (after the
- * capability gate). Behaviour: mrtr-behaviour.md §3.4-3.6, §3.8.
+ * capability gate). Spec: basic/patterns/mrtr.
  */
 import type { InputRequest, InputRequests, InputResponses } from "../../protocol/schema/input.js";
 import type { RequestContext } from "../context.js";
@@ -22,8 +22,8 @@ import {
 } from "./state.js";
 import { type AskResult, type QuestionAsker, walkResolvers } from "./walk.js";
 
-/** What one round reads. */
-export interface RoundInput {
+/** What one resolver round reads: the arguments, the request, and the client's input for this round. */
+export interface ResolveRoundInput {
   /** The tool's validated arguments. */
   readonly args: unknown;
   /** The request being served; its `clientCapabilities` gate the questions. */
@@ -60,7 +60,7 @@ class RoundAsker implements QuestionAsker {
   readonly #ctx: RequestContext;
   readonly #logger: Logger;
 
-  constructor(input: RoundInput) {
+  constructor(input: ResolveRoundInput) {
     this.#state = decodeResolverState(input.requestState);
     this.#responses = input.inputResponses;
     this.#ctx = input.ctx;
@@ -107,7 +107,7 @@ class RoundAsker implements QuestionAsker {
  *   the schema) or a declined / cancelled question with a plain consumer; McpError -32021 when a
  *   question needs a capability the client did not declare; whatever a resolver function throws.
  */
-export async function resolveRound(graph: ResolverGraph, input: RoundInput): Promise<RoundResult> {
+export async function resolveRound(graph: ResolverGraph, input: ResolveRoundInput): Promise<RoundResult> {
   const asker = new RoundAsker(input);
   const walked = await walkResolvers(graph, { args: input.args, ctx: input.ctx, asker });
   if (walked.status === "resolved") return walked;

@@ -2,8 +2,7 @@
  * The `sample` marker: a resolver returns `sample({ messages, maxTokens, ... })` to have the
  * client's model complete a conversation. The params are checked when the marker is built,
  * including the tool-use / tool-result structure of the messages. Spec: client/sampling
- * (deprecated feature; embedded in an InputRequiredResult it is the blessed carrier); behaviour:
- * mrtr-behaviour.md §3.2.
+ * (deprecated feature; embedded in an InputRequiredResult it is the blessed carrier).
  */
 import {
   type CreateMessageRequest,
@@ -12,7 +11,7 @@ import {
   type SamplingMessage,
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
-import { deepFreeze } from "../mcp/schema.js";
+import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 
 function blocksOf(message: SamplingMessage): SamplingMessageContentBlock[] {

@@ -4,9 +4,8 @@
  * client's raw answer, or decline / cancel) with the digest of the exact question it answered, and
  * the digests of the questions pending in the previous round. Anything that does not decode —
  * garbage, another version, a wrong shape — reads as "no progress", never as an error.
- * Behaviour: mrtr-behaviour.md §3.5.
  */
-import { isPlainObject } from "../mcp/json-schema.js";
+import { isPlainObject } from "../schema/json.js";
 
 /** The version of the resolver state format (`"v"`); any other version reads as no progress. */
 export const RESOLVER_STATE_VERSION = 1;

@@ -3,7 +3,7 @@
  * resolver runs at most once, after its dependencies; a question it returns goes to a
  * `QuestionAsker`, which answers it (from state, a fresh response, or a back-channel) or leaves it
  * pending. Every dependency is visited even after one is pending, so independent questions go out
- * together; a resolver with a pending dependency does not run. Behaviour: mrtr-behaviour.md §3.4.
+ * together; a resolver with a pending dependency does not run.
  */
 import type { RequestContext } from "../context.js";
 import { ResolverError } from "./errors.js";
@@ -52,8 +52,8 @@ const PENDING = Object.freeze({ status: "pending" as const });
 
 /**
  * The value an edge's consumer receives, or a `ResolverError` for a plain consumer of a declined or
- * cancelled question. Its text is the reference's exactly, naming the wire action
- * (`elicitation was decline` / `cancel`): mrtr-behaviour.md §3.4.
+ * cancelled question. Its text names the wire action as the client sent it
+ * (`elicitation was decline` / `cancel`).
  */
 function valueFor(edge: GraphEdge, outcome: ResolverOutcome<unknown>): unknown {
   if (edge.wantsOutcome) return outcome;

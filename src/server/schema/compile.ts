@@ -4,8 +4,9 @@
  * with ajv). Each becomes the JSON Schema advertised on the wire plus a validator; nothing is
  * converted or compiled per request. Spec: basic/index §JSON Schema Usage, server/tools.
  */
-import { truncate } from "../../protocol/text.js";
-import { compileJsonSchema, isPlainObject, type JsonSchemaObject, type SchemaIssue } from "./json-schema.js";
+import { type SchemaIssue, toIssue } from "./issues.js";
+import { deepFreeze, isPlainObject } from "./json.js";
+import { compileJsonSchema, type JsonSchemaObject } from "./json-schema.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
 
 /**
@@ -61,25 +62,6 @@ function hasJsonSchema(schema: StandardSchemaV1): schema is StandardSchemaV1 & S
     typeof converter.input === "function" &&
     typeof converter.output === "function"
   );
-}
-
-/** Deep-freezes a JSON value (the advertised schema is shared by every list response). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-function segmentName(segment: PropertyKey | StandardSchemaV1.PathSegment): string {
-  const key = typeof segment === "object" ? segment.key : segment;
-  return typeof key === "symbol" ? (key.description ?? "") : String(key);
-}
-
-/** A Standard Schema issue as a {@link SchemaIssue} (its path as dotted field names). */
-export function toIssue(issue: StandardSchemaV1.Issue): SchemaIssue {
-  return { path: (issue.path ?? []).map(segmentName).join("."), message: issue.message };
 }
 
 function standardResult<T>(result: StandardSchemaV1.Result<unknown>): ValidationResult<T> {
@@ -203,46 +185,3 @@ export function withoutProperties(jsonSchema: JsonSchemaObject, names: readonly 
   }
   return deepFreeze(copy);
 }
-
-/** Most issues (or fields) named in one message; the rest are counted ("and N more"). */
-const MAX_NAMED_ISSUES = 5;
-
-/** Longest issue path quoted in a message; a longer one is cut with "…". */
-const MAX_PATH_LENGTH = 100;
-
-/** Longest issue message quoted in a message (it may quote a key the client sent); cut with "…". */
-const MAX_MESSAGE_LENGTH = 200;
-
-/** The first {@link MAX_NAMED_ISSUES} `items`, each formatted, joined by `separator`, then `and N more`. */
-function joinCapped<T>(items: readonly T[], format: (item: T) => string, separator: string): string {
-  const named = items.slice(0, MAX_NAMED_ISSUES).map(format);
-  const rest = items.length - named.length;
-  return (rest > 0 ? [...named, `and ${rest} more`] : named).join(separator);
-}
-
-/**
- * The issues as one line for a wire message: `path: message; path: message` (the root's issues
- * without a path). At most five issues are named, then `and N more`; each path is cut to 100
- * characters and each message to 200 (with "…"), so a huge invalid value gets a small answer.
- */
-export function describeIssues(issues: readonly SchemaIssue[]): string {
-  return joinCapped(
-    issues,
-    (issue) => {
-      const message = truncate(issue.message, MAX_MESSAGE_LENGTH);
-      return issue.path === "" ? message : `${truncate(issue.path, MAX_PATH_LENGTH)}: ${message}`;
-    },
-    "; ",
-  );
-}
-
-/**
- * The distinct field paths named by the issues (the root as "(root)"), comma-separated, for
- * messages that must not leak more: at most five, then `and N more`, each cut to 100 characters.
- */
-export function describeIssueFields(issues: readonly SchemaIssue[]): string {
-  const fields = new Set(issues.map((issue) => (issue.path === "" ? "(root)" : issue.path)));
-  return joinCapped([...fields], (field) => truncate(field, MAX_PATH_LENGTH), ", ");
-}
-
-export type { JsonSchemaObject, SchemaIssue } from "./json-schema.js";

@@ -4,15 +4,10 @@
  * as a discriminated union. Spec: client/elicitation, basic/patterns/mrtr §Server obligations.
  */
 import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
-import { compileJsonSchema, isPlainObject, type JsonValidator } from "./json-schema.js";
-import {
-  describeIssueFields,
-  type InferSchemaOutput,
-  isStandardSchema,
-  type SchemaIssue,
-  type SchemaLike,
-  toIssue,
-} from "./schema.js";
+import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";
+import { describeIssueFields, type SchemaIssue, toIssue } from "./issues.js";
+import { isPlainObject } from "./json.js";
+import { compileJsonSchema, type JsonValidator } from "./json-schema.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
 export type ElicitationContent = NonNullable<ElicitResult["content"]>;

@@ -1,13 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod";
-import {
-  compileSchema,
-  describeIssueFields,
-  describeIssues,
-  isStandardSchema,
-  withJsonSchema,
-  withoutProperties,
-} from "./schema.js";
+import { compileSchema, isStandardSchema, withJsonSchema, withoutProperties } from "./compile.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
 
 /** A Standard Schema that validates "a string field `name`" and has no JSON Schema support. */
@@ -177,29 +170,5 @@ describe("withoutProperties", () => {
     expect(trimmed).toEqual({ type: "object", properties: { name: {} }, required: ["name"] });
     expect(schema.required).toEqual(["name", "region"]);
     expect(withoutProperties(schema, [])).toBe(schema);
-  });
-});
-
-describe("describeIssues and describeIssueFields keep wire messages small", () => {
-  const issues = Array.from({ length: 7 }, (_, i) => ({ path: `items.${i}`, message: "expected a string" }));
-
-  it("name the first five issues or fields and count the rest", () => {
-    expect(describeIssues(issues)).toBe(
-      "items.0: expected a string; items.1: expected a string; items.2: expected a string; " +
-        "items.3: expected a string; items.4: expected a string; and 2 more",
-    );
-    expect(describeIssueFields([...issues, { path: "", message: "bad" }, issues[0]!])).toBe(
-      "items.0, items.1, items.2, items.3, items.4, and 3 more",
-    );
-    expect(describeIssues(issues.slice(0, 5))).not.toContain("more");
-  });
-
-  it("cut a path to 100 and a message to 200 characters, never splitting a surrogate pair", () => {
-    const emoji = "\u{1F600}";
-    const described = describeIssues([{ path: `${"p".repeat(99)}${emoji}`, message: "m".repeat(500) }]);
-    expect(described).toBe(`${"p".repeat(99)}…: ${"m".repeat(200)}…`);
-    expect(describeIssueFields([{ path: `${"p".repeat(98)}${emoji}x`, message: "" }])).toBe(
-      `${"p".repeat(98)}${emoji}…`,
-    );
   });
 });

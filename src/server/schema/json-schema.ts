@@ -5,6 +5,8 @@
  * unsupported dialects answered with an error).
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { SchemaIssue } from "./issues.js";
+import { isPlainObject } from "./json.js";
 
 /** A JSON Schema given as a plain object (`{ type: "object", properties: { ... } }`). */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
@@ -15,31 +17,27 @@ export const SUPPORTED_JSON_SCHEMA_DIALECTS: readonly string[] = Object.freeze([
   "https://json-schema.org/draft/2020-12/schema#",
 ]);
 
-/** One validation problem: the dotted path of the offending field ("" for the root) and why. */
-export interface SchemaIssue {
-  readonly path: string;
-  readonly message: string;
-}
-
 /** A compiled raw JSON Schema validator. */
 export type JsonValidator = (value: unknown) => readonly SchemaIssue[] | undefined;
 
-/**
- * One ajv instance per process is enough: `addUsedSchema: false` keeps compiled schemas out of its
- * registry (two tools may reuse an `$id`), no `loadSchema` means a `$ref` to anything but the schema
- * itself fails to compile instead of being fetched, and nothing mutates the validated value.
- */
-const ajv = new Ajv2020({
-  strict: false,
-  allErrors: false,
-  validateFormats: false,
-  addUsedSchema: false,
-  logger: false,
-});
+let sharedAjv: Ajv2020 | undefined;
 
-/** True for a plain object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/**
+ * The one ajv instance of the process, built on the first raw JSON Schema compile (building it
+ * costs CPU that a server without raw schemas never needs to spend at import). `addUsedSchema:
+ * false` keeps compiled schemas out of its registry (two tools may reuse an `$id`), no
+ * `loadSchema` means a `$ref` to anything but the schema itself fails to compile instead of being
+ * fetched, and nothing mutates the validated value.
+ */
+function ajv(): Ajv2020 {
+  sharedAjv ??= new Ajv2020({
+    strict: false,
+    allErrors: false,
+    validateFormats: false,
+    addUsedSchema: false,
+    logger: false,
+  });
+  return sharedAjv;
 }
 
 function pathOf(error: ErrorObject): string {
@@ -69,9 +67,9 @@ export function compileJsonSchema(schema: unknown, where: string): JsonValidator
         `(${SUPPORTED_JSON_SCHEMA_DIALECTS[0]}, the default when $schema is absent) is supported`,
     );
   }
-  let validate: ReturnType<typeof ajv.compile>;
+  let validate: ReturnType<Ajv2020["compile"]>;
   try {
-    validate = ajv.compile(schema);
+    validate = ajv().compile(schema);
   } catch (error) {
     throw new TypeError(`${where} is not a usable JSON Schema: ${(error as Error).message}`, {
       cause: error,
