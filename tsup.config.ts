@@ -9,9 +9,12 @@ export default defineConfig({
     "transport/index": "src/transport/index.ts",
     "node/index": "src/node/index.ts",
     "stdio/index": "src/stdio/index.ts",
+    "stdio/unsupported": "src/stdio/unsupported.ts",
   },
-  // `Client.connect` loads stdio on demand with `import("tsmcp/stdio")`, a self-reference that Node
-  // resolves to dist/stdio at run time; kept external, the runtime-neutral entries never contain it.
+  // `Client.connect` loads stdio on demand with `import("tsmcp/stdio")`, a self-reference resolved
+  // where the package is used, through its export conditions: `"node"` -> dist/stdio/index.js,
+  // anything else (a browser or neutral bundle) -> dist/stdio/unsupported.js, whose exports throw.
+  // Kept external here, so the runtime-neutral entries never contain either.
   external: ["tsmcp/stdio"],
   // Keep `node:` specifiers as written: Deno and workerd resolve Node built-ins only by that name.
   removeNodeProtocol: false,

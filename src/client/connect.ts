@@ -26,7 +26,8 @@ export type ConnectTarget = string | URL | Dispatcher | StdioCommand | Transport
 
 /**
  * The transport for a target. A command spawns its server through tsmcp/stdio, imported on demand
- * (the package's own entry, kept out of the runtime-neutral bundles).
+ * (the package's own entry; outside Node.js, without the `"node"` export condition, it resolves to a
+ * stand-in that throws "tsmcp/stdio needs Node.js", so a browser bundle never reaches a child process).
  *
  * @throws TypeError (as a rejection) for anything else, or a string that is not an http(s) URL.
  */
