@@ -32,6 +32,12 @@ function claims(overrides: Partial<RequestStateClaims> = {}): RequestStateClaims
   };
 }
 
+/** `payload` with `byte` inserted right after the opening quote of the state `"s":"`. */
+function withByteInState(payload: Uint8Array, byte: number): Uint8Array {
+  const at = Buffer.from(payload).indexOf('"s":"') + 5;
+  return new Uint8Array([...payload.subarray(0, at), byte, ...payload.subarray(at)]);
+}
+
 function reasonOf(action: () => unknown): string {
   try {
     action();
@@ -102,6 +108,10 @@ describe("the claims envelope", () => {
       bytes(without("iat")),
       bytes(without("exp")),
       bytes(without("s")),
+      // JSON whose state string holds a byte that is not UTF-8 (a lossy decoder would read U+FFFD)
+      withByteInState(bytes(valid), 0xff),
+      // a byte order mark before the envelope
+      new Uint8Array([0xef, 0xbb, 0xbf, ...bytes(valid)]),
     ];
     for (const payload of cases) expect(reasonOf(() => checkClaims(payload, expectation))).toBe("malformed");
   });

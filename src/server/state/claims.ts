@@ -8,7 +8,6 @@
  * the epoch), `m` (method), `t` (target), `a` (arguments digest), `s` (plaintext state), then
  * `aud` (omitted when there is no audience) and `p` (salted principal claim, omitted when unbound).
  */
-import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { encodeBase64Url } from "./base64url.js";
@@ -141,11 +140,16 @@ export function encodeClaims(claims: RequestStateClaims): Uint8Array {
   return Buffer.from(JSON.stringify(envelope), "utf8");
 }
 
+/**
+ * Strict UTF-8: invalid bytes throw instead of becoming U+FFFD, and a byte order mark is kept (so
+ * JSON.parse refuses it, as it refuses any text before the envelope).
+ */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 function parseEnvelope(payload: Uint8Array): Record<string, unknown> {
-  if (!isUtf8(payload)) throw new InvalidRequestState("malformed");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString("utf8"));
+    parsed = JSON.parse(UTF8.decode(payload));
   } catch {
     throw new InvalidRequestState("malformed");
   }
