@@ -199,6 +199,61 @@ describe("the option errors", () => {
     );
   });
 
+  /** Exact messages: the owner, the option, what it must be, and what it got. */
+  const MESSAGES: [what: string, build: () => unknown, message: string][] = [
+    [
+      "a URL that does not parse",
+      () => new HttpClientTransport("nope"),
+      'HttpClientTransport option "url" must be an absolute http(s) URL, got "nope"',
+    ],
+    [
+      "a URL of another scheme",
+      () => new HttpClientTransport("ftp://example.com/mcp"),
+      'HttpClientTransport option "url" must be an absolute http(s) URL, got "ftp://example.com/mcp"',
+    ],
+    [
+      "a logger without its one method",
+      () => createHttpHandler(server, { logger: {} as never }),
+      'createHttpHandler option "logger" must have an error method',
+    ],
+    [
+      "allowedHosts that is not an array",
+      () => createHttpHandler(server, { allowedHosts: "localhost" as never }),
+      'Option "allowedHosts" must be an array of hostnames or "*"',
+    ],
+    [
+      "an allowedHosts entry with a port",
+      () => createHttpHandler(server, { allowedHosts: ["localhost:3000"] }),
+      'Option "allowedHosts" must hold bare hostnames such as "mcp.example.com" or "127.0.0.1" ' +
+        '(no scheme, port or path: hosts match on any port), got "localhost:3000"',
+    ],
+    [
+      "allowedOrigins that is not an array",
+      () => createHttpHandler(server, { allowedOrigins: 3 as never }),
+      'Option "allowedOrigins" must be an array of origins or "*"',
+    ],
+    [
+      "an allowedOrigins entry that is not an origin",
+      () => createHttpHandler(server, { allowedOrigins: ["app.example.com"] }),
+      'Option "allowedOrigins" must hold origins (scheme, host and optional port only) such as ' +
+        '"https://app.example.com", got "app.example.com"',
+    ],
+  ];
+
+  it.each(MESSAGES)("name the owner and the option: %s", (_what, build, message) => {
+    expect(build).toThrow(new TypeError(message));
+  });
+
+  it.each([
+    ["not a url", 'Client.connect target must be an absolute http(s) URL, got "not a url"'],
+    [
+      "ws://example.com/mcp",
+      'Client.connect target must be an absolute http(s) URL, got "ws://example.com/mcp"',
+    ],
+  ])("name Client.connect and its target: %s", async (target, message) => {
+    await expect(Client.connect(target)).rejects.toThrow(new TypeError(message));
+  });
+
   it("refuse a transport or dispatcher that is not one", () => {
     expect(() => new InMemoryTransport({} as never)).toThrow(TypeError);
     expect(() => new ClientSession({} as never)).toThrow(TypeError);

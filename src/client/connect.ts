@@ -4,6 +4,7 @@
  * stdio needs Node.js, so it is loaded from tsmcp/stdio only when the target is a command: this
  * module, and tsmcp/client with it, imports nothing Node-only.
  */
+import { parseHttpUrl } from "../protocol/options.js";
 import { type Dispatcher, isDispatcher } from "../transport/dispatcher.js";
 import { HttpClientTransport } from "../transport/http/client.js";
 import { InMemoryTransport } from "../transport/memory.js";
@@ -29,15 +30,12 @@ export type ConnectTarget = string | URL | Dispatcher | StdioCommand | Transport
  * (the package's own entry; outside Node.js, without the `"node"` export condition, it resolves to a
  * stand-in that throws "tsmcp/stdio needs Node.js", so a browser bundle never reaches a child process).
  *
- * @throws TypeError (as a rejection) for anything else, or a string that is not an http(s) URL.
+ * @throws TypeError (as a rejection) for anything else, or a string that is not an absolute http(s)
+ *   URL: `Client.connect target must be an absolute http(s) URL, got "not a url"`.
  */
 export async function resolveTransport(target: ConnectTarget): Promise<Transport> {
   if (typeof target === "string" || target instanceof URL) {
-    const url = new URL(target);
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new TypeError(`Client.connect: expected an http(s) URL, got ${url.protocol}`);
-    }
-    return new HttpClientTransport(url);
+    return new HttpClientTransport(parseHttpUrl("Client.connect target", target));
   }
   if (isTransport(target)) return target;
   if (isDispatcher(target)) return new InMemoryTransport(target);

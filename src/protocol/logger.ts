@@ -87,7 +87,11 @@ export function checkLogger<L extends LogLevel = LogLevel>(
     value === null ||
     levels.some((level) => typeof candidate?.[level] !== "function")
   ) {
-    const methods = levels.length === 1 ? `a ${levels[0]} method` : `${listOf(levels)} methods`;
+    const one = levels[0] as string;
+    const methods =
+      levels.length === 1
+        ? `${/^[aeiou]/.test(one) ? "an" : "a"} ${one} method`
+        : `${listOf(levels)} methods`;
     throw new TypeError(`${owner} option "${option}" must have ${methods}`);
   }
   return value as Pick<Logger, L>;

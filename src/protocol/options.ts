@@ -5,9 +5,42 @@
  * `TypeError: Server option "version" must be a string`.
  */
 
+/**
+ * The error for a wrong option, saying what is wrong after its name:
+ * `optionError("Server", "version", "must be a string")`. Without an owner (a helper that does not
+ * know who took the option) it reads `Option "version" must be a string`.
+ */
+export function optionError(owner: string | undefined, option: string, problem: string): TypeError {
+  return new TypeError(`${owner === undefined ? "Option" : `${owner} option`} "${option}" ${problem}`);
+}
+
 /** The error for an option of the wrong type. */
-export function optionTypeError(owner: string, option: string, expected: string): TypeError {
-  return new TypeError(`${owner} option "${option}" must be ${expected}`);
+export function optionTypeError(owner: string | undefined, option: string, expected: string): TypeError {
+  return optionError(owner, option, `must be ${expected}`);
+}
+
+/**
+ * Parses an http(s) endpoint: `subject` is how the message names it (`HttpClientTransport option
+ * "url"`).
+ *
+ * @throws TypeError when `value` is not an absolute URL with scheme `http:` or `https:`:
+ *   `HttpClientTransport option "url" must be an absolute http(s) URL, got "nope"`.
+ */
+export function parseHttpUrl(subject: string, value: unknown): URL {
+  let url: URL | undefined;
+  if (typeof value === "string" || value instanceof URL) {
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    const got =
+      typeof value === "string" || value instanceof URL ? JSON.stringify(String(value)) : typeof value;
+    throw new TypeError(`${subject} must be an absolute http(s) URL, got ${got}`);
+  }
+  return url;
 }
 
 /** True for a non-null object that is not an array (what an options bag must be). */

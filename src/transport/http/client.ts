@@ -13,7 +13,13 @@ import {
   type JSONRPCResponse,
   parseMessage,
 } from "../../protocol/jsonrpc.js";
-import { checkFunction, checkInteger, checkObject, checkOptionsObject } from "../../protocol/options.js";
+import {
+  checkFunction,
+  checkInteger,
+  checkObject,
+  checkOptionsObject,
+  parseHttpUrl,
+} from "../../protocol/options.js";
 import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
 import { requestMetadataHeaders } from "./headers.js";
 import { isEventStreamContentType, isJsonContentType } from "./media-type.js";
@@ -69,14 +75,11 @@ export class HttpClientTransport implements Transport {
   #closed = false;
 
   /**
-   * @throws TypeError when `url` is not an http(s) URL, a header is not a valid HTTP header, or
+   * @throws TypeError when `url` is not an absolute http(s) URL, a header is not a valid HTTP header, or
    *   `fetch` is not a function; RangeError when `maxResponseBytes` is not a positive integer.
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
-    this.url = new URL(url);
-    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
-      throw new TypeError(`HttpClientTransport: url must be http: or https:, got ${this.url.protocol}`);
-    }
+    this.url = parseHttpUrl('HttpClientTransport option "url"', url);
     const {
       headers,
       fetch: fetchOption,

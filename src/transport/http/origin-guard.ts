@@ -5,6 +5,7 @@
  * otherwise); `Host` allowlisting is SDK hardening against DNS rebinding (the specification does
  * not require it).
  */
+import { optionError, optionTypeError } from "../../protocol/options.js";
 
 /** The hosts a server accepts when none are configured: loopback only. */
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = Object.freeze(["localhost", "127.0.0.1", "[::1]"]);
@@ -16,39 +17,43 @@ const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/;
 /**
  * Normalises a configured hostname: lowercase, IPv6 literals bracketed (`::1` -> `[::1]`).
  *
+ * @param option the option it came from, and `owner` who took it, as the error names them.
  * @throws TypeError when `entry` is not a bare hostname or IP literal (a port, a scheme or a path
  *   is refused: hosts are matched port-insensitively).
  */
-export function normalizeHostname(entry: unknown, option: string): string {
-  if (typeof entry !== "string")
-    throw new TypeError(`${option} entries must be strings, got ${typeof entry}`);
+export function normalizeHostname(entry: unknown, option: string, owner?: string): string {
+  if (typeof entry !== "string") {
+    throw optionError(owner, option, `must hold hostname strings, got ${typeof entry}`);
+  }
   let host = entry.trim().toLowerCase();
   if (!host.startsWith("[") && host.includes(":") && /^[0-9a-f:.]+$/.test(host)) host = `[${host}]`;
   if (!(HOSTNAME.test(host) || IPV6_LITERAL.test(host))) {
-    throw new TypeError(
-      `${option}: ${JSON.stringify(entry)} is not a hostname; give bare hostnames such as "mcp.example.com" ` +
-        `or "127.0.0.1" (no scheme, port or path: hosts match on any port)`,
+    throw optionError(
+      owner,
+      option,
+      `must hold bare hostnames such as "mcp.example.com" or "127.0.0.1" (no scheme, port or path: ` +
+        `hosts match on any port), got ${JSON.stringify(entry)}`,
     );
   }
   return host;
 }
 
-function normalizeOrigin(entry: unknown): string {
-  if (typeof entry !== "string")
-    throw new TypeError(`allowedOrigins entries must be strings, got ${typeof entry}`);
+function normalizeOrigin(entry: unknown, owner: string | undefined): string {
+  const problem = (got: string) =>
+    optionError(
+      owner,
+      "allowedOrigins",
+      `must hold origins (scheme, host and optional port only) such as "https://app.example.com", got ${got}`,
+    );
+  if (typeof entry !== "string") throw problem(typeof entry);
   let url: URL;
   try {
     url = new URL(entry);
   } catch {
-    throw new TypeError(
-      `allowedOrigins: ${JSON.stringify(entry)} is not an origin such as "https://app.example.com"`,
-    );
+    throw problem(JSON.stringify(entry));
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || entry.replace(/\/$/, "") !== url.origin) {
-    throw new TypeError(
-      `allowedOrigins: ${JSON.stringify(entry)} is not an origin; give scheme, host and optional port only, ` +
-        `such as "https://app.example.com"`,
-    );
+    throw problem(JSON.stringify(entry));
   }
   return url.origin;
 }
@@ -70,25 +75,28 @@ export interface OriginGuard {
 }
 
 /**
- * Builds the guard once, at construction.
+ * Builds the guard once, at construction. `owner` (who took the options, `createHttpHandler`) is
+ * named in the errors; without it they read `Option "allowedHosts" ...`.
  *
  * @throws TypeError for a malformed entry or an option that is neither an array nor `"*"`.
  */
-export function createOriginGuard(options: OriginGuardOptions = {}): OriginGuard {
+export function createOriginGuard(options: OriginGuardOptions = {}, owner?: string): OriginGuard {
   const hostsOption = options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS;
   const originsOption = options.allowedOrigins;
   if (hostsOption !== "*" && !Array.isArray(hostsOption)) {
-    throw new TypeError('allowedHosts must be an array of hostnames or "*"');
+    throw optionTypeError(owner, "allowedHosts", 'an array of hostnames or "*"');
   }
   if (originsOption !== undefined && originsOption !== "*" && !Array.isArray(originsOption)) {
-    throw new TypeError('allowedOrigins must be an array of origins or "*"');
+    throw optionTypeError(owner, "allowedOrigins", 'an array of origins or "*"');
   }
   const hosts =
-    hostsOption === "*" ? undefined : new Set(hostsOption.map((h) => normalizeHostname(h, "allowedHosts")));
+    hostsOption === "*"
+      ? undefined
+      : new Set(hostsOption.map((h) => normalizeHostname(h, "allowedHosts", owner)));
   const origins =
     originsOption === undefined || originsOption === "*"
       ? undefined
-      : new Set(originsOption.map(normalizeOrigin));
+      : new Set(originsOption.map((o) => normalizeOrigin(o, owner)));
   const hostAllowed = (hostname: string) => hosts === undefined || hosts.has(hostname);
 
   return {
