@@ -2,7 +2,7 @@
  * The client's multi-round-trip loop: while the server answers `input_required`, fulfil every
  * embedded request of the round concurrently and retry the same call with the answers under the
  * same keys and the `requestState` echoed byte for byte; back off on rounds that carry only state;
- * stop past a round cap. Spec: basic/patterns/mrtr §Client obligations.
+ * stop past a round cap. Spec: basic/patterns/mrtr §Client Requirements (Basic Workflow).
  */
 import { linkSignal } from "../protocol/async.js";
 import type { Clock } from "../protocol/clock.js";

@@ -2,7 +2,7 @@
  * What a `ClientSession` and each of its requests can be given: the session's options, per-request
  * options, the retry fields of a carrier call, and the shape of an open `subscriptions/listen`
  * stream, with the session's defaults. Spec: basic/index §Request metadata, basic/patterns/mrtr
- * §Client obligations, basic/patterns/subscriptions.
+ * §Client Requirements (Basic Workflow), basic/patterns/subscriptions.
  */
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import { checkLogger } from "../protocol/logger.js";

@@ -3,7 +3,8 @@
  * per-request `_meta` on every request, correlates responses, validates results, and turns error
  * responses into `McpError`. It runs no multi-round-trip policy: a carrier call returns the
  * `InputRequiredResult` when asked to (`allowInputRequired: true`), and `Client` builds the loop on top.
- * Spec: basic/index §Request metadata, server/discover, basic/patterns/mrtr §Client obligations.
+ * Spec: basic/index §Request metadata, server/discover,
+ * basic/patterns/mrtr §Client Requirements (Basic Workflow).
  */
 import type * as z from "zod";
 import { deferred, linkSignal } from "../protocol/async.js";

@@ -345,7 +345,7 @@ export const InputRequestSchema = z.discriminatedUnion("method", [
 ]);
 /**
  * The {@link InputRequestSchema} union, discriminated by `method`: `"elicitation/create"`,
- * `"sampling/createMessage"` or `"roots/list"`. Spec: basic/patterns/mrtr §Wire types.
+ * `"sampling/createMessage"` or `"roots/list"`. Spec: basic/patterns/mrtr §Core Types.
  */
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 
@@ -365,7 +365,7 @@ export type InputResponse = z.infer<typeof InputResponseSchema>;
 export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
 /**
  * The {@link InputRequestsSchema} shape: `InputRequiredResult.inputRequests`; a client fulfils every entry
- * before it retries. Spec: basic/patterns/mrtr §Wire types.
+ * before it retries. Spec: basic/patterns/mrtr §Core Types.
  */
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
@@ -373,7 +373,7 @@ export type InputRequests = z.infer<typeof InputRequestsSchema>;
 export const InputResponsesSchema = z.record(z.string(), InputResponseSchema);
 /**
  * The {@link InputResponsesSchema} shape: the retry's `inputResponses`, one entry per requested key. Spec:
- * basic/patterns/mrtr §Wire types.
+ * basic/patterns/mrtr §Core Types.
  */
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
@@ -396,6 +396,6 @@ export const InputRequiredResultSchema = ResultBaseSchema.extend({
 /**
  * The {@link InputRequiredResultSchema} shape (`resultType: "input_required"`), allowed only from
  * `tools/call`, `prompts/get` and `resources/read`; the client echoes `requestState` unchanged on the retry.
- * Spec: basic/patterns/mrtr §Wire types.
+ * Spec: basic/patterns/mrtr §Core Types.
  */
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;

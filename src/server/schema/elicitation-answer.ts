@@ -1,7 +1,8 @@
 /**
  * Reading the client's answer to a form elicitation. Answers are untrusted input: this checks the
  * shape of the response and validates accepted content against a schema, and says what happened
- * as a discriminated union. Spec: client/elicitation, basic/patterns/mrtr §Server obligations.
+ * as a discriminated union.
+ * Spec: client/elicitation, basic/patterns/mrtr §Error Handling (validate the client's answers).
  */
 import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
 import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";

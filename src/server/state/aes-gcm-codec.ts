@@ -2,7 +2,8 @@
  * The built-in requestState codec: AES-256-GCM over keys derived with HKDF-SHA256 from a ring of
  * secrets, all on `node:crypto`. `keys[0]` mints; every key verifies, so rotation never drops a flow
  * in progress. Token: `"v1." + base64url(kid(4) || nonce(12) || ciphertext || tag(16))`, with
- * `"v1." || kid` bound as associated data. Spec: basic/patterns/mrtr §Server obligations.
+ * `"v1." || kid` bound as associated data. Spec: basic/patterns/mrtr
+ * §Server Requirements (Basic Workflow).
  */
 import {
   createCipheriv,

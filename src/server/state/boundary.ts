@@ -2,7 +2,8 @@
  * The requestState boundary: the middleware that opts a low-level `Server` into sealed state. On
  * `tools/call`, `prompts/get` and `resources/read` it verifies every inbound `requestState` before
  * params validation and hands the chain the plaintext, and seals the `requestState` of every
- * outbound `InputRequiredResult`. Spec: basic/patterns/mrtr §Server obligations, §Error Handling.
+ * outbound `InputRequiredResult`.
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow), §Error Handling.
  */
 import { internalError, invalidParams, type McpError } from "../../protocol/errors.js";
 import type { Params } from "../../protocol/jsonrpc.js";
@@ -105,8 +106,8 @@ function said(fields: { reason: string; detail?: string }): string {
  * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
  * (so `ctx.authInfo` is set) and before middleware that should see plaintext.
  *
- * Spec: basic/patterns/mrtr §Server obligations (integrity-protect and verify `requestState`; bind
- * principal, expiry and the originating request), §Error Handling.
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (integrity-protect and verify
+ * `requestState`; bind principal, expiry and the originating request), §Error Handling.
  *
  * @throws TypeError when `policy` is not a `RequestStateSecurity` or `options.defaultAudience` is
  *   missing or neither a string nor `null`.

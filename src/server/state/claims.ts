@@ -2,7 +2,8 @@
  * The claims envelope sealed around a handler's plaintext `requestState`: when it was minted, when
  * it expires, which request it belongs to (method, target, arguments digest), for which audience and
  * principal. Building it, reading it back, and checking it against the request that echoes it.
- * Spec: basic/patterns/mrtr §Server obligations (bind principal, expiry, originating request).
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (bind principal, expiry,
+ * originating request).
  *
  * Wire form: compact JSON with keys in this order — `v` (1), `iat` and `exp` (milliseconds since
  * the epoch), `m` (method), `t` (target), `a` (arguments digest), `s` (plaintext state), then

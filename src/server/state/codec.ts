@@ -1,7 +1,8 @@
 /**
  * The contract between the requestState boundary and whatever encrypts its payloads. The built-in
  * codec is `AesGcmRequestStateCodec`; bring your own (KMS envelope encryption, an HSM) by
- * implementing these two synchronous methods. Spec: basic/patterns/mrtr §Server obligations.
+ * implementing these two synchronous methods.
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
 
 /**

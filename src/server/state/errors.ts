@@ -1,7 +1,8 @@
 /**
  * How a refused `requestState` surfaces: `InvalidRequestState` carries the real reason to the
  * logger, and the wire only ever sees one frozen error that never varies by cause.
- * Spec: basic/patterns/mrtr §Server obligations (reject state that fails verification).
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (reject state that fails
+ * verification).
  */
 import { ERRORS, McpError } from "../../protocol/errors.js";
 

@@ -1,7 +1,7 @@
 /**
  * `RequestStateSecurity`: the sealing policy a requestState boundary enforces — which codec (or key
  * ring), how long a round may take, whose flow it is, for which audience — validated when built.
- * Spec: basic/patterns/mrtr §Server obligations.
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
 import { randomBytes } from "node:crypto";
 import { type Clock, systemClock } from "../../protocol/clock.js";
@@ -86,7 +86,7 @@ function isLogger(value: unknown): value is Logger {
  * server.use(requestStateBoundary(policy, { defaultAudience: server.name }));
  * ```
  *
- * Spec: basic/patterns/mrtr §Server obligations.
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  *
  * @throws TypeError when neither or both of `keys`/`codec` are given, a key or the codec has the
  *   wrong type, `bindPrincipal` is not a function or `null`, `audience` is not a string, or

@@ -1,7 +1,8 @@
 /**
  * Who a requestState belongs to: the default principal derived from the request's authenticated
  * identity, and the salted claim that binds a token to it without revealing it (two tokens for one
- * principal are unlinkable). Spec: basic/patterns/mrtr §Server obligations (bind the principal).
+ * principal are unlinkable).
+ * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (bind the principal).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestContext } from "../context.js";

@@ -1,7 +1,7 @@
 /**
  * Sealing and opening one round's `requestState` under a policy: the claims envelope around the
  * plaintext, stamped with the policy's clock and sealed by its codec; and the reverse, with every
- * claim checked against the retry. Spec: basic/patterns/mrtr §Server obligations.
+ * claim checked against the retry. Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
 import { type ClaimsExpectation, checkClaims, encodeClaims, type RequestBinding } from "./claims.js";
 import { InvalidRequestState } from "./errors.js";
