@@ -2,7 +2,8 @@
  * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server |
  * client, and server and client never import each other. Inside server/, the core (its top-level
  * files) and server/schema sit lowest, then server/state, then server/resolve, then server/mcp;
- * server/index.ts, the entry point, may import every server layer.
+ * server/index.ts, the entry point, may import every server layer. The package's own entry names
+ * (`import("tsmcp/stdio")`) count as the layer they resolve to.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -37,6 +38,26 @@ const ALLOWED: Record<string, string[]> = {
   stdio: ["protocol", "transport", "stdio"],
 };
 
+/** The layer each package entry name resolves to; `tsmcp` itself (src/index.ts) is in none. */
+const PACKAGE_ENTRIES: Record<string, string> = {
+  tsmcp: "index",
+  "tsmcp/types": "protocol",
+  "tsmcp/transport": "transport",
+  "tsmcp/server": "server/entry",
+  "tsmcp/client": "client",
+  "tsmcp/node": "node",
+  "tsmcp/stdio": "stdio",
+};
+
+/**
+ * Layers a layer may load only on demand, with a dynamic `import()` of the package entry: the
+ * client spawns a stdio server through `import("tsmcp/stdio")` when `Client.connect` is given a
+ * command, so tsmcp/client itself stays runtime-neutral.
+ */
+const ALLOWED_LAZY: Record<string, string[]> = {
+  client: ["stdio"],
+};
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -59,17 +80,25 @@ function layerOf(file: string): string | undefined {
   return `server/${sub}`;
 }
 
+/** The layer an import specifier names from `path`: a relative path's, or a package entry's. */
+function targetOf(path: string, specifier: string): string | undefined {
+  if (specifier.startsWith(".")) return layerOf(resolve(dirname(path), specifier));
+  return PACKAGE_ENTRIES[specifier];
+}
+
 /** The wrong-way imports in `files` (paths under src/ with their text). */
-function violations(files: { path: string; text: string }[]): string[] {
+function violations(files: { path: string; text: string }[], lazy = ALLOWED_LAZY): string[] {
   const found: string[] = [];
   for (const { path, text } of files) {
     const layer = layerOf(path);
     if (layer === undefined) continue;
-    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
-      const target = layerOf(resolve(dirname(path), match[1] as string));
-      if (target !== undefined && !(ALLOWED[layer] ?? [layer]).includes(target)) {
-        found.push(`${relative(root, path)} (${layer}) imports ${match[1]} (${target})`);
-      }
+    for (const match of text.matchAll(/(from|import)\s*(\(?)\s*["'](\.[^"']+|tsmcp(?:\/[^"']+)?)["']/g)) {
+      const specifier = match[3] as string;
+      const target = targetOf(path, specifier);
+      if (target === undefined || (ALLOWED[layer] ?? [layer]).includes(target)) continue;
+      const dynamic = match[1] === "import" && match[2] === "(";
+      if (dynamic && (lazy[layer] ?? []).includes(target)) continue;
+      found.push(`${relative(root, path)} (${layer}) imports ${specifier} (${target})`);
     }
   }
   return found;
@@ -97,6 +126,32 @@ describe("layering", () => {
       { path: join(root, "transport/z.ts"), text: 'export * from "../protocol/index.js";' },
     ];
     expect(violations(wrong)).toHaveLength(2);
+  });
+
+  it("sees the package's own entry names, and allows the client's on-demand stdio only as a dynamic import", () => {
+    const imports = [
+      {
+        path: join(root, "client/a.ts"),
+        text: 'const { StdioClientTransport } = await import("tsmcp/stdio");',
+      },
+      { path: join(root, "client/b.ts"), text: 'import { serveStdio } from "tsmcp/stdio";' },
+      { path: join(root, "server/c.ts"), text: 'const { Client } = await import("tsmcp/client");' },
+      { path: join(root, "transport/d.ts"), text: 'export { Server } from "tsmcp/server";' },
+      { path: join(root, "protocol/e.ts"), text: 'await import ( "tsmcp/stdio" );' },
+      { path: join(root, "client/f.ts"), text: 'import { McpError } from "tsmcp/types";' },
+      { path: join(root, "client/g.ts"), text: 'import { Server } from "tsmcp";' },
+    ];
+    expect(violations(imports)).toEqual([
+      "client/b.ts (client) imports tsmcp/stdio (stdio)",
+      "server/c.ts (server) imports tsmcp/client (client)",
+      "transport/d.ts (transport) imports tsmcp/server (server/entry)",
+      "protocol/e.ts (protocol) imports tsmcp/stdio (stdio)",
+      "client/g.ts (client) imports tsmcp (index)",
+    ]);
+  });
+
+  it("needs the lazy row for the client's stdio import in the sources", () => {
+    expect(violations(files, {})).toEqual(["client/connect.ts (client) imports tsmcp/stdio (stdio)"]);
   });
 
   it("catches a wrong-way import between server's sub-layers", () => {
