@@ -14,14 +14,15 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 interface PackageJson {
   name: string;
-  exports: Record<string, { types: string; import: string }>;
+  /** `import` for every entry; `node` and `default` for tsmcp/stdio, which is Node-only. */
+  exports: Record<string, { types: string; import?: string; node?: string; default?: string }>;
 }
 
 const pkg = JSON.parse(readFileSync(resolve(repo, "package.json"), "utf8")) as PackageJson;
 
 /** The source module of a built entry: `./dist/server/index.js` -> `src/server/index.ts`. */
-function sourceOf(built: string): string {
-  const match = /^\.\/dist\/(.+)\.js$/.exec(built);
+function sourceOf(built: string | undefined): string {
+  const match = /^\.\/dist\/(.+)\.js$/.exec(built ?? "");
   if (match === null) throw new Error(`unexpected export target ${built}`);
   return `src/${match[1]}.ts`;
 }
@@ -29,7 +30,7 @@ function sourceOf(built: string): string {
 /** Each subpath (`tsmcp/server`) with its source module. */
 const ENTRIES = Object.entries(pkg.exports).map(([subpath, target]) => ({
   specifier: subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
-  source: sourceOf(target.import),
+  source: sourceOf(target.import ?? target.node),
 }));
 
 /** The exported names of each entry, `type ` before the ones that are only types. */
@@ -62,6 +63,16 @@ describe("the public surface", () => {
     for (const entry of ENTRIES)
       expect(paths[entry.specifier], entry.specifier).toEqual([`./${entry.source}`]);
     expect(Object.keys(paths).sort()).toEqual(ENTRIES.map((entry) => entry.specifier).sort());
+  });
+
+  it("tsmcp/stdio is the real entry under the node condition, a stand-in elsewhere; types either way", () => {
+    expect(pkg.exports["./stdio"]).toEqual({
+      types: "./dist/stdio/index.d.ts",
+      node: "./dist/stdio/index.js",
+      default: "./dist/stdio/unsupported.js",
+    });
+    const others = Object.entries(pkg.exports).filter(([subpath]) => subpath !== "./stdio");
+    for (const [, target] of others) expect(Object.keys(target)).toEqual(["types", "import"]);
   });
 
   it("exports exactly the pinned names from every entry point", async () => {
