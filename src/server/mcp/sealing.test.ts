@@ -1,7 +1,7 @@
 /**
  * `MCPServer` seals `requestState` by default: handlers write and read plaintext, the wire only
  * carries opaque tokens, and anything else echoed back is refused with the one frozen error.
- * Over real Streamable HTTP. Spec: basic/patterns/mrtr §Server obligations.
+ * Over real Streamable HTTP. Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
