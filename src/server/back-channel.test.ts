@@ -74,6 +74,18 @@ describe("ctx back-channel calls on a 2025-era session", () => {
     expect(channel.sent.map((s) => [s.method, s.params])).toEqual([["elicitation/create", FORM]]);
   });
 
+  it("sends a form elicitation without mode to a 2025-06-18 client, which predates it", async () => {
+    const channel = tableBackChannel(CLIENT);
+    const server = serverRunning((ctx) => ctx.elicit({ mode: "form", ...FORM }));
+    const session = testSession();
+    await handshake(server, session, { elicitation: {} }, "2025-06-18");
+    await server.handle(
+      legacyRequest("tools/call", { name: "ask" }),
+      legacyEnv(session, { request: channel }),
+    );
+    expect(channel.sent.map((s) => s.params)).toEqual([FORM]);
+  });
+
   it("sends a URL elicitation only to a client that declared elicitation.url", async () => {
     const asked = tableBackChannel(CLIENT);
     const declared = await callOnSession((ctx) => ctx.elicit(URL_ASK), { elicitation: { url: {} } }, asked);

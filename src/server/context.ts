@@ -198,7 +198,13 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
 
   elicit(params: ElicitRequestParams, options?: BackChannelRequestOptions): Promise<ElicitResult> {
     const capability = params.mode === "url" ? URL_ELICITATION : FORM_ELICITATION;
-    return this.#request("elicitation/create", params, capability, ElicitResultSchema, options);
+    return this.#request(
+      "elicitation/create",
+      withoutFormMode(params, this.protocolVersion),
+      capability,
+      ElicitResultSchema,
+      options,
+    );
   }
 
   createMessage(
@@ -263,4 +269,15 @@ export function createRequestContext(
   env: RequestEnvironment,
 ): RequestContext {
   return new ServerRequestContext(method, requestId, meta, env);
+}
+
+/**
+ * The elicitation params as a client of `protocolVersion` reads them: `mode` arrived with
+ * 2025-11-25 (URL mode), so a form request to a 2025-06-18 client goes without it.
+ * Spec (2025-06-18, 2025-11-25): client/elicitation.
+ */
+function withoutFormMode(params: ElicitRequestParams, protocolVersion: string): ElicitRequestParams {
+  if (params.mode !== "form" || protocolVersion >= "2025-11-25") return params;
+  const { mode: _mode, ...rest } = params;
+  return rest as ElicitRequestParams;
 }
