@@ -11,6 +11,7 @@ import { getRequestListener } from "@hono/node-server";
 import { McpError } from "../../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../../dispatcher.js";
+import { post } from "../http-test-fixtures.js";
 import { serve } from "../node.js";
 import { createHttpHandler, type HttpHandlerOptions } from "../server-handler.js";
 
@@ -106,7 +107,7 @@ export function scriptedDispatcher(): ScriptedDispatcher {
           });
         }
         case "tools/call":
-          return answer(await callTool(String(params.name), env, (reason) => abortedWith(reason)));
+          return answer(await runTool(String(params.name), env, (reason) => abortedWith(reason)));
         default:
           return { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "Method not found" } };
       }
@@ -115,7 +116,7 @@ export function scriptedDispatcher(): ScriptedDispatcher {
   return dispatcher;
 }
 
-async function callTool(
+async function runTool(
   name: string,
   env: RequestEnvironment,
   onAborted: (reason: unknown) => void,
@@ -197,4 +198,41 @@ export function initializeRequest(id: number | string = 1, protocolVersion = "20
 /** A 2025-era request (no `_meta`). */
 export function legacyRequest(id: number | string, method: string, params: Record<string, unknown> = {}) {
   return { jsonrpc: "2.0", id, method, params } satisfies JSONRPCRequest;
+}
+
+/** Visible ASCII, 0x21-0x7E, as the spec requires of a session id. */
+export const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** Initializes a session at `version` and returns its id (throws when none is minted). */
+export async function initialize(url: URL, version = "2025-11-25"): Promise<string> {
+  const response = await post(url, initializeRequest(1, version), legacyHeaders(undefined, ""));
+  const id = response.headers.get("mcp-session-id");
+  await response.body?.cancel();
+  if (response.status !== 200 || id === null)
+    throw new Error(`initialize answered ${response.status} without a session id`);
+  return id;
+}
+
+/** A GET on the session's stream, 2025-11-25 headers plus `extra`. */
+export function getStream(url: URL, sessionId: string, extra: Record<string, string> = {}) {
+  return fetch(url, {
+    method: "GET",
+    headers: {
+      Accept: "text/event-stream",
+      "Mcp-Session-Id": sessionId,
+      "MCP-Protocol-Version": "2025-11-25",
+      ...extra,
+    },
+  });
+}
+
+/** A `tools/call` of `name` on the session. */
+export function callTool(url: URL, sessionId: string, id: number, name: string) {
+  return post(url, legacyRequest(id, "tools/call", { name, arguments: {} }), legacyHeaders(sessionId));
+}
+
+/** The first text content of a JSON tool result. */
+export async function resultText(response: Response): Promise<string> {
+  const body = (await response.json()) as { result: { content: { text: string }[] } };
+  return body.result.content[0]?.text as string;
 }
