@@ -162,6 +162,32 @@ describe.each([
     await reader.cancel();
   });
 
+  it("sends session-level requests on the GET stream and settles them with the POSTed response", async () => {
+    const sessionId = await initialize(served.url);
+    const reader = new SseReader(await getStream(served.url, sessionId));
+    await reader.next();
+    const pong = dispatcher.sessions[0]?.request?.("ping", undefined);
+    const request = await reader.nextMessage();
+    expect(request).toMatchObject({ jsonrpc: "2.0", method: "ping" });
+    const answered = await post(
+      served.url,
+      { jsonrpc: "2.0", id: request.id, result: {} },
+      legacyHeaders(sessionId),
+    );
+    expect(answered.status).toBe(202);
+    expect(await pong).toEqual({});
+    await reader.cancel();
+  });
+
+  it("mints a session for an initialize that carries Mcp-Method but no protocol version", async () => {
+    const response = await post(served.url, initializeRequest(), {
+      ...legacyHeaders(undefined, ""),
+      "Mcp-Method": "initialize",
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toMatch(VISIBLE_ASCII);
+  });
+
   it("refuses a GET stream without text/event-stream in Accept with 406", async () => {
     const sessionId = await initialize(served.url);
     const response = await getStream(served.url, sessionId, { Accept: "application/json" });
