@@ -188,6 +188,31 @@ describe.each([
     expect(response.headers.get("mcp-session-id")).toMatch(VISIBLE_ASCII);
   });
 
+  it("replays the GET stream from its priming event's id: a reconnecting client loses nothing", async () => {
+    const sessionId = await initialize(served.url);
+    const session = dispatcher.sessions[0];
+    session?.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    const first = new SseReader(await getStream(served.url, sessionId));
+    const priming = await first.next();
+    await first.next();
+    await first.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    session?.notify({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
+
+    const resumed = await getStream(served.url, sessionId, { "Last-Event-ID": priming?.id as string });
+    const reader = new SseReader(resumed);
+    expect((await reader.next())?.id).toBe(priming?.id);
+    expect(await reader.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+    });
+    expect(await reader.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/prompts/list_changed",
+    });
+    await reader.cancel();
+  });
+
   it("refuses a GET stream without text/event-stream in Accept with 406", async () => {
     const sessionId = await initialize(served.url);
     const response = await getStream(served.url, sessionId, { Accept: "application/json" });
