@@ -16,18 +16,23 @@ import {
   errorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  type ParsedMessage,
   parseMessage,
   type RequestId,
 } from "../../protocol/jsonrpc.js";
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject } from "../../protocol/options.js";
-import { MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import { type Dispatcher, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
 import { routeRequest } from "./route.js";
+import { createLegacyEntry, type LegacyEntry } from "./session/legacy.js";
+import { type CheckedSessionOptions, checkSessionOptions, type SessionOptions } from "./session/options.js";
+import { SessionRegistry } from "./session/registry.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 /** Milliseconds between keep-alive comments on an open SSE stream, by default. */
@@ -37,7 +42,7 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of {@link createHttpHandler}; all validated when the handler is built. */
-export interface HttpHandlerOptions extends OriginGuardOptions {
+export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
   /**
    * Hostnames the `Host` header may name, on any port, or `"*"` for any (behind a proxy that
    * checks it). Default: loopback only, `["localhost", "127.0.0.1", "[::1]"]`. A request for any
@@ -66,7 +71,14 @@ export interface HttpHandlerOptions extends OriginGuardOptions {
 }
 
 /** A web-standard request handler. Never rejects. */
-export type HttpHandler = (request: Request) => Promise<Response>;
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Ends every handshake-era session (their requests abort, their streams close, their ids get 404
+   * from then on). Idempotent; the handler keeps answering.
+   */
+  close(): void;
+}
 
 /**
  * One HTTP request as the handler reads it: what a web `Request` offers, minus the body stream. The
@@ -85,7 +97,11 @@ export interface HttpExchange {
 }
 
 /** The handler over exchanges: never rejects. */
-export type HttpExchangeHandler = (exchange: HttpExchange) => Promise<HttpAnswer>;
+export interface HttpExchangeHandler {
+  (exchange: HttpExchange): Promise<HttpAnswer>;
+  /** Ends every handshake-era session, as {@link HttpHandler.close} does. */
+  close(): void;
+}
 
 /** The exchange of a web `Request`. */
 function exchangeOf(request: Request): HttpExchange {
@@ -104,6 +120,7 @@ interface CheckedOptions {
   maxBodyBytes: number;
   keepAliveMs: number;
   logger: Pick<Logger, "error">;
+  sessions: CheckedSessionOptions;
 }
 
 function checkOptions(
@@ -114,7 +131,9 @@ function checkOptions(
   const { maxBodyBytes, keepAliveMs, logger } = checkOptionsObject(owner, options);
   checkInteger(owner, "maxBodyBytes", maxBodyBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "keepAliveMs", keepAliveMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
+  const sessions = checkSessionOptions(owner, options);
   return {
+    sessions,
     maxBodyBytes: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
@@ -135,27 +154,48 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
 }
 
 /**
- * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`).
+ * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`), serving both
+ * eras on one endpoint.
  *
- * Per request, in order: only POST (else 405, `Allow: POST`); `Host` then `Origin` allowed (else
- * 403); `Content-Type: application/json` (else 415); body within `maxBodyBytes` (else 413); one
- * JSON-RPC message (-32700 / -32600, HTTP 400; batches and responses refused); a notification is
- * dispatched and answered 202 with no body; a request whose `MCP-Protocol-Version` header names a
- * revision the dispatcher does not serve gets -32022 (400) naming the ones it does; a 2025-era
- * `initialize` without that header goes to the dispatcher as it is; any other request has its
- * headers checked (-32020, 400) and is dispatched with `{ signal, notify, headers }`. The answer is
- * JSON (status 200, or the error table's status for an error response: 400, 404, 500) unless the
- * dispatcher sends a notification first: then an SSE stream of `event: message` events ending with
- * the response. Without `text/event-stream` in `Accept`, notifications are dropped
- * (`subscriptions/listen` gets 406). Closing the response (or the connection) aborts `signal`.
- * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`.
+ * Per request, in order: `Host` then `Origin` allowed (else 403, whatever the method); POST, or GET
+ * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
+ * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message (-32700 / -32600, HTTP
+ * 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
+ * header, or `Mcp-Method` and a `_meta` revision) takes the stateless 2026-07-28 path; one with
+ * `Mcp-Session-Id`, a 2025 `MCP-Protocol-Version`, or `initialize` or no revision at all is
+ * handshake-era and served as the `legacy` option says (sessions by default: see
+ * {@link SessionOptions}; `"reject"` keeps it on the 2026 path, where `initialize` gets -32022).
+ *
+ * On the 2026 path: a notification is dispatched and answered 202 with no body; a request whose
+ * `MCP-Protocol-Version` header names a revision the dispatcher does not serve gets -32022 (400)
+ * naming the ones it does; any other request has its headers checked (-32020, 400) and is
+ * dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
+ * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
+ * first: then an SSE stream of `event: message` events ending with the response. Without
+ * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
+ * Closing the response (or the connection) aborts `signal`.
+ *
+ * On a session (2025-11-25 transport): `initialize` answers with a fresh `Mcp-Session-Id`; later
+ * messages must carry it (400 without, 404 when unknown, ended, evicted or idle too long) and an
+ * `MCP-Protocol-Version`, when present, equal to the negotiated revision (else 400); requests are
+ * dispatched with `{ signal, notify, headers, session, request, closeSseStream }` and answered
+ * JSON (JSON-RPC errors with status 200) or, once the dispatcher sends a message first, as a
+ * resumable SSE stream (a priming event with `retry:`, event ids); the client's notifications and
+ * responses get 202 (`notifications/cancelled` aborts the named request; a response settles the
+ * server -> client request it answers); GET with `Accept: text/event-stream` opens the session's
+ * standalone stream (409 when one is open) or, with `Last-Event-ID`, resumes the stream that id
+ * belongs to; DELETE ends the session (204).
+ *
+ * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`. `close()`
+ * ends every session.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
- *   RangeError for an out-of-range `maxBodyBytes` or `keepAliveMs`.
+ *   RangeError for an out-of-range `maxBodyBytes`, `keepAliveMs` or session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
   const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");
-  return async (request) => toResponse(await handle(exchangeOf(request)));
+  const handler = async (request: Request) => toResponse(await handle(exchangeOf(request)));
+  return Object.assign(handler, { close: () => handle.close() });
 }
 
 /**
@@ -171,7 +211,7 @@ export function createExchangeHandler(
   if (!isDispatcher(dispatcher)) {
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, keepAliveMs, logger } = checkOptions(owner, options, dispatcher.logger);
+  const { maxBodyBytes, keepAliveMs, logger, sessions } = checkOptions(owner, options, dispatcher.logger);
   const guard = createOriginGuard(options);
   const report = (error: unknown) => {
     try {
@@ -182,6 +222,27 @@ export function createExchangeHandler(
   };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const answering = { streamable: false, keepAliveMs, report };
+  const registry = new SessionRegistry(sessions, keepAliveMs);
+  const legacy: LegacyEntry | undefined =
+    sessions.legacy === "reject"
+      ? undefined
+      : createLegacyEntry({ dispatcher, registry, mode: sessions.legacy, report });
+
+  /**
+   * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
+   * `MCP-Protocol-Version` names a 2025 revision; or it has no such header and is `initialize`, or
+   * has neither `Mcp-Method` (a 2026 header) nor a `_meta` revision. A header naming a 2026 revision, or a
+   * revision of neither era (answered -32022), keeps it on the 2026 path.
+   */
+  function isLegacy(request: HttpExchange, parsed: Exclude<ParsedMessage, { kind: "invalid" }>): boolean {
+    const version = request.headers.get("mcp-protocol-version")?.trim() || undefined;
+    if (version !== undefined && supportedVersions.includes(version)) return false;
+    if (request.headers.get("mcp-session-id") !== null) return true;
+    if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
+    if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
+    if (request.headers.get("mcp-method") !== null) return false;
+    return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
+  }
 
   async function serveModern(request: HttpExchange): Promise<HttpAnswer> {
     if (!isJsonContentType(request.headers.get("content-type"))) {
@@ -202,9 +263,9 @@ export function createExchangeHandler(
       return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
     }
     const parsed = parseMessage(body.text);
+    if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
+    if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
     switch (parsed.kind) {
-      case "invalid":
-        return errorJson(parsed.error, parsed.id);
       case "response":
         return errorJson(
           McpError.of(
@@ -245,19 +306,27 @@ export function createExchangeHandler(
   }
 
   async function serve(request: HttpExchange): Promise<HttpAnswer> {
-    const route = routeRequest(request);
-    if (route.kind === "method-not-allowed") {
-      return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, { Allow: route.allow });
-    }
     const host = request.headers.get("host") ?? new URL(request.url).host;
     if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
     if (!guard.isOriginAllowed(request.headers.get("origin"))) {
       return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
     }
-    return serveModern(request);
+    const route = routeRequest(request, sessions.legacy === "session", supportedVersions);
+    switch (route.kind) {
+      case "method-not-allowed":
+        return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, {
+          Allow: route.allow,
+        });
+      case "session-get":
+        return (legacy as LegacyEntry).get(request);
+      case "session-delete":
+        return (legacy as LegacyEntry).delete(request);
+      case "post":
+        return serveModern(request);
+    }
   }
 
-  return async (request) => {
+  const handler = async (request: HttpExchange): Promise<HttpAnswer> => {
     try {
       return await serve(request);
     } catch (error) {
@@ -265,4 +334,5 @@ export function createExchangeHandler(
       return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
     }
   };
+  return Object.assign(handler, { close: () => registry.close() });
 }
