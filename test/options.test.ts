@@ -219,23 +219,23 @@ describe("the option errors", () => {
     [
       "allowedHosts that is not an array",
       () => createHttpHandler(server, { allowedHosts: "localhost" as never }),
-      'Option "allowedHosts" must be an array of hostnames or "*"',
+      'createHttpHandler option "allowedHosts" must be an array of hostnames or "*"',
     ],
     [
       "an allowedHosts entry with a port",
       () => createHttpHandler(server, { allowedHosts: ["localhost:3000"] }),
-      'Option "allowedHosts" must hold bare hostnames such as "mcp.example.com" or "127.0.0.1" ' +
+      'createHttpHandler option "allowedHosts" must hold bare hostnames such as "mcp.example.com" or "127.0.0.1" ' +
         '(no scheme, port or path: hosts match on any port), got "localhost:3000"',
     ],
     [
       "allowedOrigins that is not an array",
       () => createHttpHandler(server, { allowedOrigins: 3 as never }),
-      'Option "allowedOrigins" must be an array of origins or "*"',
+      'createHttpHandler option "allowedOrigins" must be an array of origins or "*"',
     ],
     [
       "an allowedOrigins entry that is not an origin",
       () => createHttpHandler(server, { allowedOrigins: ["app.example.com"] }),
-      'Option "allowedOrigins" must hold origins (scheme, host and optional port only) such as ' +
+      'createHttpHandler option "allowedOrigins" must hold origins (scheme, host and optional port only) such as ' +
         '"https://app.example.com", got "app.example.com"',
     ],
   ];

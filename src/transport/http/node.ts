@@ -113,7 +113,7 @@ export function serve(dispatcher: Dispatcher, options: ServeOptions = {}): Promi
   const { host, port, path } = checkServeOptions(options);
   const { host: _host, port: _port, path: _path, ...handlerOptions } = options;
   const allowedHosts = options.allowedHosts ?? [
-    ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(host, "host")]),
+    ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(host, "host", "serve")]),
   ];
   const handler = createExchangeHandler(dispatcher, { ...handlerOptions, allowedHosts }, "serve");
   return start(handler, host, port, path);

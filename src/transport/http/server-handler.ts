@@ -212,7 +212,7 @@ export function createExchangeHandler(
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
   const { maxBodyBytes, keepAliveMs, logger, sessions } = checkOptions(owner, options, dispatcher.logger);
-  const guard = createOriginGuard(options);
+  const guard = createOriginGuard(options, owner);
   const report = (error: unknown) => {
     try {
       logger.error("Streamable HTTP handler failed", { error });
