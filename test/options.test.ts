@@ -294,11 +294,3 @@ const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
 };
-
-describe("a server's name", () => {
-  it.each(["", "   "])("an empty name (%j) is refused when Server and MCPServer are built", (name) => {
-    expect(() => new Server(name)).toThrow(RangeError);
-    expect(() => new Server(name)).toThrow(/Server: name must not be empty/);
-    expect(() => new MCPServer(name)).toThrow(/MCPServer: name must not be empty/);
-  });
-});

@@ -126,8 +126,6 @@ export class Server implements Dispatcher {
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
-    if (name.trim() === "")
-      throw new RangeError("Server: name must not be empty (it is the serverInfo name)");
     checkCommonServerOptions("Server", options);
     checkLowLevelServerOptions("Server", options as Record<string, unknown>);
     checkLegacyInputRequired("Server", options.legacyInputRequired);

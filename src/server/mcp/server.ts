@@ -86,8 +86,6 @@ function missingAudienceMessage(): string {
 
 function checkOptions(name: unknown, options: unknown): asserts options is MCPServerOptions {
   if (typeof name !== "string") throw new TypeError("MCPServer: name must be a string");
-  if (name.trim() === "")
-    throw new RangeError("MCPServer: name must not be empty (it is the serverInfo name)");
   if (!isPlainObject(options)) throw new TypeError("MCPServer options must be an object");
   checkCommonServerOptions("MCPServer", options);
   const { pageSize, requestStateSecurity } = options;
