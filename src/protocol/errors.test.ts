@@ -21,6 +21,7 @@ describe("the error table", () => {
       METHOD_NOT_FOUND: { code: -32601, httpStatus: 404 },
       INVALID_PARAMS: { code: -32602, httpStatus: 400 },
       INTERNAL_ERROR: { code: -32603, httpStatus: 500 },
+      REQUEST_TIMEOUT: { code: -32001, httpStatus: 504 },
       HEADER_MISMATCH: { code: -32020, httpStatus: 400 },
       MISSING_REQUIRED_CLIENT_CAPABILITY: { code: -32021, httpStatus: 400 },
       UNSUPPORTED_PROTOCOL_VERSION: { code: -32022, httpStatus: 400 },
@@ -57,13 +58,17 @@ describe("httpStatusForCode", () => {
     });
   });
 
+  it("maps the back-channel timeout -32001 to 504, the server having waited on its peer", () => {
+    expect(httpStatusForCode(-32001)).toBe(504);
+  });
+
   it("maps -32600 to the invalid request's 400, not a transport refusal's status", () => {
     expect(httpStatusForCode(-32600)).toBe(400);
     expect(new McpError(-32600, "Bad").httpStatus).toBe(400);
   });
 
   it("maps an application-defined or unknown code to 200", () => {
-    for (const code of [0, 1, 42, -1, -32000, -32001, -32019, -32023, -32099, -32604, -32699, -32701, 1.5]) {
+    for (const code of [0, 1, 42, -1, -32000, -32002, -32019, -32023, -32099, -32604, -32699, -32701, 1.5]) {
       expect(httpStatusForCode(code), String(code)).toBe(200);
       expect(new McpError(code, "x").httpStatus, String(code)).toBe(200);
     }
@@ -76,7 +81,9 @@ describe("httpStatusForCode", () => {
       seen.add(code);
       expect(httpStatusForCode(code), kind).toBe(httpStatus);
     }
-    expect([...seen].sort()).toStrictEqual(Object.values(SPEC_CODES).sort());
+    expect([...seen].sort()).toStrictEqual(
+      [...Object.values(SPEC_CODES), ERRORS.REQUEST_TIMEOUT.code].sort(),
+    );
   });
 });
 

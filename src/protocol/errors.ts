@@ -20,6 +20,11 @@ export const ERRORS = Object.freeze({
   METHOD_NOT_FOUND: { code: -32601, httpStatus: 404 },
   INVALID_PARAMS: { code: -32602, httpStatus: 400 },
   INTERNAL_ERROR: { code: -32603, httpStatus: 500 },
+  /**
+   * A server -> client request on a 2025-era session got no answer in time (the code the official
+   * SDKs use for it). When a handler lets it escape, the answer is a 504: the server waited on a peer.
+   */
+  REQUEST_TIMEOUT: { code: -32001, httpStatus: 504 },
   HEADER_MISMATCH: { code: -32020, httpStatus: 400 },
   MISSING_REQUIRED_CLIENT_CAPABILITY: { code: -32021, httpStatus: 400 },
   UNSUPPORTED_PROTOCOL_VERSION: { code: -32022, httpStatus: 400 },

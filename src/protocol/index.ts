@@ -9,6 +9,7 @@ export * from "./jsonrpc.js";
 export * from "./methods.js";
 export * from "./schema/base.js";
 export * from "./schema/content.js";
+export * from "./schema/handshake.js";
 export * from "./schema/input.js";
 export * from "./schema/methods.js";
 export * from "./versions.js";

@@ -17,6 +17,22 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
   "2024-11-05",
 ]);
 
+/**
+ * The handshake revisions a tsmcp server serves, newest first: an `initialize` asking for one of
+ * them gets it, any other request gets the first. Spec (2025-11-25): basic/lifecycle §Version
+ * Negotiation.
+ */
+export const HANDSHAKE_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+]);
+
+/** True when `version` is a handshake revision a tsmcp server serves. */
+export function isHandshakeProtocolVersion(version: string): boolean {
+  return HANDSHAKE_PROTOCOL_VERSIONS.includes(version);
+}
+
 /** The JSON-RPC version every message carries. */
 export const JSONRPC_VERSION = "2.0";
 

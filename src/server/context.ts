@@ -1,9 +1,12 @@
 /**
  * The request context a handler receives: who asked (protocol version, client info and
- * capabilities, auth), for what (method, id), how to stop (AbortSignal), and the two
- * request-scoped notification channels the 2026-07-28 core keeps: progress and log messages.
+ * capabilities, auth), for what (method, id), how to stop (AbortSignal), the two request-scoped
+ * notification channels (progress and log messages) and, on a 2025-era session, the server ->
+ * client requests of the back-channel. At 2026-07-28 who asked comes from the request's `_meta`; on
+ * a 2025-era session from what the client declared at `initialize`.
  * Spec: basic/index §Request metadata, basic/patterns/progress, server/utilities/logging.
  */
+import * as z from "zod";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import {
   type ClientCapabilities,
@@ -12,8 +15,31 @@ import {
   type LoggingLevel,
   type RequestMeta,
 } from "../protocol/schema/base.js";
+import {
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  CreateMessageResultSchema,
+  type ElicitRequestParams,
+  type ElicitResult,
+  ElicitResultSchema,
+  type ListRootsResult,
+  ListRootsResultSchema,
+} from "../protocol/schema/input.js";
 import { META } from "../protocol/versions.js";
-import type { AuthInfo, RequestEnvironment } from "../transport/dispatcher.js";
+import type {
+  AuthInfo,
+  BackChannelRequestOptions,
+  LegacySession,
+  RequestEnvironment,
+} from "../transport/dispatcher.js";
+import {
+  FORM_ELICITATION,
+  ROOTS,
+  requestOverBackChannel,
+  SAMPLING,
+  SAMPLING_TOOLS,
+  URL_ELICITATION,
+} from "./back-channel.js";
 
 /** A progress update: `progress` must grow with every call. */
 export interface ProgressUpdate {
@@ -40,8 +66,13 @@ export interface RequestContext {
   readonly authInfo: AuthInfo | undefined;
   /** Aborted when the client cancels or disconnects. */
   readonly signal: AbortSignal;
-  /** The log level the request opted into, if any. */
+  /**
+   * The log level the request opted into, if any: its `_meta` at 2026-07-28, the session's
+   * `logging/setLevel` on a 2025-era session.
+   */
   readonly logLevel: LoggingLevel | undefined;
+  /** The 2025-era session this request belongs to; undefined on the stateless 2026-07-28 wire. */
+  readonly session: LegacySession | undefined;
   /**
    * Sends `notifications/progress` when the request carries a `progressToken`; does nothing
    * otherwise. Throws `RangeError` when `progress` does not grow.
@@ -54,6 +85,43 @@ export interface RequestContext {
    * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user through the client (`elicitation/create`, form or URL mode per `params.mode`)
+   * over a 2025-era session's back-channel, and resolves with the validated answer. The request's
+   * own `signal` cancels it, as does `options.signal`. Spec (2025-11-25): client/elicitation.
+   *
+   * @throws McpError -32600 "Cannot send 'elicitation/create': this transport context has no
+   *   back-channel for server-initiated requests." at 2026-07-28 (return an `InputRequiredResult`
+   *   there, or use a resolver); -32021 with `data.requiredCapabilities` before sending when the
+   *   client did not declare form (or URL) elicitation; the client's error; -32001 on timeout;
+   *   -32603 for a result that does not validate.
+   */
+  elicit(params: ElicitRequestParams, options?: BackChannelRequestOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`); needs `sampling`, and
+   * `sampling.tools` when `tools` or `toolChoice` is given. Throws as {@link RequestContext.elicit}.
+   * Spec (2025-11-25): client/sampling.
+   */
+  createMessage(
+    params: CreateMessageRequestParams,
+    options?: BackChannelRequestOptions,
+  ): Promise<CreateMessageResult>;
+  /**
+   * Asks which roots the client exposes (`roots/list`); needs `roots`. Throws as
+   * {@link RequestContext.elicit}. Spec (2025-11-25): client/roots.
+   */
+  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Pings the client (`ping`); resolves when it answers. Needs no capability; throws as
+   * {@link RequestContext.elicit} (but never -32021). Spec (2025-11-25): basic/utilities/ping.
+   */
+  ping(options?: BackChannelRequestOptions): Promise<void>;
+  /**
+   * Closes this request's SSE stream now, before the response, so the client reconnects with
+   * `Last-Event-ID` and gets the rest (2025-11-25 SSE polling); does nothing where the transport
+   * cannot resume a stream. Spec (2025-11-25): basic/transports §Resumability and Redelivery.
+   */
+  closeSseStream(): void;
 }
 
 /**
@@ -68,6 +136,9 @@ export interface CarriesEnvironment {
   readonly [ENVIRONMENT]: RequestEnvironment;
 }
 
+/** `ping` answers an empty result; anything object-shaped is accepted. */
+const PING_RESULT = z.looseObject({});
+
 const LEVEL_RANK = new Map<LoggingLevel, number>(LOGGING_LEVELS.map((level, index) => [level, index]));
 
 /** The context of one validated request; its methods live on the prototype (nothing per request but fields). */
@@ -80,21 +151,26 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
   readonly meta: RequestMeta;
   readonly authInfo: AuthInfo | undefined;
   readonly signal: AbortSignal;
-  readonly logLevel: LoggingLevel | undefined;
+  readonly session: LegacySession | undefined;
   readonly [ENVIRONMENT]: RequestEnvironment;
   #lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(method: string, requestId: RequestId, meta: RequestMeta, env: RequestEnvironment) {
     this.method = method;
     this.requestId = requestId;
-    this.protocolVersion = meta[META.protocolVersion];
-    this.clientInfo = meta[META.clientInfo];
-    this.clientCapabilities = meta[META.clientCapabilities];
+    const handshake = env.session?.handshake;
+    this.protocolVersion = handshake?.protocolVersion ?? meta[META.protocolVersion];
+    this.clientInfo = handshake === undefined ? meta[META.clientInfo] : handshake.clientInfo;
+    this.clientCapabilities = handshake?.clientCapabilities ?? meta[META.clientCapabilities];
     this.meta = meta;
     this.authInfo = env.authInfo;
     this.signal = env.signal;
-    this.logLevel = meta[META.logLevel];
+    this.session = env.session;
     this[ENVIRONMENT] = env;
+  }
+
+  get logLevel(): LoggingLevel | undefined {
+    return this.session === undefined ? this.meta[META.logLevel] : this.session.logLevel;
   }
 
   sendProgress(update: ProgressUpdate): void {
@@ -118,6 +194,47 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
       method: "notifications/message",
       params: logger === undefined ? { level, data } : { level, logger, data },
     });
+  }
+
+  elicit(params: ElicitRequestParams, options?: BackChannelRequestOptions): Promise<ElicitResult> {
+    const capability = params.mode === "url" ? URL_ELICITATION : FORM_ELICITATION;
+    return this.#request("elicitation/create", params, capability, ElicitResultSchema, options);
+  }
+
+  createMessage(
+    params: CreateMessageRequestParams,
+    options?: BackChannelRequestOptions,
+  ): Promise<CreateMessageResult> {
+    const capability =
+      params.tools !== undefined || params.toolChoice !== undefined ? SAMPLING_TOOLS : SAMPLING;
+    return this.#request("sampling/createMessage", params, capability, CreateMessageResultSchema, options);
+  }
+
+  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult> {
+    return this.#request("roots/list", undefined, ROOTS, ListRootsResultSchema, options);
+  }
+
+  async ping(options?: BackChannelRequestOptions): Promise<void> {
+    await this.#request("ping", undefined, undefined, PING_RESULT, options);
+  }
+
+  closeSseStream(): void {
+    this[ENVIRONMENT].closeSseStream?.();
+  }
+
+  #request<Result>(
+    method: string,
+    params: object | undefined,
+    capability: Parameters<typeof requestOverBackChannel>[2]["capability"],
+    result: z.ZodType<Result>,
+    options: BackChannelRequestOptions | undefined,
+  ): Promise<Result> {
+    return requestOverBackChannel(
+      this[ENVIRONMENT],
+      this.clientCapabilities,
+      { method, params: params as Record<string, unknown> | undefined, capability, result },
+      options,
+    );
   }
 
   #send(notification: JSONRPCNotification): void {

@@ -5,7 +5,15 @@
  * `InputRequiredResult`, and resolvers (`resolver`, `elicit`, `sample`, `listRoots`, `outcome`): what
  * a tool declares it needs, the framework asking each question once.
  */
-export type { AuthInfo, Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
+export type {
+  AuthInfo,
+  BackChannelRequest,
+  BackChannelRequestOptions,
+  Dispatcher,
+  LegacyHandshake,
+  LegacySession,
+  RequestEnvironment,
+} from "../transport/dispatcher.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
 export type { Awaitable, Handler, ServerHandlers } from "./handlers.js";
 export {
@@ -15,6 +23,10 @@ export {
   rootsRequest,
   samplingRequest,
 } from "./input-required.js";
+export {
+  DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
+  type LegacyInputRequired,
+} from "./legacy/input-required.js";
 export { type LogFields, type Logger, silentLogger, stderrLogger } from "./logger.js";
 export {
   type Completer,

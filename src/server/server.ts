@@ -20,15 +20,24 @@ import {
   type Params,
   resultResponse,
 } from "../protocol/jsonrpc.js";
-import { type CacheableMethod, isKnownMethod, METHODS } from "../protocol/methods.js";
+import { type CacheableMethod, isInputRequired, isKnownMethod, METHODS } from "../protocol/methods.js";
 import { checkFunction } from "../protocol/options.js";
 import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
-import type { Dispatcher, RequestEnvironment } from "../transport/dispatcher.js";
+import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
 import { canListen, deriveCapabilities } from "./discover.js";
 import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./handlers.js";
+import { dispatchLegacy, type LegacyCore, receiveLegacyNotification } from "./legacy/dispatch.js";
+import {
+  checkLegacyInputRequired,
+  DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
+  invalidLegacyResult,
+  type LegacyInputRequired,
+  REFUSED_INPUT_REQUIRED_REASON,
+} from "./legacy/input-required.js";
+import { LegacySessions } from "./legacy/sessions.js";
 import { type LogFields, type Logger, stderrLogger } from "./logger.js";
 import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
@@ -58,6 +67,13 @@ export interface ServerOptions extends ServerHandlers {
   stampServerInfo?: boolean;
   /** Where diagnostics go. Default: warnings and errors to stderr. */
   logger?: Logger;
+  /**
+   * What a handler's `InputRequiredResult` becomes on a 2025-era session (which has no
+   * `InputRequiredResult`): `"refuse"` (default) answers -32603 "Handler returned an invalid
+   * result"; `"fulfil"` asks the client over the session's back-channel and calls the handler again
+   * with the answers. See {@link LegacyInputRequired} for which to choose.
+   */
+  legacyInputRequired?: LegacyInputRequired;
 }
 
 /** The revisions a `Server` answers. */
@@ -96,12 +112,15 @@ export class Server implements Dispatcher {
   readonly #cacheHints: Map<string, CacheHint>;
   readonly #subscriptions = new SubscriptionHub();
   readonly #middleware: Middleware[] = [];
+  readonly #legacyInputRequired: LegacyInputRequired;
+  readonly #legacy: LegacyCore;
   #chain: Next;
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
     checkCommonServerOptions("Server", options);
     checkLowLevelServerOptions("Server", options as Record<string, unknown>);
+    checkLegacyInputRequired("Server", options.legacyInputRequired);
     this.name = name;
     this.#handlers = {};
     for (const key of Object.values(HANDLER_FOR_METHOD)) {
@@ -124,6 +143,24 @@ export class Server implements Dispatcher {
     this.serverInfo = { ...options.info, name, version: options.version ?? "0.0.0" };
     this.capabilities = deriveCapabilities(this.#handlers, options.capabilities);
     this.#chain = (request) => this.#terminal(request);
+    this.#legacyInputRequired = options.legacyInputRequired ?? "refuse";
+    this.#legacy = this.#legacyCore();
+  }
+
+  /** What the 2025-era path reads of this server (the chain read at each call, as `use` replaces it). */
+  #legacyCore(): LegacyCore {
+    return {
+      serverInfo: this.serverInfo,
+      capabilities: this.capabilities,
+      instructions: this.#instructions,
+      logger: this.logger,
+      sessions: new LegacySessions((message, fields) => this.#logError(message, fields)),
+      inputRequired: this.#legacyInputRequired,
+      maxInputRequiredRounds: DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
+      serves: (method) => this.#serves(method),
+      run: (request) => this.#chain(request),
+      logError: (message, fields) => this.#logError(message, fields),
+    };
   }
 
   /**
@@ -143,11 +180,13 @@ export class Server implements Dispatcher {
   /** Tells `subscriptions/listen` streams that asked for it that the tools, prompts or resources list changed. */
   notifyListChanged(kind: ListKind): void {
     this.#subscriptions.publishListChanged(kind);
+    if (this.capabilities[kind]?.listChanged) this.#legacy.sessions.publishListChanged(kind);
   }
 
   /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
   notifyResourceUpdated(uri: string): void {
     this.#subscriptions.publishResourceUpdated(uri);
+    this.#legacy.sessions.publishResourceUpdated(uri);
   }
 
   /** Ends every open `subscriptions/listen` stream with its final result. */
@@ -160,6 +199,21 @@ export class Server implements Dispatcher {
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
+    const { session } = env;
+    if (session !== undefined) {
+      if (!("id" in message)) {
+        receiveLegacyNotification(message, session);
+        return undefined;
+      }
+      try {
+        return resultResponse(
+          message.id,
+          await dispatchLegacy(this.#legacy, message, env as RequestEnvironment & { session: LegacySession }),
+        );
+      } catch (error) {
+        return errorResponse(message.id, this.#toWireError(error, message.method));
+      }
+    }
     if (!("id" in message)) return undefined;
     try {
       const result = await this.#dispatch(message, env);
@@ -218,9 +272,21 @@ export class Server implements Dispatcher {
       ) => unknown;
       result = await handler(context, params);
     }
-    return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
-      this.#cacheHint(m),
-    );
+    if (context.session === undefined) {
+      return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
+        this.#cacheHint(m),
+      );
+    }
+    // A 2025-era session: no serverInfo stamp; an InputRequiredResult leaves the chain only to be
+    // fulfilled over the back-channel (so a requestState boundary seals it on the way out).
+    const shaped = shapeResult(method, result, undefined, (m) => this.#cacheHint(m));
+    if (isInputRequired(shaped) && this.#legacyInputRequired !== "fulfil") {
+      this.#logError(`handler for ${method} returned an invalid result`, {
+        reason: REFUSED_INPUT_REQUIRED_REASON,
+      });
+      throw invalidLegacyResult();
+    }
+    return shaped;
   }
 
   #cacheHint(method: string): CacheHint {

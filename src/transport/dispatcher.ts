@@ -6,6 +6,7 @@
 
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
+import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/schema/base.js";
 
 /**
  * Who the request comes from, as established by an auth layer (a verified bearer token).
@@ -28,6 +29,62 @@ export interface AuthInfo {
   extra?: Record<string, unknown>;
 }
 
+/** What a 2025-era client established with `initialize`. Spec (2025-11-25): basic/lifecycle. */
+export interface LegacyHandshake {
+  /** The negotiated revision, e.g. "2025-11-25". */
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation;
+  readonly clientCapabilities: ClientCapabilities;
+}
+
+/** Options of one server -> client request on a legacy session. */
+export interface BackChannelRequestOptions {
+  /** Cancels it: the client is sent `notifications/cancelled`, the promise rejects with the reason. */
+  signal?: AbortSignal;
+  /** Milliseconds to wait for the answer before rejecting (and cancelling). Default: the transport's. */
+  timeoutMs?: number;
+}
+
+/**
+ * Sends one server -> client request (`elicitation/create`, `sampling/createMessage`,
+ * `roots/list`, `ping`) and resolves with its result object. Rejects with `McpError` carrying the
+ * client's code, message and data when the client answers an error; with the signal's reason on
+ * abort; with `McpError` -32001 "Request timed out" (`ERRORS.REQUEST_TIMEOUT`) on timeout; with an
+ * `McpError` -32600 when the session ends first.
+ */
+export type BackChannelRequest = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options?: BackChannelRequestOptions,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * The per-connection state of one 2025-era session (a stdio connection, or one `Mcp-Session-Id`
+ * on Streamable HTTP). The transport creates and owns it; the server sets `handshake`,
+ * `initialized` and `logLevel` and reads the rest. The only per-connection state tsmcp keeps.
+ */
+export interface LegacySession {
+  /** The `Mcp-Session-Id` on Streamable HTTP; undefined on stdio and stateless HTTP. */
+  readonly id: string | undefined;
+  /** Set by the server when `initialize` succeeds. */
+  handshake: LegacyHandshake | undefined;
+  /** Set by the server on `notifications/initialized`. */
+  initialized: boolean;
+  /** Set by `logging/setLevel`; undefined sends no log messages. */
+  logLevel: LoggingLevel | undefined;
+  /** URIs the client subscribed to with `resources/subscribe`. */
+  readonly resourceSubscriptions: Set<string>;
+  /** Aborted when the session ends (stdio closed, DELETE, idle eviction, server close). */
+  readonly signal: AbortSignal;
+  /**
+   * Sends a notification that belongs to no request (list_changed, resources/updated): stdout on
+   * stdio, the standalone GET stream on HTTP (queued for it, bounded, when none is open).
+   */
+  notify(notification: JSONRPCNotification): void;
+  /** A server -> client request not tied to a client request (e.g. `ping`); absent without a back-channel. */
+  readonly request?: BackChannelRequest;
+}
+
 /** What a transport knows about one incoming message besides the message itself. */
 export interface RequestEnvironment {
   /** Aborted when the client cancels the request or goes away. */
@@ -42,6 +99,19 @@ export interface RequestEnvironment {
   authInfo?: AuthInfo;
   /** The HTTP request headers, on Streamable HTTP. */
   headers?: Headers;
+  /** The 2025-era session this message belongs to; absent on the stateless 2026-07-28 wire. */
+  session?: LegacySession;
+  /**
+   * The back-channel for server -> client requests made while serving this request (HTTP: sent on
+   * this request's SSE stream; stdio: stdout). Absent at 2026-07-28 and on stateless legacy HTTP.
+   */
+  request?: BackChannelRequest;
+  /**
+   * Closes this request's SSE stream now, before the response, so the client reconnects with
+   * `Last-Event-ID` and gets the rest (2025-11-25 SSE polling); absent where the transport cannot
+   * resume a stream.
+   */
+  closeSseStream?: () => void;
 }
 
 /** Answers JSON-RPC messages; implemented by `Server` and `MCPServer`. */

@@ -6,9 +6,17 @@
  */
 
 import type { LoggingLevel } from "../../protocol/schema/base.js";
-import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequiredResult,
+  InputResponses,
+  ListRootsResult,
+} from "../../protocol/schema/input.js";
 import type { ReadResourceResult } from "../../protocol/schema/methods.js";
-import type { RequestEnvironment } from "../../transport/dispatcher.js";
+import type { BackChannelRequestOptions, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   type CarriesEnvironment,
   ENVIRONMENT,
@@ -117,6 +125,27 @@ class HandlerContext implements Context, CarriesEnvironment {
   }
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     this.#base.log(level, data, logger);
+  }
+  get session() {
+    return this.#base.session;
+  }
+  elicit(params: ElicitRequestParams, options?: BackChannelRequestOptions): Promise<ElicitResult> {
+    return this.#base.elicit(params, options);
+  }
+  createMessage(
+    params: CreateMessageRequestParams,
+    options?: BackChannelRequestOptions,
+  ): Promise<CreateMessageResult> {
+    return this.#base.createMessage(params, options);
+  }
+  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult> {
+    return this.#base.listRoots(options);
+  }
+  ping(options?: BackChannelRequestOptions): Promise<void> {
+    return this.#base.ping(options);
+  }
+  closeSseStream(): void {
+    this.#base.closeSseStream();
   }
   /** This call's context with `resolved` added (a new object; this one is unchanged). */
   static withResolved<Values>(ctx: HandlerContext, resolved: Values): ResolvedContext<Values> {

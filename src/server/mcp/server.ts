@@ -21,6 +21,7 @@ import {
   type HttpHandlerOptions,
 } from "../../transport/http/server-handler.js";
 import type { RequestContext } from "../context.js";
+import { checkLegacyInputRequired, type LegacyInputRequired } from "../legacy/input-required.js";
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
 import { checkCommonServerOptions } from "../options.js";
@@ -65,6 +66,13 @@ export interface MCPServerOptions {
   logger?: Logger;
   /** Items per page of `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. Default 100. */
   pageSize?: number;
+  /**
+   * What a hand-built `InputRequiredResult` (one a handler returns itself) becomes on a 2025-era
+   * session: `"refuse"` (default) answers -32603; `"fulfil"` asks the client over the back-channel
+   * and calls the handler again with the answers. Resolver tools need neither. See
+   * {@link LegacyInputRequired}.
+   */
+  legacyInputRequired?: LegacyInputRequired;
 }
 
 function missingAudienceMessage(): string {
@@ -82,6 +90,7 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
   checkCommonServerOptions("MCPServer", options);
   const { pageSize, requestStateSecurity } = options;
   checkInteger("MCPServer", "pageSize", pageSize, { min: 1, unit: "items" });
+  checkLegacyInputRequired("MCPServer", options.legacyInputRequired);
   if (requestStateSecurity !== undefined) {
     if (!(requestStateSecurity instanceof RequestStateSecurity)) {
       throw optionTypeError("MCPServer", "requestStateSecurity", "a RequestStateSecurity");
@@ -137,6 +146,9 @@ export class MCPServer implements Dispatcher {
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.cache === undefined ? {} : { cache: options.cache }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.legacyInputRequired === undefined
+        ? {}
+        : { legacyInputRequired: options.legacyInputRequired }),
       onListTools: (_ctx, params) => {
         const { page, nextCursor } = pageOf("tools", this.#tools.entries, params.cursor, this.pageSize);
         const tools = page.map((entry) => entry.value.definition);

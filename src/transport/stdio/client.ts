@@ -15,10 +15,10 @@ import {
   parseMessage,
 } from "../../protocol/jsonrpc.js";
 import { checkInteger, checkString, isObject, optionTypeError } from "../../protocol/options.js";
+import { InFlightRequests } from "../in-flight.js";
 import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
 import { defaultInheritedEnvironment } from "./environment.js";
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from "./framing.js";
-import { InFlightRequests } from "./requests.js";
 import {
   DEFAULT_CLOSE_GRACE_PERIOD_MS,
   DEFAULT_TERMINATE_GRACE_PERIOD_MS,

@@ -1,8 +1,8 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import type { JSONRPCNotification, JSONRPCRequest } from "../../protocol/jsonrpc.js";
-import { TransportError } from "../transport.js";
-import { InFlightRequests, progressTokenOf } from "./requests.js";
+import type { JSONRPCNotification, JSONRPCRequest } from "../protocol/jsonrpc.js";
+import { InFlightRequests, progressTokenOf } from "./in-flight.js";
+import { TransportError } from "./transport.js";
 
 function request(id: string | number, meta: Record<string, unknown> = {}): JSONRPCRequest {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta, name: "x" } };

@@ -6,16 +6,16 @@
  * Spec: basic/index §Requests (ids unique in flight), basic/patterns/progress,
  * basic/patterns/cancellation, basic/patterns/subscriptions.
  */
-import { deferred, onAbort } from "../../protocol/async.js";
+import { deferred, onAbort } from "../protocol/async.js";
 import {
   isRequestId,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
   type RequestId,
-} from "../../protocol/jsonrpc.js";
-import { META } from "../../protocol/versions.js";
-import { TransportError, type TransportRequestOptions } from "../transport.js";
+} from "../protocol/jsonrpc.js";
+import { META } from "../protocol/versions.js";
+import { TransportError, type TransportRequestOptions } from "./transport.js";
 
 /** A notification sink. */
 export type NotificationHandler = (notification: JSONRPCNotification) => void;

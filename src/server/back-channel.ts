@@ -1,0 +1,113 @@
+/**
+ * Server -> client requests on a 2025-era session (`elicitation/create`, `sampling/createMessage`,
+ * `roots/list`, `ping`): refused without a back-channel (the stateless 2026-07-28 wire), gated on
+ * the capabilities the client declared at `initialize` before anything is sent, cancelled with the
+ * request that made them, and answered only with a result the protocol schema accepts.
+ * Spec (2025-11-25): client/elicitation, client/sampling, client/roots, basic/utilities/ping.
+ */
+import type * as z from "zod";
+import { McpError } from "../protocol/errors.js";
+import type { ClientCapabilities } from "../protocol/schema/base.js";
+import type { RequestEnvironment } from "../transport/dispatcher.js";
+import { describeIssue } from "./request-meta.js";
+
+/** A capability a server -> client request needs the client to have declared. */
+export interface BackChannelCapability {
+  /** How the error message names it: "form elicitation", "URL elicitation", "sampling", ... */
+  readonly label: string;
+  /** The `requiredCapabilities` of the -32021 error's `data`. */
+  readonly requiredCapabilities: ClientCapabilities;
+  /** True when `capabilities` declares it. */
+  readonly isDeclared: (capabilities: ClientCapabilities) => boolean;
+}
+
+/** Form elicitation: `elicitation.form`, or a bare `elicitation: {}` (neither mode named). */
+export const FORM_ELICITATION: BackChannelCapability = {
+  label: "form elicitation",
+  requiredCapabilities: { elicitation: { form: {} } },
+  isDeclared: ({ elicitation }) =>
+    elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
+};
+/** URL elicitation: `elicitation.url` only. */
+export const URL_ELICITATION: BackChannelCapability = {
+  label: "URL elicitation",
+  requiredCapabilities: { elicitation: { url: {} } },
+  isDeclared: ({ elicitation }) => elicitation?.url !== undefined,
+};
+/** Sampling without tools. */
+export const SAMPLING: BackChannelCapability = {
+  label: "sampling",
+  requiredCapabilities: { sampling: {} },
+  isDeclared: ({ sampling }) => sampling !== undefined,
+};
+/** Sampling with `tools` or `toolChoice`. */
+export const SAMPLING_TOOLS: BackChannelCapability = {
+  label: "sampling.tools",
+  requiredCapabilities: { sampling: { tools: {} } },
+  isDeclared: ({ sampling }) => sampling?.tools !== undefined,
+};
+/** Roots. */
+export const ROOTS: BackChannelCapability = {
+  label: "roots",
+  requiredCapabilities: { roots: {} },
+  isDeclared: ({ roots }) => roots !== undefined,
+};
+
+/** One server -> client request to make. */
+export interface BackChannelCall<Result> {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  /** What the client must have declared; undefined for `ping`. */
+  readonly capability: BackChannelCapability | undefined;
+  /** The schema the client's result must satisfy. */
+  readonly result: z.ZodType<Result>;
+}
+
+/**
+ * The -32600 of a request made where there is no back-channel (the 2026-07-28 wire, stateless
+ * legacy HTTP): the server cannot reach the client outside a response.
+ */
+export function noBackChannel(method: string): McpError {
+  return McpError.of(
+    "INVALID_REQUEST",
+    `Cannot send '${method}': this transport context has no back-channel for server-initiated requests.`,
+  );
+}
+
+/**
+ * Makes one server -> client request while serving a request: refuses without `env.request`
+ * (-32600), refuses when the client did not declare `call.capability` (-32021 with
+ * `data.requiredCapabilities`, nothing sent), cancels with `signal` (the serving request's) as
+ * well as `options.signal`, and validates the client's result.
+ *
+ * @throws McpError -32600, -32021, the client's own error, -32001 on timeout (from the transport),
+ *   -32603 "Client returned an invalid result for '<method>'" when the result does not validate;
+ *   the abort reason when cancelled.
+ */
+export async function requestOverBackChannel<Result>(
+  env: RequestEnvironment,
+  capabilities: ClientCapabilities,
+  call: BackChannelCall<Result>,
+  options: { signal?: AbortSignal; timeoutMs?: number } | undefined,
+): Promise<Result> {
+  const send = env.request;
+  if (send === undefined) throw noBackChannel(call.method);
+  const { capability } = call;
+  if (capability !== undefined && !capability.isDeclared(capabilities)) {
+    throw McpError.of(
+      "MISSING_REQUIRED_CLIENT_CAPABILITY",
+      `Client did not declare the ${capability.label} capability required by '${call.method}'`,
+      { requiredCapabilities: structuredClone(capability.requiredCapabilities) },
+    );
+  }
+  const signal = options?.signal === undefined ? env.signal : AbortSignal.any([env.signal, options.signal]);
+  signal.throwIfAborted();
+  const raw = await send(call.method, call.params, { signal, timeoutMs: options?.timeoutMs });
+  const parsed = call.result.safeParse(raw);
+  if (!parsed.success) {
+    throw new McpError(-32603, `Client returned an invalid result for '${call.method}'`, undefined, {
+      cause: new Error(describeIssue(parsed.error.issues)),
+    });
+  }
+  return parsed.data;
+}

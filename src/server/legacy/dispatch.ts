@@ -1,0 +1,129 @@
+/**
+ * The 2025-era path of a `Server`, taken when the transport hands a message in with a session:
+ * `initialize` and `ping` at any time; after `initialize`, `logging/setLevel`,
+ * `resources/subscribe`/`unsubscribe` (when the server offers subscriptions) and every
+ * list/get/call/read/complete method the server has a handler for, through the same middleware
+ * chain and params schemas as at 2026-07-28. `server/discover` and `subscriptions/listen` do not
+ * exist in that era (-32601). Results leave without `resultType`, the `serverInfo` stamp and cache
+ * hints. Spec (2025-11-25): basic/lifecycle, basic/utilities/ping, server/utilities/logging,
+ * server/resources §Subscriptions.
+ */
+
+import type * as z from "zod";
+import { invalidParams, McpError, methodNotFound } from "../../protocol/errors.js";
+import type { JSONRPCNotification, JSONRPCRequest } from "../../protocol/jsonrpc.js";
+import { isInputRequired } from "../../protocol/methods.js";
+import type { RequestMeta } from "../../protocol/schema/base.js";
+import {
+  HandshakeRequestMetaSchema,
+  SetLevelRequestParamsSchema,
+  SubscribeRequestParamsSchema,
+} from "../../protocol/schema/handshake.js";
+import type { LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
+import { createRequestContext } from "../context.js";
+import type { LogFields, Logger } from "../logger.js";
+import type { Next, WireResult } from "../middleware.js";
+import { describeIssue } from "../request-meta.js";
+import { initialize, type ServerSelfDescription } from "./handshake.js";
+import { fulfilInputRequired, type LegacyInputRequired } from "./input-required.js";
+import type { LegacySessions } from "./sessions.js";
+
+/** What the 2025-era path needs of its server. */
+export interface LegacyCore extends ServerSelfDescription {
+  readonly logger: Logger;
+  readonly sessions: LegacySessions;
+  readonly inputRequired: LegacyInputRequired;
+  readonly maxInputRequiredRounds: number;
+  /** True when a handler serves `method` (a method of the 2026-07-28 table). */
+  serves(method: string): boolean;
+  /** The middleware chain, ending in params validation, the handler and result shaping. */
+  readonly run: Next;
+  /** Logs an error without ever throwing. */
+  logError(message: string, fields: LogFields): void;
+}
+
+/** The methods only the 2026-07-28 revision has. */
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+
+/**
+ * Answers one request of a 2025-era session.
+ *
+ * @throws McpError -32600 before `initialize` (other than `ping`) or for a second `initialize`;
+ *   -32601 for a method this server does not serve in that era; -32602 for invalid params; what the
+ *   handler throws.
+ */
+export async function dispatchLegacy(
+  core: LegacyCore,
+  request: JSONRPCRequest,
+  env: RequestEnvironment & { session: LegacySession },
+): Promise<WireResult> {
+  const { method, params } = request;
+  const { session } = env;
+  if (method === "initialize") {
+    const result = initialize(session, params, core);
+    core.sessions.add(session);
+    return result as WireResult;
+  }
+  if (method === "ping") return {};
+  if (session.handshake === undefined) {
+    throw McpError.of("INVALID_REQUEST", "Invalid request: session not initialized; send initialize first");
+  }
+  switch (method) {
+    case "logging/setLevel": {
+      if (core.capabilities.logging === undefined) throw methodNotFound(method);
+      session.logLevel = parse(SetLevelRequestParamsSchema, params ?? {}).level;
+      return {};
+    }
+    case "resources/subscribe":
+    case "resources/unsubscribe": {
+      if (core.capabilities.resources?.subscribe !== true) throw methodNotFound(method);
+      const { uri } = parse(SubscribeRequestParamsSchema, params ?? {});
+      if (method === "resources/subscribe") session.resourceSubscriptions.add(uri);
+      else session.resourceSubscriptions.delete(uri);
+      return {};
+    }
+  }
+  if (MODERN_ONLY_METHODS.has(method) || !core.serves(method)) throw methodNotFound(method);
+  const meta = parse(HandshakeRequestMetaSchema, params?._meta, "_meta.") ?? {};
+  const context = createRequestContext(method, request.id, meta as RequestMeta, env);
+  const middlewareRequest = { method, params: params ?? {}, context, logger: core.logger };
+  let result = await core.run(middlewareRequest);
+  if (isInputRequired(result) && core.inputRequired === "fulfil") {
+    result = await fulfilInputRequired(
+      core.run,
+      middlewareRequest,
+      result,
+      env,
+      core.maxInputRequiredRounds,
+      (message, fields) => core.logError(message, fields),
+    );
+  }
+  return toHandshakeEraResult(result);
+}
+
+/** Takes a notification of a 2025-era session: `notifications/initialized` marks it ready. */
+export function receiveLegacyNotification(notification: JSONRPCNotification, session: LegacySession): void {
+  if (notification.method === "notifications/initialized" && session.handshake !== undefined) {
+    session.initialized = true;
+  }
+}
+
+/** A result as a 2025-era client expects it: no `resultType`, `ttlMs` or `cacheScope`. */
+export function toHandshakeEraResult(result: WireResult): WireResult {
+  const shaped: WireResult = {};
+  for (const key of Object.keys(result)) {
+    if (key !== "resultType" && key !== "ttlMs" && key !== "cacheScope") shaped[key] = result[key];
+  }
+  return shaped;
+}
+
+/**
+ * `value` parsed by `schema`.
+ *
+ * @throws McpError -32602 "Invalid params: <prefix><path>: <problem>" otherwise.
+ */
+function parse<T>(schema: z.ZodType<T>, value: unknown, prefix = ""): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidParams(`Invalid params: ${prefix}${describeIssue(parsed.error.issues)}`);
+  return parsed.data;
+}

@@ -1,0 +1,59 @@
+/**
+ * The live 2025-era sessions of one server, for the notifications that belong to no request:
+ * `notifications/<kind>/list_changed` to every session that completed `initialize`, and
+ * `notifications/resources/updated` to the sessions subscribed to that URI. A session leaves when
+ * its `signal` aborts. Spec (2025-11-25): server/tools, server/prompts, server/resources
+ * §List Changed Notification, §Subscriptions.
+ */
+import type { JSONRPCNotification } from "../../protocol/jsonrpc.js";
+import type { LegacySession } from "../../transport/dispatcher.js";
+import type { LogFields } from "../logger.js";
+import type { ListKind } from "../subscriptions.js";
+
+/** The sessions that completed `initialize` and have not ended. */
+export class LegacySessions {
+  readonly #sessions = new Set<LegacySession>();
+  readonly #onError: (message: string, fields: LogFields) => void;
+
+  /** `onError` hears of a session whose `notify` threw (the others are still notified). */
+  constructor(onError: (message: string, fields: LogFields) => void) {
+    this.#onError = onError;
+  }
+
+  /** How many sessions are live. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Adds a session that completed `initialize`; it leaves when its signal aborts. */
+  add(session: LegacySession): void {
+    if (session.signal.aborted || this.#sessions.has(session)) return;
+    this.#sessions.add(session);
+    session.signal.addEventListener("abort", () => this.#sessions.delete(session), { once: true });
+  }
+
+  /** Sends `notifications/<kind>/list_changed` to every live session. */
+  publishListChanged(kind: ListKind): void {
+    this.#send(() => true, { jsonrpc: "2.0", method: `notifications/${kind}/list_changed` });
+  }
+
+  /** Sends `notifications/resources/updated` to the live sessions subscribed to `uri`. */
+  publishResourceUpdated(uri: string): void {
+    this.#send((session) => session.resourceSubscriptions.has(uri), {
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri },
+    });
+  }
+
+  #send(to: (session: LegacySession) => boolean, notification: JSONRPCNotification): void {
+    for (const session of this.#sessions) {
+      if (session.signal.aborted || !to(session)) continue;
+      try {
+        session.notify(notification);
+      } catch (error) {
+        this.#onError(`sending ${notification.method} to a session failed`, { error });
+      }
+    }
+  }
+}
