@@ -50,8 +50,8 @@ export interface HttpServerHandle {
   /** The port listened on. */
   readonly port: number;
   /**
-   * Stops listening and ends every open connection, SSE streams included (their requests are
-   * aborted). Resolves once the server is closed. Idempotent.
+   * Stops listening, ends every handshake-era session and every open connection, SSE streams
+   * included (their requests are aborted). Resolves once the server is closed. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -234,6 +234,7 @@ async function start(
     url,
     port: address.port,
     close() {
+      handler.close();
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));
         server.closeAllConnections();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { Server } from "../../server/server.js";
 import type { Dispatcher } from "../dispatcher.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.js";
@@ -138,20 +138,22 @@ describe("per-request _meta", () => {
       null,
     ],
   ])(
-    "answers an unsupported MCP-Protocol-Version header %s with 400 and -32022, before any other check",
+    "answers an unsupported MCP-Protocol-Version header %s with 400 and -32022, before any other check (2026 only)",
     async (_case, method, headers, meta) => {
       const allHeaders = { "Content-Type": "application/json", ...headers };
-      const body = await expectError(
-        await post(handle.url, rpc(12, method, {}, meta), allHeaders),
-        400,
-        -32022,
+      const modernOnly = await serve(fixture.dispatcher, { legacy: "reject" });
+      const response = await post(modernOnly.url, rpc(12, method, {}, meta), allHeaders).finally(() =>
+        modernOnly.close(),
       );
+      const body = await expectError(response, 400, -32022);
       const requested = (headers as Record<string, string>)["MCP-Protocol-Version"];
       expect(body).toMatchObject({ id: 12, error: { data: { supported: ["2026-07-28"], requested } } });
     },
   );
 
-  it("answers a 2025-era initialize without 2026 headers with 400 and -32022 naming its versions", async () => {
+  it("answers a 2025-era initialize without 2026 headers with 400 and -32022 naming its versions (2026 only)", async () => {
+    const modernOnly = await serve(fixture.dispatcher, { legacy: "reject" });
+    onTestFinished(() => modernOnly.close());
     const initialize = rpc(
       13,
       "initialize",
@@ -162,7 +164,7 @@ describe("per-request _meta", () => {
       },
       null,
     );
-    const response = await post(handle.url, initialize, {
+    const response = await post(modernOnly.url, initialize, {
       "Content-Type": "application/json",
       Accept: "application/json, text/event-stream",
     });
@@ -256,10 +258,29 @@ describe("request-metadata headers", () => {
 });
 
 describe("HTTP-level refusals", () => {
-  it.each(["GET", "DELETE", "PUT"])("answers %s with 405 and Allow: POST", async (method) => {
-    const response = await fetch(handle.url, { method });
+  it.each(["GET", "DELETE", "PUT"])(
+    "answers %s with 405 and Allow: POST when serving 2026 only",
+    async (method) => {
+      const modernOnly = await serve(fixture.dispatcher, { legacy: "reject" });
+      const response = await fetch(modernOnly.url, { method }).finally(() => modernOnly.close());
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    },
+  );
+
+  it.each(["GET", "DELETE"])(
+    "answers %s naming the 2026 revision with 405 and Allow: POST",
+    async (method) => {
+      const response = await fetch(handle.url, { method, headers: { "MCP-Protocol-Version": "2026-07-28" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    },
+  );
+
+  it("answers PUT with 405 and Allow: GET, POST, DELETE when serving sessions", async () => {
+    const response = await fetch(handle.url, { method: "PUT" });
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("POST");
+    expect(response.headers.get("allow")).toBe("GET, POST, DELETE");
   });
 
   it("refuses a foreign Host header with 403 (DNS rebinding)", async () => {

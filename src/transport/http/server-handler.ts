@@ -16,18 +16,23 @@ import {
   errorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
+  type ParsedMessage,
   parseMessage,
   type RequestId,
 } from "../../protocol/jsonrpc.js";
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject } from "../../protocol/options.js";
-import { MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import { type Dispatcher, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
 import { routeRequest } from "./route.js";
+import { createLegacyEntry, type LegacyEntry } from "./session/legacy.js";
+import { type CheckedSessionOptions, checkSessionOptions, type SessionOptions } from "./session/options.js";
+import { SessionRegistry } from "./session/registry.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 /** Milliseconds between keep-alive comments on an open SSE stream, by default. */
@@ -37,7 +42,7 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of {@link createHttpHandler}; all validated when the handler is built. */
-export interface HttpHandlerOptions extends OriginGuardOptions {
+export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
   /**
    * Hostnames the `Host` header may name, on any port, or `"*"` for any (behind a proxy that
    * checks it). Default: loopback only, `["localhost", "127.0.0.1", "[::1]"]`. A request for any
@@ -66,7 +71,14 @@ export interface HttpHandlerOptions extends OriginGuardOptions {
 }
 
 /** A web-standard request handler. Never rejects. */
-export type HttpHandler = (request: Request) => Promise<Response>;
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Ends every handshake-era session (their requests abort, their streams close, their ids get 404
+   * from then on). Idempotent; the handler keeps answering.
+   */
+  close(): void;
+}
 
 /**
  * One HTTP request as the handler reads it: what a web `Request` offers, minus the body stream. The
@@ -85,7 +97,11 @@ export interface HttpExchange {
 }
 
 /** The handler over exchanges: never rejects. */
-export type HttpExchangeHandler = (exchange: HttpExchange) => Promise<HttpAnswer>;
+export interface HttpExchangeHandler {
+  (exchange: HttpExchange): Promise<HttpAnswer>;
+  /** Ends every handshake-era session, as {@link HttpHandler.close} does. */
+  close(): void;
+}
 
 /** The exchange of a web `Request`. */
 function exchangeOf(request: Request): HttpExchange {
@@ -104,6 +120,7 @@ interface CheckedOptions {
   maxBodyBytes: number;
   keepAliveMs: number;
   logger: Pick<Logger, "error">;
+  sessions: CheckedSessionOptions;
 }
 
 function checkOptions(
@@ -114,7 +131,9 @@ function checkOptions(
   const { maxBodyBytes, keepAliveMs, logger } = checkOptionsObject(owner, options);
   checkInteger(owner, "maxBodyBytes", maxBodyBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "keepAliveMs", keepAliveMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
+  const sessions = checkSessionOptions(owner, options);
   return {
+    sessions,
     maxBodyBytes: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
@@ -155,7 +174,8 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
   const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");
-  return async (request) => toResponse(await handle(exchangeOf(request)));
+  const handler = async (request: Request) => toResponse(await handle(exchangeOf(request)));
+  return Object.assign(handler, { close: () => handle.close() });
 }
 
 /**
@@ -171,7 +191,7 @@ export function createExchangeHandler(
   if (!isDispatcher(dispatcher)) {
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, keepAliveMs, logger } = checkOptions(owner, options, dispatcher.logger);
+  const { maxBodyBytes, keepAliveMs, logger, sessions } = checkOptions(owner, options, dispatcher.logger);
   const guard = createOriginGuard(options);
   const report = (error: unknown) => {
     try {
@@ -182,6 +202,27 @@ export function createExchangeHandler(
   };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const answering = { streamable: false, keepAliveMs, report };
+  const registry = new SessionRegistry(sessions, keepAliveMs);
+  const legacy: LegacyEntry | undefined =
+    sessions.legacy === "reject"
+      ? undefined
+      : createLegacyEntry({ dispatcher, registry, mode: sessions.legacy, report });
+
+  /**
+   * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
+   * `MCP-Protocol-Version` names a 2025 revision; or it has no such header, no `Mcp-Method` (a 2026
+   * header) and no `_meta` revision, or is `initialize`. A header naming a 2026 revision, or a
+   * revision of neither era (answered -32022), keeps it on the 2026 path.
+   */
+  function isLegacy(request: HttpExchange, parsed: Exclude<ParsedMessage, { kind: "invalid" }>): boolean {
+    const version = request.headers.get("mcp-protocol-version")?.trim() || undefined;
+    if (version !== undefined && supportedVersions.includes(version)) return false;
+    if (request.headers.get("mcp-session-id") !== null) return true;
+    if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
+    if (request.headers.get("mcp-method") !== null) return false;
+    if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
+    return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
+  }
 
   async function serveModern(request: HttpExchange): Promise<HttpAnswer> {
     if (!isJsonContentType(request.headers.get("content-type"))) {
@@ -202,9 +243,9 @@ export function createExchangeHandler(
       return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
     }
     const parsed = parseMessage(body.text);
+    if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
+    if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
     switch (parsed.kind) {
-      case "invalid":
-        return errorJson(parsed.error, parsed.id);
       case "response":
         return errorJson(
           McpError.of(
@@ -245,19 +286,27 @@ export function createExchangeHandler(
   }
 
   async function serve(request: HttpExchange): Promise<HttpAnswer> {
-    const route = routeRequest(request);
-    if (route.kind === "method-not-allowed") {
-      return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, { Allow: route.allow });
-    }
     const host = request.headers.get("host") ?? new URL(request.url).host;
     if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
     if (!guard.isOriginAllowed(request.headers.get("origin"))) {
       return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
     }
-    return serveModern(request);
+    const route = routeRequest(request, sessions.legacy === "session", supportedVersions);
+    switch (route.kind) {
+      case "method-not-allowed":
+        return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, {
+          Allow: route.allow,
+        });
+      case "session-get":
+        return (legacy as LegacyEntry).get(request);
+      case "session-delete":
+        return (legacy as LegacyEntry).delete(request);
+      case "post":
+        return serveModern(request);
+    }
   }
 
-  return async (request) => {
+  const handler = async (request: HttpExchange): Promise<HttpAnswer> => {
     try {
       return await serve(request);
     } catch (error) {
@@ -265,4 +314,5 @@ export function createExchangeHandler(
       return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
     }
   };
+  return Object.assign(handler, { close: () => registry.close() });
 }

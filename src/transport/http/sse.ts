@@ -18,11 +18,21 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /**
- * One SSE event carrying `message`. `JSON.stringify` escapes line breaks inside strings, so the
- * data is always a single line.
+ * One SSE event carrying `message`, with an `id:` line when `id` is given (a resumable stream).
+ * `JSON.stringify` escapes line breaks inside strings, so the data is always a single line.
  */
-export function formatSseEvent(message: JSONRPCMessage): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+export function formatSseEvent(message: JSONRPCMessage, id?: string): string {
+  const idLine = id === undefined ? "" : `id: ${id}\n`;
+  return `${idLine}event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/**
+ * A priming event: an id and empty data, so that the client has a `Last-Event-ID` to reconnect
+ * with before any message arrives, and the `retry:` milliseconds it must wait before reconnecting.
+ * Spec (2025-11-25): basic/transports §Sending Messages to the Server (SSE polling).
+ */
+export function formatPrimingEvent(id: string, retryMs: number): string {
+  return `id: ${id}\nretry: ${retryMs}\ndata: \n\n`;
 }
 
 /** Options of an {@link SseStream}. */
@@ -64,9 +74,14 @@ export class SseStream {
     return this.#closed;
   }
 
-  /** Sends one message; does nothing once the stream is closed. */
-  send(message: JSONRPCMessage): void {
-    this.#write(formatSseEvent(message));
+  /** Sends one message (with the event id `id`, when given); does nothing once the stream is closed. */
+  send(message: JSONRPCMessage, id?: string): void {
+    this.#write(formatSseEvent(message, id));
+  }
+
+  /** Sends a pre-formatted event (a priming event); does nothing once the stream is closed. */
+  sendRaw(text: string): void {
+    this.#write(text);
   }
 
   /** Ends the stream (after everything sent so far). Idempotent. */

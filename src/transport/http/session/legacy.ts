@@ -1,0 +1,300 @@
+/**
+ * The handshake-era (2025) entry of the Streamable HTTP server: `initialize` mints a session, a
+ * POST with `Mcp-Session-Id` is served on its session (requests with the back-channel on their SSE
+ * stream, notifications and the client's responses answered 202), GET opens or resumes a stream,
+ * DELETE ends the session. In the stateless mode every message is served on a one-request
+ * session. JSON-RPC error responses go with HTTP 200 here, as 2025-era clients expect; refusals at
+ * the HTTP layer keep their status. Spec (2025-11-25): basic/transports (Streamable HTTP, §Session
+ * Management, §Protocol Version Header, §Resumability and Redelivery), basic/lifecycle.
+ */
+import { internalError, McpError, unsupportedProtocolVersion } from "../../../protocol/errors.js";
+import {
+  errorResponse,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type ParsedMessage,
+  type RequestId,
+} from "../../../protocol/jsonrpc.js";
+import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
+import type { Dispatcher, RequestEnvironment } from "../../dispatcher.js";
+import type { HttpAnswer } from "../answer.js";
+import { acceptsEventStream } from "../media-type.js";
+import { SSE_HEADERS } from "../sse.js";
+import type { CheckedSessionOptions } from "./options.js";
+import type { SessionRegistry } from "./registry.js";
+import { HttpSession } from "./session.js";
+import type { ResumableStream } from "./stream.js";
+
+/** The session header, as the spec spells it. */
+export const SESSION_ID_HEADER = "Mcp-Session-Id";
+
+/** The revision a server assumes when a 2025-era request carries no `MCP-Protocol-Version`. */
+const ASSUMED_VERSION = "2025-03-26";
+
+/** The request side the legacy entry reads. */
+export interface LegacyExchange {
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+}
+
+/** What the legacy entry needs from its handler. */
+export interface LegacyEntryOptions {
+  readonly dispatcher: Dispatcher;
+  readonly registry: SessionRegistry;
+  readonly mode: Exclude<CheckedSessionOptions["legacy"], "reject">;
+  /** Receives a dispatcher failure. Must not throw. */
+  readonly report: (error: unknown) => void;
+}
+
+/** The legacy entry's three methods. */
+export interface LegacyEntry {
+  post(exchange: LegacyExchange, message: Exclude<ParsedMessage, { kind: "invalid" }>): Promise<HttpAnswer>;
+  get(exchange: LegacyExchange): HttpAnswer;
+  delete(exchange: LegacyExchange): HttpAnswer;
+}
+
+function json(body: unknown, status: number, headers?: Record<string, string>): HttpAnswer {
+  return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
+}
+
+function refusal(status: number, message: string, id?: RequestId): HttpAnswer {
+  return json(errorResponse(id, McpError.of("INVALID_REQUEST", message)), status);
+}
+
+function sseAnswer(readable: ReadableStream<Uint8Array>): HttpAnswer {
+  return { kind: "response", response: new Response(readable, { status: 200, headers: SSE_HEADERS }) };
+}
+
+function versionHeader(headers: Headers): string | undefined {
+  const value = headers.get("mcp-protocol-version")?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** Builds the legacy entry of one handler. */
+export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
+  const { dispatcher, registry, mode, report } = options;
+
+  /** Dispatches, turning a rejection or a missing response into -32603 (the cause reported). */
+  async function dispatch(message: JSONRPCRequest, env: RequestEnvironment): Promise<JSONRPCResponse> {
+    try {
+      const response = await dispatcher.handle(message, env);
+      if (response !== undefined) return response;
+      report(new Error(`the dispatcher answered ${message.method} with nothing`));
+    } catch (error) {
+      report(error);
+    }
+    return errorResponse(message.id, internalError());
+  }
+
+  async function dispatchNotification(message: JSONRPCNotification, env: RequestEnvironment): Promise<void> {
+    try {
+      await dispatcher.handle(message, env);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  /** The session a request names, or the refusal: 400 without the header, 404 for an unknown id. */
+  function sessionOf(exchange: LegacyExchange, id?: RequestId): HttpSession | HttpAnswer {
+    const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
+    if (sessionId === undefined || sessionId === "") {
+      return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
+    }
+    const session = registry.get(sessionId);
+    if (session === undefined) return refusal(404, "Session not found", id);
+    const version = versionHeader(exchange.headers);
+    const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;
+    if (version !== undefined && negotiated !== undefined && version !== negotiated) {
+      return json(errorResponse(id, unsupportedProtocolVersion(version, [negotiated])), 400);
+    }
+    return session;
+  }
+
+  async function initialize(exchange: LegacyExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
+    const session = mode === "session" ? registry.create() : registry.createStateless();
+    const response = await dispatch(message, { signal: exchange.signal, headers: exchange.headers, session });
+    const version = "result" in response ? response.result.protocolVersion : undefined;
+    if (mode === "stateless" || typeof version !== "string") {
+      session.end();
+      return json(response, 200);
+    }
+    session.negotiatedVersion = version;
+    registry.add(session);
+    return json(response, 200, { [SESSION_ID_HEADER]: session.id as string });
+  }
+
+  /** A one-request session of the stateless mode, as if `initialize` had happened. */
+  function statelessSession(exchange: LegacyExchange): HttpSession {
+    const session = registry.createStateless();
+    session.handshake = {
+      protocolVersion: versionHeader(exchange.headers) ?? ASSUMED_VERSION,
+      clientInfo: { name: "unknown", version: "0" },
+      clientCapabilities: {},
+    };
+    session.initialized = true;
+    return session;
+  }
+
+  /**
+   * Serves one request on `session`: JSON when the dispatcher answers before sending anything, else
+   * an SSE stream (priming event, the related notifications and requests, the response). The
+   * stream may be closed early (`closeSseStream`) or lost; the client resumes it with GET and
+   * `Last-Event-ID`. Only `notifications/cancelled` (or the session's end) aborts the request, as
+   * a lost connection is no cancellation, except before any event id reached the client.
+   */
+  async function serveRequest(
+    exchange: LegacyExchange,
+    session: HttpSession,
+    message: JSONRPCRequest,
+    backChannel: boolean,
+    onDone: () => void = () => {},
+  ): Promise<HttpAnswer> {
+    const streamable = acceptsEventStream(exchange.headers.get("accept"));
+    const controller = new AbortController();
+    const release = session.hold();
+    const untrack = session.trackIncoming(message.id, controller);
+    const onSessionEnd = () => controller.abort(session.signal.reason);
+    session.signal.addEventListener("abort", onSessionEnd, { once: true });
+    let stream: ResumableStream | undefined;
+    let readable: ReadableStream<Uint8Array> | undefined;
+    let settled = false;
+    let opened!: () => void;
+    const firstEvent = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    const open = (): ResumableStream => {
+      if (stream === undefined) {
+        stream = session.openStream();
+        readable = stream.connect();
+        opened();
+      }
+      return stream;
+    };
+    const send = (outgoing: JSONRPCMessage) => {
+      if (!settled && !session.ended) open().send(outgoing);
+    };
+    const onClientGone = () => {
+      if (stream === undefined) controller.abort(exchange.signal.reason);
+    };
+    exchange.signal.addEventListener("abort", onClientGone, { once: true });
+
+    const env: RequestEnvironment = { signal: controller.signal, headers: exchange.headers, session };
+    if (streamable) {
+      env.notify = send;
+      if (backChannel) env.request = session.backChannel(send);
+      env.closeSseStream = () => {
+        if (!settled && !session.ended) open().closeConnection();
+      };
+    } else if (backChannel && session.request !== undefined) {
+      env.request = session.request;
+    }
+    const outcome = dispatch(message, env).then((response) => {
+      settled = true;
+      exchange.signal.removeEventListener("abort", onClientGone);
+      session.signal.removeEventListener("abort", onSessionEnd);
+      untrack();
+      release();
+      return response;
+    });
+    await Promise.race([outcome, firstEvent]);
+    if (stream === undefined || readable === undefined) {
+      const response = await outcome;
+      onDone();
+      return json(response, 200);
+    }
+    const active = stream;
+    void outcome.then((response) => {
+      active.send(response);
+      session.finishStream(active);
+      onDone();
+    });
+    return sseAnswer(readable);
+  }
+
+  async function post(
+    exchange: LegacyExchange,
+    parsed: Exclude<ParsedMessage, { kind: "invalid" }>,
+  ): Promise<HttpAnswer> {
+    const hasSessionId = exchange.headers.get(SESSION_ID_HEADER) !== null;
+    if (parsed.kind === "request" && parsed.message.method === "initialize" && !hasSessionId) {
+      return initialize(exchange, parsed.message);
+    }
+    if (mode === "stateless") {
+      const version = versionHeader(exchange.headers);
+      if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+        const id = parsed.kind === "request" ? parsed.message.id : undefined;
+        return json(errorResponse(id, unsupportedProtocolVersion(version, LEGACY_PROTOCOL_VERSIONS)), 400);
+      }
+      const session = statelessSession(exchange);
+      if (parsed.kind === "request") {
+        return serveRequest(exchange, session, parsed.message, false, () => session.end());
+      }
+      if (parsed.kind === "notification") {
+        await dispatchNotification(parsed.message, {
+          signal: session.signal,
+          headers: exchange.headers,
+          session,
+        });
+      }
+      session.end();
+      return { kind: "empty", status: 202 };
+    }
+    const found = sessionOf(exchange, parsed.kind === "request" ? parsed.message.id : undefined);
+    if (!(found instanceof HttpSession)) return found;
+    const session = found;
+    switch (parsed.kind) {
+      case "request":
+        return serveRequest(exchange, session, parsed.message, true);
+      case "response":
+        session.settle(parsed.message);
+        return { kind: "empty", status: 202 };
+      case "notification":
+        if (parsed.message.method === "notifications/cancelled") session.cancelIncoming(parsed.message);
+        await dispatchNotification(parsed.message, {
+          signal: session.signal,
+          headers: exchange.headers,
+          session,
+        });
+        return { kind: "empty", status: 202 };
+    }
+  }
+
+  function get(exchange: LegacyExchange): HttpAnswer {
+    if (mode === "stateless") return methodNotAllowed();
+    if (!acceptsEventStream(exchange.headers.get("accept"))) {
+      return refusal(406, "Not Acceptable: the GET stream answers with text/event-stream");
+    }
+    const found = sessionOf(exchange);
+    if (!(found instanceof HttpSession)) return found;
+    const lastEventId = exchange.headers.get("last-event-id")?.trim();
+    if (lastEventId !== undefined && lastEventId !== "") {
+      const resumed = found.resume(lastEventId);
+      if (resumed !== undefined) return sseAnswer(resumed);
+    }
+    if (found.standaloneOpen) {
+      return refusal(409, "Conflict: this session's GET stream is already open");
+    }
+    return sseAnswer(found.connectStandalone());
+  }
+
+  function deleteSession(exchange: LegacyExchange): HttpAnswer {
+    if (mode === "stateless") return methodNotAllowed();
+    const found = sessionOf(exchange);
+    if (!(found instanceof HttpSession)) return found;
+    registry.delete(found.id as string);
+    return { kind: "empty", status: 204 };
+  }
+
+  return { post, get, delete: deleteSession };
+}
+
+/** 405 for GET and DELETE where there are no sessions. */
+export function methodNotAllowed(): HttpAnswer {
+  return json(
+    errorResponse(undefined, McpError.of("METHOD_NOT_ALLOWED", "Method Not Allowed: use POST")),
+    405,
+    { Allow: "POST" },
+  );
+}

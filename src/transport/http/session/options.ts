@@ -1,0 +1,117 @@
+/**
+ * How the Streamable HTTP server serves clients of the 2025 handshake era (`initialize`,
+ * `Mcp-Session-Id`, the GET stream), and the bounds of its sessions. Checked when the handler is
+ * built. Spec (2025-11-25): basic/transports §Session Management, §Resumability and Redelivery.
+ */
+import { checkInteger, optionTypeError } from "../../../protocol/options.js";
+
+/**
+ * How a handshake-era client is served:
+ * - `"session"`: `initialize` mints an `Mcp-Session-Id`; the session has the GET stream, the
+ *   back-channel (elicitation, sampling, roots), resumable SSE streams and DELETE.
+ * - `"stateless"`: `initialize` is answered without a session id and every later request is served
+ *   on its own, with no back-channel and no GET stream (like the official SDKs' stateless mode);
+ *   for deployments that cannot keep state between requests.
+ * - `"reject"`: only the 2026-07-28 wire; `initialize` gets -32022 naming the versions served.
+ */
+export type LegacyMode = "session" | "stateless" | "reject";
+
+/** The handshake-era mode by default. */
+export const DEFAULT_LEGACY_MODE: LegacyMode = "session";
+/** Live sessions at most, by default; one more evicts the least recently used. */
+export const DEFAULT_MAX_SESSIONS = 1000;
+/** Milliseconds a session may stay idle (no request, no open stream) before it ends, by default: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** SSE events kept per stream for resumption (and queued for an absent GET stream), by default. */
+export const DEFAULT_MAX_QUEUED_EVENTS = 100;
+/** The `retry:` milliseconds sent to a client before the server closes a stream, by default. */
+export const DEFAULT_RETRY_MS = 1000;
+/** Milliseconds a server -> client request waits for its answer, by default: 60 seconds. */
+export const DEFAULT_BACK_CHANNEL_TIMEOUT_MS = 60_000;
+
+/** The longest delay a timer can hold (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The session options of the HTTP handler (part of `HttpHandlerOptions`). */
+export interface SessionOptions {
+  /** How a handshake-era (2025) client is served. Default {@link DEFAULT_LEGACY_MODE} (`"session"`). */
+  legacy?: LegacyMode;
+  /**
+   * Live sessions at most; minting one more ends the least recently used, whose id then gets 404
+   * (the client re-initializes). Default {@link DEFAULT_MAX_SESSIONS} (1000).
+   */
+  maxSessions?: number;
+  /**
+   * Milliseconds without a request or an open stream after which a session ends (404 afterwards).
+   * Default {@link DEFAULT_SESSION_IDLE_TIMEOUT_MS} (1800000, 30 minutes).
+   */
+  sessionIdleTimeoutMs?: number;
+  /**
+   * SSE events kept per stream for `Last-Event-ID` resumption, and the most session-wide messages
+   * queued while no GET stream is open (the oldest are dropped first). Default
+   * {@link DEFAULT_MAX_QUEUED_EVENTS} (100).
+   */
+  maxQueuedEvents?: number;
+  /**
+   * The `retry:` field, in milliseconds, of the priming event that opens every session SSE stream:
+   * how long a client waits before reconnecting to a stream the server closed. Default
+   * {@link DEFAULT_RETRY_MS} (1000).
+   */
+  retryMs?: number;
+  /**
+   * Milliseconds a server -> client request (`ctx.elicit`, `ctx.createMessage`, ...) waits for the
+   * client's answer unless the call gives its own `timeoutMs`. Default
+   * {@link DEFAULT_BACK_CHANNEL_TIMEOUT_MS} (60000).
+   */
+  backChannelTimeoutMs?: number;
+}
+
+/** {@link SessionOptions} with every default filled in. */
+export interface CheckedSessionOptions {
+  legacy: LegacyMode;
+  maxSessions: number;
+  sessionIdleTimeoutMs: number;
+  maxQueuedEvents: number;
+  retryMs: number;
+  backChannelTimeoutMs: number;
+}
+
+/**
+ * Checks and completes the session options.
+ *
+ * @throws TypeError for a `legacy` other than the three modes or a non-number bound; RangeError for
+ *   a bound that is not an integer in range (`maxSessions`, `maxQueuedEvents` >= 1; the
+ *   millisecond options >= 1 and at most 2^31 - 1; `retryMs` >= 0).
+ */
+export function checkSessionOptions(owner: string, options: SessionOptions): CheckedSessionOptions {
+  const { legacy, maxSessions, sessionIdleTimeoutMs, maxQueuedEvents, retryMs, backChannelTimeoutMs } =
+    options;
+  if (legacy !== undefined && legacy !== "session" && legacy !== "stateless" && legacy !== "reject") {
+    throw optionTypeError(
+      owner,
+      "legacy",
+      `"session", "stateless" or "reject", got ${JSON.stringify(legacy)}`,
+    );
+  }
+  checkInteger(owner, "maxSessions", maxSessions, { min: 1 });
+  checkInteger(owner, "sessionIdleTimeoutMs", sessionIdleTimeoutMs, {
+    min: 1,
+    max: MAX_TIMER_MS,
+    unit: "milliseconds",
+  });
+  checkInteger(owner, "maxQueuedEvents", maxQueuedEvents, { min: 1 });
+  checkInteger(owner, "retryMs", retryMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
+  checkInteger(owner, "backChannelTimeoutMs", backChannelTimeoutMs, {
+    min: 1,
+    max: MAX_TIMER_MS,
+    unit: "milliseconds",
+  });
+  return {
+    legacy: legacy ?? DEFAULT_LEGACY_MODE,
+    maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
+    sessionIdleTimeoutMs: sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+    maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
+    retryMs: retryMs ?? DEFAULT_RETRY_MS,
+    backChannelTimeoutMs: backChannelTimeoutMs ?? DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * One 2025-era session on Streamable HTTP (one `Mcp-Session-Id`): the `LegacySession` the server
+ * reads and writes, its SSE streams (the standalone GET stream and one per POST that streams), the
+ * back-channel of server -> client requests and their answers, and the client's requests in
+ * flight (so `notifications/cancelled` can abort one). Spec (2025-11-25): basic/transports
+ * §Session Management, basic/utilities/cancellation, basic/lifecycle.
+ */
+import { linkSignal } from "../../../protocol/async.js";
+import { McpError } from "../../../protocol/errors.js";
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  RequestId,
+} from "../../../protocol/jsonrpc.js";
+import type { LoggingLevel } from "../../../protocol/schema/base.js";
+import type {
+  BackChannelRequest,
+  BackChannelRequestOptions,
+  LegacyHandshake,
+  LegacySession,
+} from "../../dispatcher.js";
+import { InFlightRequests } from "../../in-flight.js";
+import { type EventStore, InMemoryEventStore } from "./event-store.js";
+import type { CheckedSessionOptions } from "./options.js";
+import { ResumableStream } from "./stream.js";
+
+/** The id of the standalone GET stream within its session. */
+const STANDALONE_STREAM = "0";
+
+/** What a session needs from its handler. */
+export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueuedEvents" | "retryMs"> {
+  /** The session id; undefined for the one-request sessions of the stateless mode. */
+  readonly id: string | undefined;
+  readonly keepAliveMs: number;
+  readonly backChannelTimeoutMs: number;
+  /** False in the stateless mode: no `request`, and `env.request` is never offered. */
+  readonly backChannel: boolean;
+  /** Called when the session's busy count reaches zero (the idle clock starts) or leaves it. */
+  readonly onBusy?: (busy: boolean) => void;
+}
+
+function sessionEnded(): McpError {
+  return McpError.of("INVALID_REQUEST", "The session ended before the client answered");
+}
+
+/** One Streamable HTTP session. */
+export class HttpSession implements LegacySession {
+  readonly id: string | undefined;
+  handshake: LegacyHandshake | undefined;
+  initialized = false;
+  logLevel: LoggingLevel | undefined;
+  readonly resourceSubscriptions = new Set<string>();
+  readonly request?: BackChannelRequest;
+  /** The revision the client's `initialize` response named, as the transport saw it. */
+  negotiatedVersion: string | undefined;
+
+  readonly #options: HttpSessionOptions;
+  readonly #ended = new AbortController();
+  readonly #store: EventStore;
+  readonly #streams = new Map<string, ResumableStream>();
+  /** Finished POST streams whose end no connection carried, oldest first (kept for resumption). */
+  readonly #undelivered: string[] = [];
+  #nextStream = 1;
+  readonly #outgoing: InFlightRequests;
+  /** Where each server -> client request went, to send its cancellation the same way. */
+  readonly #outgoingRoutes = new Map<RequestId, (message: JSONRPCMessage) => void>();
+  #nextOutgoingId = 0;
+  readonly #incoming = new Map<RequestId, AbortController>();
+  #busy = 0;
+
+  constructor(options: HttpSessionOptions) {
+    this.id = options.id;
+    this.#options = options;
+    this.#store = new InMemoryEventStore(options.maxQueuedEvents);
+    this.#outgoing = new InFlightRequests({
+      onCancel: (id, reason) => {
+        const route = this.#outgoingRoutes.get(id);
+        route?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } });
+      },
+      onHandlerError: () => {},
+    });
+    this.#streams.set(STANDALONE_STREAM, this.#newStream(STANDALONE_STREAM));
+    if (options.backChannel) this.request = this.backChannel((message) => this.#standalone.send(message));
+  }
+
+  get signal(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  /** True once the session ended. */
+  get ended(): boolean {
+    return this.#ended.signal.aborted;
+  }
+
+  /** True while a request is served or a stream connection is open (the idle clock is stopped). */
+  get busy(): boolean {
+    return this.#busy > 0;
+  }
+
+  get #standalone(): ResumableStream {
+    return this.#streams.get(STANDALONE_STREAM) as ResumableStream;
+  }
+
+  notify(notification: JSONRPCNotification): void {
+    if (!this.ended) this.#standalone.send(notification);
+  }
+
+  /** Marks the session busy until the returned function is called (once). */
+  hold(): () => void {
+    this.#setBusy(1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#setBusy(-1);
+    };
+  }
+
+  /** A new POST stream, registered for resumption. */
+  openStream(): ResumableStream {
+    const id = String(this.#nextStream++);
+    const stream = this.#newStream(id);
+    this.#streams.set(id, stream);
+    return stream;
+  }
+
+  /**
+   * Ends a POST stream after its response. A stream whose end no connection carried is kept for
+   * resumption (at most `maxQueuedEvents` of them, the oldest dropped first); others are forgotten.
+   */
+  finishStream(stream: ResumableStream): void {
+    if (stream.finish()) {
+      this.#forgetStream(stream.id);
+      return;
+    }
+    this.#undelivered.push(stream.id);
+    while (this.#undelivered.length > this.#options.maxQueuedEvents) {
+      this.#forgetStream(this.#undelivered.shift() as string);
+    }
+  }
+
+  /** Whether a GET without `Last-Event-ID` may open the standalone stream (one at a time). */
+  get standaloneOpen(): boolean {
+    return this.#standalone.connected;
+  }
+
+  /** Opens the standalone stream on a new connection: the messages queued for it, then the live ones. */
+  connectStandalone(): ReadableStream<Uint8Array> {
+    return this.#standalone.connect();
+  }
+
+  /**
+   * Resumes the stream `lastEventId` belongs to on a new connection: the events after it, then
+   * the live ones (or the end, when that stream finished). `undefined` when the id names no stream
+   * of this session that is still kept.
+   */
+  resume(lastEventId: string): ReadableStream<Uint8Array> | undefined {
+    const found = this.#store.after(lastEventId);
+    const stream = found === undefined ? undefined : this.#streams.get(found.streamId);
+    if (found === undefined || stream === undefined) return undefined;
+    const readable = stream.connect(found.events);
+    if (stream.finished) this.#forgetStream(stream.id);
+    return readable;
+  }
+
+  /**
+   * Registers a client request in flight; `notifications/cancelled` naming its id aborts the
+   * returned controller. Returns the function that forgets it.
+   */
+  trackIncoming(id: RequestId, controller: AbortController): () => void {
+    this.#incoming.set(id, controller);
+    return () => {
+      if (this.#incoming.get(id) === controller) this.#incoming.delete(id);
+    };
+  }
+
+  /** Aborts the client request `notifications/cancelled` names, if it is in flight. */
+  cancelIncoming(notification: JSONRPCNotification): void {
+    const requestId = notification.params?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const reason = notification.params?.reason;
+    this.#incoming
+      .get(requestId)
+      ?.abort(
+        new Error(typeof reason === "string" && reason !== "" ? reason : "the client cancelled the request"),
+      );
+  }
+
+  /** Settles the server -> client request a client's response answers; false when none is in flight. */
+  settle(response: JSONRPCResponse): boolean {
+    return this.#outgoing.resolve(response);
+  }
+
+  /**
+   * The back-channel that sends each server -> client request with `send` (a POST's stream, or the
+   * standalone stream) and resolves with the client's answer. See `BackChannelRequest`.
+   */
+  backChannel(send: (message: JSONRPCMessage) => void): BackChannelRequest {
+    return (method, params, options = {}) => this.#sendRequest(send, method, params, options);
+  }
+
+  async #sendRequest(
+    send: (message: JSONRPCMessage) => void,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: BackChannelRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    if (this.ended) throw sessionEnded();
+    const id = this.#nextOutgoingId++;
+    const request: JSONRPCRequest = {
+      jsonrpc: "2.0",
+      id,
+      method,
+      ...(params === undefined ? {} : { params }),
+    };
+    const controller = new AbortController();
+    const unlinkCaller = linkSignal(options.signal, controller);
+    const onEnded = () => controller.abort(sessionEnded());
+    this.signal.addEventListener("abort", onEnded, { once: true });
+    const timer = setTimeout(
+      () => controller.abort(McpError.of("REQUEST_TIMEOUT", "Request timed out")),
+      options.timeoutMs ?? this.#options.backChannelTimeoutMs,
+    );
+    try {
+      const entry = this.#outgoing.add(request, { signal: controller.signal });
+      // A session that ended needs no cancellation: nobody reads its streams any more.
+      this.#outgoingRoutes.set(id, (message) => {
+        if (!this.ended) send(message);
+      });
+      send(request);
+      entry.markWritten();
+      const response = await entry.response;
+      if ("error" in response) throw McpError.fromObject(response.error);
+      return response.result;
+    } finally {
+      clearTimeout(timer);
+      unlinkCaller();
+      this.signal.removeEventListener("abort", onEnded);
+      this.#outgoingRoutes.delete(id);
+    }
+  }
+
+  /** Ends the session: its signal aborts, its streams close, its pending requests reject. Idempotent. */
+  end(reason = "the session ended"): void {
+    if (this.ended) return;
+    this.#ended.abort(new Error(reason));
+    this.#outgoing.rejectAll(sessionEnded());
+    for (const controller of this.#incoming.values()) controller.abort(this.signal.reason);
+    this.#incoming.clear();
+    for (const stream of this.#streams.values()) stream.finish();
+    this.#streams.clear();
+  }
+
+  #newStream(id: string): ResumableStream {
+    return new ResumableStream(id, {
+      store: this.#store,
+      keepAliveMs: this.#options.keepAliveMs,
+      retryMs: this.#options.retryMs,
+      onConnection: (open) => this.#setBusy(open ? 1 : -1),
+    });
+  }
+
+  #forgetStream(id: string): void {
+    this.#streams.delete(id);
+    this.#store.drop(id);
+  }
+
+  #setBusy(delta: number): void {
+    const wasBusy = this.#busy > 0;
+    this.#busy += delta;
+    const isBusy = this.#busy > 0;
+    if (wasBusy !== isBusy) this.#options.onBusy?.(isBusy);
+  }
+}

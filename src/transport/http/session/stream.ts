@@ -1,0 +1,112 @@
+/**
+ * One resumable SSE stream of a session: a POST's stream (the messages related to that request,
+ * then its response) or the session's standalone GET stream. The stream outlives its HTTP
+ * connections: every event goes to the event store first, then to the connection attached at the
+ * moment, if any; a client that lost the connection (or whose connection the server closed, SSE
+ * polling) reconnects with GET and `Last-Event-ID` and gets the rest. Spec (2025-11-25):
+ * basic/transports §Sending Messages to the Server, §Resumability and Redelivery.
+ */
+import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
+import { formatPrimingEvent, SseStream } from "../sse.js";
+import type { EventStore, StoredEvent } from "./event-store.js";
+
+/** What a {@link ResumableStream} needs from its session. */
+export interface StreamOptions {
+  readonly store: EventStore;
+  /** Milliseconds between keep-alive comments; 0 sends none. */
+  readonly keepAliveMs: number;
+  /** The `retry:` milliseconds of the priming event. */
+  readonly retryMs: number;
+  /** Called when a connection of this stream opens (true) or ends (false). */
+  readonly onConnection: (open: boolean) => void;
+}
+
+/** A logical SSE stream with at most one HTTP connection attached. */
+export class ResumableStream {
+  readonly id: string;
+  readonly #options: StreamOptions;
+  #connection: SseStream | undefined;
+  /** The id of the last event written to a connection (or of the stream's first priming event). */
+  #lastWritten: string;
+  #finished = false;
+
+  constructor(id: string, options: StreamOptions) {
+    this.id = id;
+    this.#options = options;
+    this.#lastWritten = options.store.append(id, undefined);
+  }
+
+  /** True while an HTTP connection carries this stream. */
+  get connected(): boolean {
+    return this.#connection !== undefined && !this.#connection.closed;
+  }
+
+  /** True once the stream ended (a POST stream after its response). */
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /**
+   * Attaches a new connection, replacing any other: a priming event (id, `retry:`, empty data),
+   * then `replay` (the events after the client's `Last-Event-ID`) or, without it, the events no
+   * connection carried yet; the connection closes at once when the stream has finished.
+   */
+  connect(replay?: readonly StoredEvent[]): ReadableStream<Uint8Array> {
+    if (this.#connection !== undefined) this.#detach(this.#connection);
+    const { store, keepAliveMs, retryMs, onConnection } = this.#options;
+    const pending = replay ?? store.after(this.#lastWritten)?.events ?? [];
+    const connection = new SseStream({
+      keepAliveMs,
+      onCancel: () => this.#detach(connection),
+    });
+    this.#connection = connection;
+    onConnection(true);
+    if (!this.#finished) {
+      const primingId = store.append(this.id, undefined);
+      connection.sendRaw(formatPrimingEvent(primingId, retryMs));
+      if (replay === undefined) this.#lastWritten = primingId;
+    }
+    for (const event of pending) {
+      if (event.message !== undefined) connection.send(event.message, event.id);
+      this.#lastWritten = event.id;
+    }
+    if (this.#finished) this.#detach(connection);
+    return connection.readable;
+  }
+
+  /** Stores `message` as the next event and writes it to the connection, if one is attached. */
+  send(message: JSONRPCMessage): void {
+    if (this.#finished) return;
+    const id = this.#options.store.append(this.id, message);
+    if (this.connected) {
+      this.#connection?.send(message, id);
+      this.#lastWritten = id;
+    }
+  }
+
+  /**
+   * Closes the connection but not the stream (SSE polling): the client reconnects after `retry:`
+   * milliseconds with `Last-Event-ID` and gets what followed.
+   */
+  closeConnection(): void {
+    if (this.#connection !== undefined) this.#detach(this.#connection);
+  }
+
+  /**
+   * Ends the stream after everything sent so far. Returns true when a connection carried it to
+   * the end (its events need not be kept for resumption).
+   */
+  finish(): boolean {
+    const delivered = this.connected;
+    this.#finished = true;
+    this.closeConnection();
+    return delivered;
+  }
+
+  #detach(connection: SseStream): void {
+    connection.close();
+    if (this.#connection !== connection) return;
+    this.#connection = undefined;
+    this.#options.onConnection(false);
+  }
+}
