@@ -1,13 +1,15 @@
 /**
  * How a tool adopts resolvers (`resolve: { region, confirm: outcome(confirm) }`): its resolver
  * graph is compiled at registration; the resolved names leave the advertised input schema, and a
- * value a client sends under one of them is dropped before validation; each call runs one resolver
- * round before the handler; and a handler that returns an `InputRequiredResult` anyway breaks the
+ * value a client sends under one of them is dropped before validation; before the handler, each call
+ * runs one resolver round (2026-07-28: pending questions become an `InputRequiredResult`) or, on a
+ * handshake-era session, every round in-process over the back-channel; and a handler that returns an `InputRequiredResult` anyway breaks the
  * one-channel rule and fails the call. Spec: basic/patterns/mrtr.
  */
 import type { Logger } from "../logger.js";
+import { resolveOverBackChannel } from "../resolve/back-channel.js";
 import { compileResolverGraph } from "../resolve/graph.js";
-import { resolveStep } from "../resolve/input-required.js";
+import { type RoundContext, resolveStep } from "../resolve/input-required.js";
 import { oneChannelViolation } from "../resolve/one-channel.js";
 import { withoutProperties } from "../schema/compile.js";
 import { isPlainObject } from "../schema/json.js";
@@ -21,7 +23,11 @@ export interface ToolResolverParts {
   readonly advertisedInputSchema: JsonSchemaObject;
   /** The names a client may not fill: dropped from the arguments before validation. */
   readonly resolvedNames: readonly string[];
-  /** One resolver round: the values, or the `InputRequiredResult` to answer with. */
+  /**
+   * The resolve step: one multi-round-trip round (the values, or the `InputRequiredResult` to
+   * answer with), or on a handshake-era session (`ctx.session` set) every round over its
+   * back-channel (the values).
+   */
   readonly resolve: ReturnType<typeof resolveStep>;
   /** Calls the handler with the resolved values, refusing an `InputRequiredResult` it returns. */
   readonly invoke: (args: unknown, ctx: Context) => Promise<unknown>;
@@ -53,10 +59,12 @@ export function toolResolverParts(
       );
     }
   }
+  const oneRound = resolveStep(graph, { logger });
   return {
     advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
     resolvedNames: graph.parameters,
-    resolve: resolveStep(graph, { logger }),
+    resolve: (args: unknown, ctx: RoundContext) =>
+      ctx.session === undefined ? oneRound(args, ctx) : resolveOverBackChannel(graph, args, ctx),
     invoke: async (args, ctx) => {
       const value = await handler(args, ctx);
       if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));

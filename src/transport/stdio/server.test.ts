@@ -4,8 +4,8 @@ import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../..
 import { Server } from "../../server/server.js";
 import type { Dispatcher, RequestEnvironment } from "../dispatcher.js";
 import { callTool, listenTools, RawServer, REQUEST_META } from "./fixtures/harness.js";
-import { LineDecoder } from "./framing.js";
-import { type StdioLogger, serveStdio } from "./server.js";
+import { inProcess } from "./fixtures/in-process.js";
+import { serveStdio } from "./server.js";
 
 type TestContext = { onTestFinished: (fn: () => Promise<void> | void) => void };
 
@@ -169,36 +169,6 @@ describe("serveStdio in a real child process", () => {
     expect(server.child.stdin.writableEnded).toBe(false);
   });
 });
-
-/** serveStdio over in-process streams, reading what it writes line by line. */
-function inProcess(dispatcher: Dispatcher, options: { maxLineBytes?: number; stdout?: Writable } = {}) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const written: Record<string, unknown>[] = [];
-  const waiters: (() => void)[] = [];
-  const decoder = new LineDecoder();
-  stdout.on("data", (chunk: Buffer) => {
-    for (const line of decoder.push(chunk)) written.push(JSON.parse(line));
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const logs: string[] = [];
-  const logger: StdioLogger = {
-    debug: (message) => logs.push(`debug ${message}`),
-    warn: (message) => logs.push(`warn ${message}`),
-    error: (message) => logs.push(`error ${message}`),
-  };
-  const handle = serveStdio(dispatcher, {
-    stdin,
-    stdout: options.stdout ?? stdout,
-    logger,
-    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
-  });
-  const until = async (predicate: () => boolean) => {
-    while (!predicate()) await new Promise<void>((resolve) => waiters.push(resolve));
-  };
-  const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
-  return { stdin, stdout, written, logs, handle, until, send };
-}
 
 /**
  * A dispatcher whose requests wait until released, recording each environment; `arrived(id)`

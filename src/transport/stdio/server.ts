@@ -1,9 +1,12 @@
 /**
  * The server side of stdio: a loop that reads JSON-RPC lines from stdin, hands each request to a
  * dispatcher concurrently (each with its own AbortSignal and notification sink), and writes
- * responses and notifications to stdout as they come. stdout carries protocol messages only;
- * diagnostics go to the logger (stderr by default).
- * Spec: basic/transports/stdio, basic/patterns/cancellation, basic/patterns/subscriptions.
+ * responses and notifications to stdout as they come. The first request decides the era: a
+ * connection that opens with `initialize` is one handshake-era session, whose server -> client
+ * requests go to stdout and whose answers come back on stdin. stdout carries protocol messages
+ * only; diagnostics go to the logger (stderr by default).
+ * Spec: basic/transports/stdio, basic/patterns/cancellation, basic/patterns/subscriptions;
+ * (2025-11-25) basic/lifecycle.
  */
 import type { Readable, Writable } from "node:stream";
 import { deferred } from "../../protocol/async.js";
@@ -21,7 +24,9 @@ import {
 import { checkLogger, type LogFields, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
+import { type ConnectionEra, eraOfFirstRequest, lateHandshakeError } from "./era.js";
 import { LineDecoder, type LineTooLongError } from "./framing.js";
+import { StdioLegacySession } from "./legacy-session.js";
 import { MessageWriter } from "./writer.js";
 
 /** Structured fields of a log line; never secrets. */
@@ -49,6 +54,13 @@ export interface ServeStdioOptions {
    * -32600 (no id). Default `DEFAULT_MAX_LINE_BYTES` (16 MiB).
    */
   maxLineBytes?: number;
+  /**
+   * On a handshake-era connection, how long a server -> client request (`elicitation/create`,
+   * `sampling/createMessage`, `roots/list`, `ping`) waits for the client's answer before it is
+   * cancelled and rejects with -32001, in milliseconds, unless the request names its own.
+   * Default `DEFAULT_BACK_CHANNEL_TIMEOUT_MS` (60 s).
+   */
+  requestTimeoutMs?: number;
 }
 
 /** A running stdio loop. */
@@ -73,7 +85,7 @@ function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
   if (!isDispatcher(dispatcher)) {
     throw new TypeError("serveStdio: dispatcher must implement handle(message, env)");
   }
-  const { stdin, stdout, logger, maxLineBytes } = checkOptionsObject("serveStdio", options);
+  const { stdin, stdout, logger, maxLineBytes, requestTimeoutMs } = checkOptionsObject("serveStdio", options);
   if (stdin !== undefined && (typeof stdin?.on !== "function" || typeof stdin.pause !== "function")) {
     throw optionTypeError("serveStdio", "stdin", "a Readable stream");
   }
@@ -82,6 +94,7 @@ function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
   }
   if (logger !== undefined) checkLogger(logger, "serveStdio", "logger", STDIO_LOG_LEVELS);
   checkInteger("serveStdio", "maxLineBytes", maxLineBytes, { min: 1, unit: "bytes" });
+  checkInteger("serveStdio", "requestTimeoutMs", requestTimeoutMs, { min: 1, unit: "milliseconds" });
 }
 
 /** The abort reason a handler sees when its request is cancelled or the loop stops. */
@@ -104,11 +117,17 @@ class StdioServerLoop implements StdioServerHandle {
   /** Aborted when the loop stops; the signal notifications are dispatched with. */
   readonly #lifetime = new AbortController();
   readonly #done = deferred<void>();
+  readonly #requestTimeoutMs: number | undefined;
+  /** Decided by the first request. */
+  #era: ConnectionEra | undefined;
+  /** The connection's session, once it opened with a handshake-era request. */
+  #session: StdioLegacySession | undefined;
   #stopping = false;
   #inputPaused = false;
 
   constructor(dispatcher: Dispatcher, options: ServeStdioOptions) {
     this.#dispatcher = dispatcher;
+    this.#requestTimeoutMs = options.requestTimeoutMs;
     this.#stdin = options.stdin ?? process.stdin;
     this.#logger = options.logger ?? dispatcher.logger ?? stderrLogger;
     this.#decoder = new LineDecoder({
@@ -168,9 +187,14 @@ class StdioServerLoop implements StdioServerHandle {
         this.#send(errorResponse(parsed.id, parsed.error));
         return;
       case "response":
-        this.#logger.warn("ignoring a JSON-RPC response from the client (clients send no responses)", {
-          id: parsed.message.id,
-        });
+        if (this.#session?.resolve(parsed.message) !== true) {
+          this.#logger.warn(
+            "ignoring a JSON-RPC response from the client that answers no request in flight",
+            {
+              id: parsed.message.id,
+            },
+          );
+        }
         return;
       case "notification":
         this.#onNotification(parsed.message);
@@ -186,7 +210,9 @@ class StdioServerLoop implements StdioServerHandle {
       this.#cancel(notification.params?.requestId, notification.params?.reason);
       return;
     }
-    const env: RequestEnvironment = { signal: this.#lifetime.signal };
+    const session = this.#session;
+    const env: RequestEnvironment =
+      session === undefined ? { signal: this.#lifetime.signal } : { signal: this.#lifetime.signal, session };
     this.#dispatch(notification, env).then(
       () => {},
       () => {},
@@ -208,8 +234,33 @@ class StdioServerLoop implements StdioServerHandle {
     entry.controller.abort(abortReason(`request cancelled by the client${why}`));
   }
 
+  /**
+   * Decides the connection's era from its first request; a handshake-era connection gets its
+   * session.
+   */
+  #open(request: JSONRPCRequest): ConnectionEra {
+    const era = eraOfFirstRequest(request);
+    if (era === "legacy") {
+      this.#session = new StdioLegacySession(
+        {
+          send: (message) => this.#send(message),
+          warn: (message, fields) => this.#logger.warn(message, fields),
+        },
+        this.#requestTimeoutMs,
+      );
+    }
+    this.#era = era;
+    return era;
+  }
+
   #onRequest(request: JSONRPCRequest): void {
     const { id } = request;
+    const era = this.#era ?? this.#open(request);
+    if (era === "modern" && request.method === "initialize") {
+      this.#logger.debug("refusing initialize on a connection that speaks 2026-07-28", { id });
+      this.#send(errorResponse(id, lateHandshakeError(request, this.#dispatcher.supportedVersions)));
+      return;
+    }
     if (this.#inFlight.has(id)) {
       this.#logger.warn("refusing a request whose id is already in flight", { id });
       this.#send(
@@ -223,12 +274,14 @@ class StdioServerLoop implements StdioServerHandle {
     const entry: InFlight = { controller: new AbortController() };
     const { signal } = entry.controller;
     this.#inFlight.set(id, entry);
-    const env: RequestEnvironment = {
-      signal,
-      notify: (notification) => {
-        if (!signal.aborted && this.#inFlight.get(id) === entry) this.#send(notification);
-      },
+    const notify = (notification: JSONRPCNotification): void => {
+      if (!signal.aborted && this.#inFlight.get(id) === entry) this.#send(notification);
     };
+    const session = this.#session;
+    const env: RequestEnvironment =
+      session === undefined
+        ? { signal, notify }
+        : { signal, notify, session, request: session.requestWithin(signal) };
     void this.#dispatch(request, env).then((response) => {
       if (this.#inFlight.get(id) === entry) this.#inFlight.delete(id);
       if (signal.aborted) {
@@ -257,23 +310,25 @@ class StdioServerLoop implements StdioServerHandle {
     }
   }
 
-  #send(message: JSONRPCMessage): void {
+  /** Writes one message; false when it was dropped (stdout closed, or it could not be serialised). */
+  #send(message: JSONRPCMessage): boolean {
     try {
       if (!this.#writer.write(message)) {
         this.#logger.debug("stdout is closed; dropping a message");
-        return;
+        return false;
       }
     } catch (error) {
       this.#logger.error("a message could not be serialised", { error });
-      if ("id" in message && message.id !== undefined && !("error" in message)) {
+      if ("id" in message && message.id !== undefined && !("error" in message) && !("method" in message)) {
         this.#send(errorResponse(message.id, internalError()));
       }
-      return;
+      return false;
     }
     if (this.#writer.congested && !this.#inputPaused && !this.#stopping) {
       this.#inputPaused = true;
       this.#stdin.pause();
     }
+    return true;
   }
 
   #resumeInput(): void {
@@ -294,6 +349,7 @@ class StdioServerLoop implements StdioServerHandle {
       this.#logger.debug("ignoring an unterminated last line on stdin");
     }
     const reason = abortReason(why);
+    this.#session?.end(reason);
     for (const entry of this.#inFlight.values()) entry.controller.abort(reason);
     this.#inFlight.clear();
     this.#lifetime.abort(reason);
@@ -310,11 +366,18 @@ class StdioServerLoop implements StdioServerHandle {
  *
  * - Each request is dispatched at once, concurrently with the others, with its own AbortSignal and
  *   a `notify` that writes its notifications to stdout; each response is written when it is ready.
+ * - The first request decides the era. One other than `initialize` whose `_meta` names a protocol
+ *   version opens a 2026-07-28 connection: each request stands alone, and a later `initialize` is
+ *   answered -32022 naming the revisions served. Anything else opens one handshake-era session
+ *   (`env.session`, for every later message too): the dispatcher answers `initialize`, and while
+ *   serving a request may send the client requests (`env.request`, written to stdout, answered on
+ *   stdin, cancelled with `notifications/cancelled` when that request is, timed out after
+ *   `requestTimeoutMs`); the session's `signal` aborts when the loop stops.
  * - `notifications/cancelled {requestId}` aborts that request's signal and its response is never
  *   written; an unknown id is ignored. Other notifications go to the dispatcher.
  * - An unparseable line is answered with -32700 (no id), an invalid message with -32600 (with its
  *   id when readable), an over-long line with -32600 (no id); the loop continues. A response from
- *   the client is ignored and logged. A request reusing an in-flight id is refused with -32600.
+ *   the client that answers no server request in flight is ignored and logged. A request reusing an in-flight id is refused with -32600.
  * - While stdout is congested, stdin is paused (backpressure); lines are never split or interleaved.
  * - On stdin EOF (or `close()`), in-flight requests are aborted and `closed` resolves.
  *

@@ -1,0 +1,117 @@
+/**
+ * The handshake-era delivery of resolver questions (2025-11-25 sessions): the rounds of a resolver
+ * tool run in-process. Each round walks the graph as a multi-round-trip round would; the questions
+ * it leaves pending (each past the capability gate, so a refusal comes before anything is sent) go
+ * to the client over the session's back-channel together, and their answers are read by the same
+ * rules (schema validation, decline and cancel, `outcome(...)`) and kept in memory for the next
+ * walk, where dependent questions come up. Nothing is sealed and no `InputRequiredResult` is ever
+ * answered. Spec (2025-11-25): client/elicitation, client/sampling, client/roots.
+ */
+import type { RequestContext } from "../context.js";
+import { readAnswer } from "./answers.js";
+import { requireCapability } from "./capabilities.js";
+import { ResolverError } from "./errors.js";
+import type { ResolverGraph } from "./graph.js";
+import type { ResolveOutcome } from "./input-required.js";
+import type { ResolverOutcome } from "./outcome.js";
+import type { Question } from "./question.js";
+import { type AskResult, type QuestionAsker, walkResolvers } from "./walk.js";
+
+/** An answered question: the outcome, and the digest of the question it answers. */
+interface Answered {
+  readonly digest: string;
+  readonly outcome: ResolverOutcome<unknown>;
+}
+
+/** Answers from what earlier rounds of this call got; gates and collects what is still to ask. */
+class BackChannelAsker implements QuestionAsker {
+  readonly pending = new Map<string, Question>();
+  readonly #answered: ReadonlyMap<string, Answered>;
+  readonly #ctx: RequestContext;
+
+  constructor(answered: ReadonlyMap<string, Answered>, ctx: RequestContext) {
+    this.#answered = answered;
+    this.#ctx = ctx;
+  }
+
+  async ask(name: string, question: Question): Promise<AskResult> {
+    const answered = this.#answered.get(name);
+    if (answered !== undefined && answered.digest === question.digest) {
+      return { status: "answered", outcome: answered.outcome };
+    }
+    requireCapability(name, question, this.#ctx.clientCapabilities);
+    this.pending.set(name, question);
+    return { status: "pending" };
+  }
+}
+
+/** Sends `question` to the client over the request's back-channel; resolves with its raw answer. */
+async function send(question: Question, ctx: RequestContext, signal: AbortSignal): Promise<unknown> {
+  switch (question.kind) {
+    case "elicit":
+      return await ctx.elicit(question.request.params, { signal });
+    case "sample":
+      return await ctx.createMessage(question.request.params, { signal });
+    case "listRoots":
+      return await ctx.listRoots({ signal });
+  }
+}
+
+/**
+ * Sends one round's questions together and resolves with their answers, in order. The first
+ * failure cancels the others (the client is told) and rejects with that failure.
+ */
+async function sendAll(questions: readonly Question[], ctx: RequestContext): Promise<unknown[]> {
+  const batch = new AbortController();
+  return await Promise.all(
+    questions.map((question) =>
+      send(question, ctx, batch.signal).catch((error: unknown) => {
+        batch.abort(error);
+        throw error;
+      }),
+    ),
+  );
+}
+
+/**
+ * Runs every round of a resolver tool in-process over the back-channel of `ctx`'s session and
+ * resolves with the values for its handler. Resolver functions run again each round (each at most
+ * once per round); each question is sent once per call, those of one round concurrently. At most as
+ * many rounds run as the graph has resolvers: a question that still changes after that (one that is
+ * not a deterministic function of the arguments and earlier answers) fails the call.
+ *
+ * @throws ResolverError for an unusable answer (of the wrong kind, or not matching the schema), a
+ *   declined or cancelled question with a plain consumer, or a question that keeps changing;
+ *   McpError -32021 (before the round's questions are sent) when one needs a capability the client
+ *   did not declare; whatever the back-channel throws (the client's error, a timeout, the request's
+ *   abort reason); whatever a resolver function throws.
+ */
+export async function resolveOverBackChannel(
+  graph: ResolverGraph,
+  args: unknown,
+  ctx: RequestContext,
+): Promise<Extract<ResolveOutcome, { status: "resolved" }>> {
+  const answered = new Map<string, Answered>();
+  for (let round = 0; ; round++) {
+    const asker = new BackChannelAsker(answered, ctx);
+    const walked = await walkResolvers(graph, { args, ctx, asker });
+    if (walked.status === "resolved") return walked;
+    const questions = [...asker.pending];
+    if (round >= graph.resolverNames.length) {
+      const [name] = questions[0] as [string, Question];
+      throw new ResolverError(
+        name,
+        `Resolver '${name}' asked a different question every round; a question must be a deterministic function of the arguments and earlier answers`,
+      );
+    }
+    const responses = await sendAll(
+      questions.map(([, question]) => question),
+      ctx,
+    );
+    for (const [index, [name, question]] of questions.entries()) {
+      const reading = await readAnswer(name, question, responses[index]);
+      if (!reading.ok) throw new ResolverError(name, reading.reason);
+      answered.set(name, { digest: question.digest, outcome: reading.outcome });
+    }
+  }
+}
