@@ -252,8 +252,10 @@ export class Server implements Dispatcher {
     const { method, context } = request;
     const spec = METHODS[method as keyof typeof METHODS];
     const schema = PARAMS_AFTER_META[method as keyof typeof METHODS];
+    const raw = spec.inputRequired ? withoutNullRetryFields(request.params) : request.params;
+    // A 2025-era request need not carry `_meta`; the context holds what it had.
     const parsed = schema.safeParse(
-      spec.inputRequired ? withoutNullRetryFields(request.params) : request.params,
+      context.session !== undefined && raw._meta === undefined ? { ...raw, _meta: context.meta } : raw,
     );
     if (!parsed.success) {
       throw McpError.of("INVALID_PARAMS", `Invalid params: ${describeIssue(parsed.error.issues)}`);
