@@ -12,7 +12,7 @@ import { type ConnectedPeer, connectV1 } from "./peers.js";
 let server: HttpServerHandle;
 let peer: ConnectedPeer;
 
-describe.skip("the official 1.x client over Streamable HTTP", () => {
+describe("the official 1.x client over Streamable HTTP", () => {
   beforeAll(async () => {
     server = await serve(createInteropServer(), { host: "127.0.0.1", port: 0 });
     const transport = new StreamableHTTPClientTransport(server.url);

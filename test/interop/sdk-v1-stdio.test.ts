@@ -9,7 +9,7 @@ import { type ConnectedPeer, connectV1, STDIO_SERVER } from "./peers.js";
 
 let peer: ConnectedPeer;
 
-describe.skip("the official 1.x client over stdio", () => {
+describe("the official 1.x client over stdio", () => {
   beforeAll(async () => {
     peer = await connectV1(new StdioClientTransport({ ...STDIO_SERVER, stderr: "inherit" }), () => undefined);
   });

@@ -24,7 +24,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe.skip("the official 2.4.0 client on its default settings", () => {
+describe("the official 2.4.0 client on its default settings", () => {
   beforeAll(async () => {
     legacy = await connectV2(new StreamableHTTPClientTransport(server.url));
   });
