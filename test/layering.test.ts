@@ -1,7 +1,7 @@
 /**
  * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server |
  * client, and server and client never import each other. Inside server/, the core (its top-level
- * files) and server/schema sit lowest, then server/state, then server/resolve, then server/mcp;
+ * files, and server/legacy, its 2025-era path) and server/schema sit lowest, then server/state, then server/resolve, then server/mcp;
  * server/index.ts, the entry point, may import every server layer.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -47,7 +47,7 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * The layer of a file under src/: its top folder, or for server/ its sub-layer (`server` for the
- * core's top-level files, `server/entry` for server/index.ts); undefined outside every layer
+ * core's top-level files and server/legacy, `server/entry` for server/index.ts); undefined outside every layer
  * (src/index.ts). A folder the table does not know is its own layer, which nothing may import.
  */
 function layerOf(file: string): string | undefined {
@@ -56,6 +56,7 @@ function layerOf(file: string): string | undefined {
   if (top === undefined || parts.length === 1) return undefined;
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
+  if (sub === "legacy") return "server";
   return `server/${sub}`;
 }
 
