@@ -31,4 +31,16 @@ export {
   type HttpHandler,
   type HttpHandlerOptions,
 } from "./server-handler.js";
+export { type EventStore, InMemoryEventStore, type StoredEvent } from "./session/event-store.js";
+export { SESSION_ID_HEADER } from "./session/legacy.js";
+export {
+  DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
+  DEFAULT_LEGACY_MODE,
+  DEFAULT_MAX_QUEUED_EVENTS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_RETRY_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  type LegacyMode,
+  type SessionOptions,
+} from "./session/options.js";
 export { validateRequestHeaders } from "./validate-headers.js";

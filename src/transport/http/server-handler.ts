@@ -154,23 +154,43 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
 }
 
 /**
- * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`).
+ * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`), serving both
+ * eras on one endpoint.
  *
- * Per request, in order: only POST (else 405, `Allow: POST`); `Host` then `Origin` allowed (else
- * 403); `Content-Type: application/json` (else 415); body within `maxBodyBytes` (else 413); one
- * JSON-RPC message (-32700 / -32600, HTTP 400; batches and responses refused); a notification is
- * dispatched and answered 202 with no body; a request whose `MCP-Protocol-Version` header names a
- * revision the dispatcher does not serve gets -32022 (400) naming the ones it does; a 2025-era
- * `initialize` without that header goes to the dispatcher as it is; any other request has its
- * headers checked (-32020, 400) and is dispatched with `{ signal, notify, headers }`. The answer is
- * JSON (status 200, or the error table's status for an error response: 400, 404, 500) unless the
- * dispatcher sends a notification first: then an SSE stream of `event: message` events ending with
- * the response. Without `text/event-stream` in `Accept`, notifications are dropped
- * (`subscriptions/listen` gets 406). Closing the response (or the connection) aborts `signal`.
- * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`.
+ * Per request, in order: `Host` then `Origin` allowed (else 403, whatever the method); POST, or GET
+ * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
+ * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message (-32700 / -32600, HTTP
+ * 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
+ * header, or `Mcp-Method` and a `_meta` revision) takes the stateless 2026-07-28 path; one with
+ * `Mcp-Session-Id`, a 2025 `MCP-Protocol-Version`, or `initialize` or no revision at all is
+ * handshake-era and served as the `legacy` option says (sessions by default: see
+ * {@link SessionOptions}; `"reject"` keeps it on the 2026 path, where `initialize` gets -32022).
+ *
+ * On the 2026 path: a notification is dispatched and answered 202 with no body; a request whose
+ * `MCP-Protocol-Version` header names a revision the dispatcher does not serve gets -32022 (400)
+ * naming the ones it does; any other request has its headers checked (-32020, 400) and is
+ * dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
+ * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
+ * first: then an SSE stream of `event: message` events ending with the response. Without
+ * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
+ * Closing the response (or the connection) aborts `signal`.
+ *
+ * On a session (2025-11-25 transport): `initialize` answers with a fresh `Mcp-Session-Id`; later
+ * messages must carry it (400 without, 404 when unknown, ended, evicted or idle too long) and an
+ * `MCP-Protocol-Version`, when present, equal to the negotiated revision (else 400); requests are
+ * dispatched with `{ signal, notify, headers, session, request, closeSseStream }` and answered
+ * JSON (JSON-RPC errors with status 200) or, once the dispatcher sends a message first, as a
+ * resumable SSE stream (a priming event with `retry:`, event ids); the client's notifications and
+ * responses get 202 (`notifications/cancelled` aborts the named request; a response settles the
+ * server -> client request it answers); GET with `Accept: text/event-stream` opens the session's
+ * standalone stream (409 when one is open) or, with `Last-Event-ID`, resumes the stream that id
+ * belongs to; DELETE ends the session (204).
+ *
+ * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`. `close()`
+ * ends every session.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
- *   RangeError for an out-of-range `maxBodyBytes` or `keepAliveMs`.
+ *   RangeError for an out-of-range `maxBodyBytes`, `keepAliveMs` or session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
   const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import type { Dispatcher } from "../../dispatcher.js";
+import { createHttpHandler } from "../server-handler.js";
+import { InMemoryEventStore } from "./event-store.js";
+import {
+  checkSessionOptions,
+  DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
+  DEFAULT_LEGACY_MODE,
+  DEFAULT_MAX_QUEUED_EVENTS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_RETRY_MS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+} from "./options.js";
+import { mintSessionId } from "./registry.js";
+
+const dispatcher: Dispatcher = { handle: async () => undefined };
+
+describe("session options", () => {
+  it("pin their defaults", () => {
+    expect(DEFAULT_LEGACY_MODE).toBe("session");
+    expect(DEFAULT_MAX_SESSIONS).toBe(1000);
+    expect(DEFAULT_SESSION_IDLE_TIMEOUT_MS).toBe(1_800_000);
+    expect(DEFAULT_MAX_QUEUED_EVENTS).toBe(100);
+    expect(DEFAULT_RETRY_MS).toBe(1000);
+    expect(DEFAULT_BACK_CHANNEL_TIMEOUT_MS).toBe(60_000);
+    expect(checkSessionOptions("test", {})).toEqual({
+      legacy: "session",
+      maxSessions: 1000,
+      sessionIdleTimeoutMs: 1_800_000,
+      maxQueuedEvents: 100,
+      retryMs: 1000,
+      backChannelTimeoutMs: 60_000,
+    });
+  });
+
+  it.each([
+    [{ legacy: "sessions" }, TypeError],
+    [{ legacy: true }, TypeError],
+    [{ maxSessions: 0 }, RangeError],
+    [{ maxSessions: 1.5 }, RangeError],
+    [{ maxSessions: "10" }, TypeError],
+    [{ sessionIdleTimeoutMs: 0 }, RangeError],
+    [{ sessionIdleTimeoutMs: 2 ** 31 }, RangeError],
+    [{ maxQueuedEvents: 0 }, RangeError],
+    [{ retryMs: -1 }, RangeError],
+    [{ backChannelTimeoutMs: 0 }, RangeError],
+  ])("refuse %j when the handler is built", (options, errorClass) => {
+    expect(() => createHttpHandler(dispatcher, options as never)).toThrow(errorClass);
+  });
+
+  it("accept every mode", () => {
+    for (const legacy of ["session", "stateless", "reject"] as const) {
+      expect(checkSessionOptions("test", { legacy }).legacy).toBe(legacy);
+    }
+  });
+});
+
+describe("session ids", () => {
+  it("are random UUIDs of visible ASCII", () => {
+    const ids = new Set(Array.from({ length: 100 }, mintSessionId));
+    expect(ids.size).toBe(100);
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe("InMemoryEventStore", () => {
+  it("replays only what followed on the stream an id names", () => {
+    const store = new InMemoryEventStore(10);
+    const a0 = store.append("1", undefined);
+    const b0 = store.append("2", undefined);
+    const ping = { jsonrpc: "2.0", method: "a" } as const;
+    const a1 = store.append("1", ping);
+    store.append("2", { jsonrpc: "2.0", method: "b" });
+    expect(a0).not.toBe(b0);
+    expect(store.after(a0)).toEqual({ streamId: "1", events: [{ id: a1, message: ping }] });
+    expect(store.after(a1)).toEqual({ streamId: "1", events: [] });
+    expect(store.after(b0)?.events.map((event) => event.message)).toEqual([{ jsonrpc: "2.0", method: "b" }]);
+  });
+
+  it("keeps at most its bound per stream, the oldest dropped first", () => {
+    const store = new InMemoryEventStore(2);
+    const first = store.append("1", undefined);
+    for (const method of ["a", "b", "c"]) store.append("1", { jsonrpc: "2.0", method });
+    expect(store.after(first)?.events.map((event) => (event.message as { method: string }).method)).toEqual([
+      "b",
+      "c",
+    ]);
+  });
+
+  it("knows no id of a dropped stream or of another shape", () => {
+    const store = new InMemoryEventStore(2);
+    const id = store.append("1", undefined);
+    store.drop("1");
+    expect(store.after(id)).toBeUndefined();
+    expect(store.after("nonsense")).toBeUndefined();
+    expect(store.after("1_x")).toBeUndefined();
+  });
+});
