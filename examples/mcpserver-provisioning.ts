@@ -45,6 +45,8 @@ export function createProvisioningServer(): MCPServer {
   const mcp = new MCPServer("provisioning", {
     version: "1.0.0",
     instructions: "Provisions databases. Ask for the database name; the server asks the user for the region.",
+    // The handlers return InputRequiredResults; a 2025-era client gets them asked over the back-channel.
+    legacyInputRequired: "fulfil",
   });
 
   mcp.tool(

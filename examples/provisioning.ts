@@ -56,6 +56,8 @@ export function createProvisioningServer(): Server {
   return new Server("provisioning", {
     version: "1.0.0",
     instructions: "Provisions databases. Ask for the database name; the server asks the user for the region.",
+    // The handlers return InputRequiredResults; a 2025-era client gets them asked over the back-channel.
+    legacyInputRequired: "fulfil",
     onListTools: () => ({
       tools: [
         {

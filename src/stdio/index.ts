@@ -2,8 +2,12 @@
  * tsmcp/stdio: both sides of the stdio transport, which needs Node.js (child processes and
  * streams). The client side spawns a server as a child process (`StdioClientTransport`, which
  * `Client.connect({ command, args })` loads on demand); the server side serves a `Server` or an
- * `MCPServer` on this process's stdin and stdout (`serveStdio`). Spec: basic/transports/stdio.
+ * `MCPServer` on this process's stdin and stdout (`serveStdio`), for clients of both eras: the first
+ * request decides between the 2026-07-28 core and a 2025-11-25 handshake session.
+ * Spec: basic/transports/stdio.
  */
+
+export { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../transport/stdio/back-channel.js";
 export {
   ServerProcessExitedError,
   StdioClientTransport,

@@ -86,7 +86,9 @@ export interface ToolConfig<
    * What the tool needs that only the client has (or that is computed per call), as resolvers:
    * `{ region, confirm: outcome(confirm) }`. The handler keeps its `(args, ctx)` shape and reads
    * the values on `ctx.resolved`; it runs only once every question is answered, and the
-   * framework runs the rounds, asking each question once per call. These names are not arguments:
+   * framework runs the rounds, asking each question once per call: at 2026-07-28 as
+   * `InputRequiredResult`s, on a 2025-11-25 session over its back-channel (in-process, the same
+   * declaration). These names are not arguments:
    * they are absent from the advertised input schema and a value a client sends under one is
    * ignored. The handler may not return an `InputRequiredResult` (one channel per call).
    */
