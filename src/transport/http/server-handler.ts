@@ -230,8 +230,8 @@ export function createExchangeHandler(
 
   /**
    * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
-   * `MCP-Protocol-Version` names a 2025 revision; or it has no such header, no `Mcp-Method` (a 2026
-   * header) and no `_meta` revision, or is `initialize`. A header naming a 2026 revision, or a
+   * `MCP-Protocol-Version` names a 2025 revision; or it has no such header and is `initialize`, or
+   * has neither `Mcp-Method` (a 2026 header) nor a `_meta` revision. A header naming a 2026 revision, or a
    * revision of neither era (answered -32022), keeps it on the 2026 path.
    */
   function isLegacy(request: HttpExchange, parsed: Exclude<ParsedMessage, { kind: "invalid" }>): boolean {
@@ -239,8 +239,8 @@ export function createExchangeHandler(
     if (version !== undefined && supportedVersions.includes(version)) return false;
     if (request.headers.get("mcp-session-id") !== null) return true;
     if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
-    if (request.headers.get("mcp-method") !== null) return false;
     if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
+    if (request.headers.get("mcp-method") !== null) return false;
     return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
   }
 

@@ -36,10 +36,10 @@ describe.each([
   });
 
   it("ends a session idle for sessionIdleTimeoutMs", async () => {
-    served = await frontEnd(scriptedDispatcher(), { sessionIdleTimeoutMs: 100 });
+    served = await frontEnd(scriptedDispatcher(), { sessionIdleTimeoutMs: 500 });
     const sessionId = await initialize(served.url);
     expect((await callTool(served.url, sessionId, 1, "echo")).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await callTool(served.url, sessionId, 2, "echo")).status).toBe(404);
   });
 

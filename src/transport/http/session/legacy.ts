@@ -142,7 +142,9 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
    * an SSE stream (priming event, the related notifications and requests, the response). The
    * stream may be closed early (`closeSseStream`) or lost; the client resumes it with GET and
    * `Last-Event-ID`. Only `notifications/cancelled` (or the session's end) aborts the request, as
-   * a lost connection is no cancellation, except before any event id reached the client.
+   * a lost connection is no cancellation, except before any event id reached the client. A client
+   * that does not accept `text/event-stream` gets no notifications, and its request's
+   * server -> client requests go on the session's GET stream instead.
    */
   async function serveRequest(
     exchange: LegacyExchange,

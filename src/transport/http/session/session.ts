@@ -160,7 +160,7 @@ export class HttpSession implements LegacySession {
     const found = this.#store.after(lastEventId);
     const stream = found === undefined ? undefined : this.#streams.get(found.streamId);
     if (found === undefined || stream === undefined) return undefined;
-    const readable = stream.connect(found.events);
+    const readable = stream.connect({ lastEventId, events: found.events });
     if (stream.finished) this.#forgetStream(stream.id);
     return readable;
   }

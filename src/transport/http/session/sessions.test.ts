@@ -162,6 +162,57 @@ describe.each([
     await reader.cancel();
   });
 
+  it("sends session-level requests on the GET stream and settles them with the POSTed response", async () => {
+    const sessionId = await initialize(served.url);
+    const reader = new SseReader(await getStream(served.url, sessionId));
+    await reader.next();
+    const pong = dispatcher.sessions[0]?.request?.("ping", undefined);
+    const request = await reader.nextMessage();
+    expect(request).toMatchObject({ jsonrpc: "2.0", method: "ping" });
+    const answered = await post(
+      served.url,
+      { jsonrpc: "2.0", id: request.id, result: {} },
+      legacyHeaders(sessionId),
+    );
+    expect(answered.status).toBe(202);
+    expect(await pong).toEqual({});
+    await reader.cancel();
+  });
+
+  it("mints a session for an initialize that carries Mcp-Method but no protocol version", async () => {
+    const response = await post(served.url, initializeRequest(), {
+      ...legacyHeaders(undefined, ""),
+      "Mcp-Method": "initialize",
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toMatch(VISIBLE_ASCII);
+  });
+
+  it("replays the GET stream from its priming event's id: a reconnecting client loses nothing", async () => {
+    const sessionId = await initialize(served.url);
+    const session = dispatcher.sessions[0];
+    session?.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    const first = new SseReader(await getStream(served.url, sessionId));
+    const priming = await first.next();
+    await first.next();
+    await first.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    session?.notify({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
+
+    const resumed = await getStream(served.url, sessionId, { "Last-Event-ID": priming?.id as string });
+    const reader = new SseReader(resumed);
+    expect((await reader.next())?.id).toBe(priming?.id);
+    expect(await reader.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+    });
+    expect(await reader.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/prompts/list_changed",
+    });
+    await reader.cancel();
+  });
+
   it("refuses a GET stream without text/event-stream in Accept with 406", async () => {
     const sessionId = await initialize(served.url);
     const response = await getStream(served.url, sessionId, { Accept: "application/json" });

@@ -47,25 +47,23 @@ export class ResumableStream {
   }
 
   /**
-   * Attaches a new connection, replacing any other: a priming event (id, `retry:`, empty data),
-   * then `replay` (the events after the client's `Last-Event-ID`) or, without it, the events no
-   * connection carried yet; the connection closes at once when the stream has finished.
+   * Attaches a new connection, replacing any other: a priming event (`retry:`, empty data, and the
+   * id of the client's place in the stream, so that reconnecting from it loses nothing), then the
+   * events after that place: those after the client's `Last-Event-ID` when resuming (`from`), else
+   * those no connection carried yet. The connection closes at once when the stream has finished.
    */
-  connect(replay?: readonly StoredEvent[]): ReadableStream<Uint8Array> {
+  connect(from?: { lastEventId: string; events: readonly StoredEvent[] }): ReadableStream<Uint8Array> {
     if (this.#connection !== undefined) this.#detach(this.#connection);
     const { store, keepAliveMs, retryMs, onConnection } = this.#options;
-    const pending = replay ?? store.after(this.#lastWritten)?.events ?? [];
+    const cursor = from?.lastEventId ?? this.#lastWritten;
+    const pending = from?.events ?? store.after(cursor)?.events ?? [];
     const connection = new SseStream({
       keepAliveMs,
       onCancel: () => this.#detach(connection),
     });
     this.#connection = connection;
     onConnection(true);
-    if (!this.#finished) {
-      const primingId = store.append(this.id, undefined);
-      connection.sendRaw(formatPrimingEvent(primingId, retryMs));
-      if (replay === undefined) this.#lastWritten = primingId;
-    }
+    if (!this.#finished) connection.sendRaw(formatPrimingEvent(cursor, retryMs));
     for (const event of pending) {
       if (event.message !== undefined) connection.send(event.message, event.id);
       this.#lastWritten = event.id;
