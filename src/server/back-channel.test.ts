@@ -75,8 +75,10 @@ describe("ctx back-channel calls on a 2025-era session", () => {
   });
 
   it("sends a URL elicitation only to a client that declared elicitation.url", async () => {
-    const declared = await callOnSession((ctx) => ctx.elicit(URL_ASK), { elicitation: { url: {} } });
+    const asked = tableBackChannel(CLIENT);
+    const declared = await callOnSession((ctx) => ctx.elicit(URL_ASK), { elicitation: { url: {} } }, asked);
     expect(textOf(resultOf(declared))).toEqual({ action: "accept", content: { region: "eu" } });
+    expect(asked.sent[0]?.params).toEqual(URL_ASK);
     const channel = tableBackChannel(CLIENT);
     const refused = errorOf(await callOnSession((ctx) => ctx.elicit(URL_ASK), { elicitation: {} }, channel));
     expect(refused).toEqual({
@@ -85,6 +87,27 @@ describe("ctx back-channel calls on a 2025-era session", () => {
       data: { requiredCapabilities: { elicitation: { url: {} } } },
     });
     expect(channel.sent).toEqual([]);
+  });
+
+  it("lets a handler tell the client a URL elicitation completed, on the session's own channel", async () => {
+    const server = serverRunning(async (ctx) => {
+      const answer = await ctx.elicit(URL_ASK);
+      ctx.session?.notify({
+        jsonrpc: "2.0",
+        method: "notifications/elicitation/complete",
+        params: { elicitationId: URL_ASK.elicitationId },
+      });
+      return answer.action;
+    });
+    const session = testSession();
+    await handshake(server, session, { elicitation: { url: {} } });
+    const env = legacyEnv(session, { request: tableBackChannel(CLIENT) });
+    expect(textOf(resultOf(await server.handle(legacyRequest("tools/call", { name: "ask" }), env)))).toBe(
+      "accept",
+    );
+    expect(session.notified).toEqual([
+      { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: "e-1" } },
+    ]);
   });
 
   it("refuses a form elicitation to a URL-only client with -32021 before sending", async () => {

@@ -3,6 +3,11 @@
  * requests, concurrently, from any transport; it keeps nothing about a request after answering it.
  * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
  * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
+ *
+ * A message the transport hands in with a 2025-era session (`env.session`) takes the handshake
+ * era's path instead (server/legacy): `initialize`, then the same chain with who asked read from
+ * the session. The server remembers the sessions that completed `initialize` until they end, only
+ * to send them list-changed and resource-updated notifications.
  */
 import * as z from "zod";
 import {
@@ -99,7 +104,10 @@ export class Server implements Dispatcher {
   readonly name: string;
   /** What `server/discover` advertises. */
   readonly capabilities: ServerCapabilities;
-  /** The revisions this server answers. */
+  /**
+   * The stateless revisions this server answers (the `_meta` version of a request without a
+   * session); on a 2025-era session it negotiates one of `HANDSHAKE_PROTOCOL_VERSIONS` instead.
+   */
   readonly supportedVersions: readonly string[] = SERVER_PROTOCOL_VERSIONS;
   /** The server's identity, stamped on results. */
   readonly serverInfo: Implementation;
@@ -177,13 +185,20 @@ export class Server implements Dispatcher {
     return this;
   }
 
-  /** Tells `subscriptions/listen` streams that asked for it that the tools, prompts or resources list changed. */
+  /**
+   * Tells `subscriptions/listen` streams that asked for it, and every live 2025-era session, that
+   * the tools, prompts or resources list changed (sessions only when the capability declares
+   * `listChanged`).
+   */
   notifyListChanged(kind: ListKind): void {
     this.#subscriptions.publishListChanged(kind);
     if (this.capabilities[kind]?.listChanged) this.#legacy.sessions.publishListChanged(kind);
   }
 
-  /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
+  /**
+   * Tells `subscriptions/listen` streams watching `uri` (or a resource it contains), and the 2025-era
+   * sessions subscribed to exactly `uri`, that it changed.
+   */
   notifyResourceUpdated(uri: string): void {
     this.#subscriptions.publishResourceUpdated(uri);
     this.#legacy.sessions.publishResourceUpdated(uri);

@@ -133,6 +133,25 @@ describe("initialize on a 2025-era session", () => {
     expect(session.initialized).toBe(true);
   });
 
+  it("answers no notification, and takes those it does not know without effect", async () => {
+    const server = toolServer();
+    const session = testSession();
+    await handshake(server, session);
+    for (const method of [
+      "notifications/cancelled",
+      "notifications/roots/list_changed",
+      "notifications/unknown",
+    ]) {
+      expect(
+        await server.handle({ jsonrpc: "2.0", method, params: { requestId: 1 } }, legacyEnv(session)),
+      ).toBeUndefined();
+    }
+    expect(session.notified).toEqual([]);
+    expect(resultOf(await server.handle(legacyRequest("tools/list"), legacyEnv(session))).tools).toHaveLength(
+      1,
+    );
+  });
+
   it("keeps answering initialize without a session as the stateless core does", async () => {
     const error = errorOf(
       await toolServer().handle(
