@@ -41,8 +41,20 @@ export function answerElicitation(
 
 const text = (value: string) => [{ type: "text", text: value }];
 
+/** Which cases a suite runs; all by default. */
+export interface CaseOptions {
+  /**
+   * False skips the progress case. The official clients handle a notification a microtask after
+   * they read it but a response at once, so over stdio, where the last report and the response
+   * can arrive in one read, a report can reach a progress handler already removed. On a
+   * handshake-era session the fixture pings the client before answering, which orders them; the
+   * 2026-07-28 wire has no back-channel to do so.
+   */
+  readonly progress?: boolean;
+}
+
 /** Registers the cases; `peer` is called inside each test (the suite connects in `beforeAll`). */
-export function interopCases(peer: () => InteropPeer): void {
+export function interopCases(peer: () => InteropPeer, options: CaseOptions = {}): void {
   it("lists the tools", async () => {
     const { tools } = await peer().listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["count", "echo", "pick_region", "provision"]);
@@ -78,7 +90,7 @@ export function interopCases(peer: () => InteropPeer): void {
     expect(contents).toEqual([{ uri: "notes://42", mimeType: "text/plain", text: "note 42" }]);
   });
 
-  it("receives progress notifications", async () => {
+  it.skipIf(options.progress === false)("receives progress notifications", async () => {
     const updates: ProgressUpdate[] = [];
     const result = await peer().callTool("count", {}, (update) => updates.push(update));
     expect(result.content).toEqual(text("counted to 3"));

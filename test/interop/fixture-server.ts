@@ -43,9 +43,9 @@ export function createInteropServer(): MCPServer {
     { description: "Reports progress 1, 2, 3 of 3", inputSchema: z.object({}) },
     async (_args, ctx) => {
       for (let progress = 1; progress <= 3; progress++) ctx.sendProgress({ progress, total: 3 });
-      // The 1.x client handles a notification a microtask after it reads it but a response at once,
-      // so reports read together with the response would reach a handler already removed. On a
-      // handshake-era session a ping round-trip lets the client handle the reports first.
+      // The official clients handle a notification a microtask after they read it but a response at
+      // once, so reports read together with the response would reach a handler already removed. On
+      // a handshake-era session a ping round-trip lets the client handle the reports first.
       if (ctx.session !== undefined) await ctx.ping();
       return "counted to 3";
     },
