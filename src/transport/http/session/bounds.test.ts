@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { baseHeaders, META, post, rpc, SseReader } from "../http-test-fixtures.js";
+import { InMemoryEventStore } from "./event-store.js";
 import {
   callTool,
   type FrontEnd,
+  getStream,
   initialize,
   initializeRequest,
   legacyHeaders,
@@ -41,6 +43,23 @@ describe.each([
     expect((await callTool(served.url, sessionId, 1, "echo")).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await callTool(served.url, sessionId, 2, "echo")).status).toBe(404);
+  });
+
+  it("keeps each session's events in the store eventStore builds", async () => {
+    const stores: InMemoryEventStore[] = [];
+    served = await frontEnd(scriptedDispatcher(), {
+      eventStore: () => {
+        const store = new InMemoryEventStore(10);
+        stores.push(store);
+        return store;
+      },
+    });
+    const sessionId = await initialize(served.url);
+    expect(stores).toHaveLength(1);
+    const reader = new SseReader(await getStream(served.url, sessionId));
+    const priming = await reader.next();
+    expect(stores[0]?.after(priming?.id as string)).toEqual({ streamId: "0", events: [] });
+    await reader.cancel();
   });
 
   it("times a back-channel request out after backChannelTimeoutMs with -32001", async () => {

@@ -30,6 +30,7 @@ describe("session options", () => {
       maxQueuedEvents: 100,
       retryMs: 1000,
       backChannelTimeoutMs: 60_000,
+      eventStore: undefined,
     });
   });
 
@@ -44,6 +45,7 @@ describe("session options", () => {
     [{ maxQueuedEvents: 0 }, RangeError],
     [{ retryMs: -1 }, RangeError],
     [{ backChannelTimeoutMs: 0 }, RangeError],
+    [{ eventStore: new InMemoryEventStore(1) }, TypeError],
   ])("refuse %j when the handler is built", (options, errorClass) => {
     expect(() => createHttpHandler(dispatcher, options as never)).toThrow(errorClass);
   });

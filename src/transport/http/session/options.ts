@@ -3,7 +3,8 @@
  * `Mcp-Session-Id`, the GET stream), and the bounds of its sessions. Checked when the handler is
  * built. Spec (2025-11-25): basic/transports §Session Management, §Resumability and Redelivery.
  */
-import { checkInteger, optionTypeError } from "../../../protocol/options.js";
+import { checkFunction, checkInteger, optionTypeError } from "../../../protocol/options.js";
+import type { EventStore } from "./event-store.js";
 
 /**
  * How a handshake-era client is served:
@@ -64,6 +65,12 @@ export interface SessionOptions {
    * {@link DEFAULT_BACK_CHANNEL_TIMEOUT_MS} (60000).
    */
   backChannelTimeoutMs?: number;
+  /**
+   * Builds the event store of each new session (called once per session): where its SSE events
+   * are kept for `Last-Event-ID` resumption. Default: an `InMemoryEventStore` keeping
+   * `maxQueuedEvents` events per stream.
+   */
+  eventStore?: () => EventStore;
 }
 
 /** {@link SessionOptions} with every default filled in. */
@@ -74,18 +81,29 @@ export interface CheckedSessionOptions {
   maxQueuedEvents: number;
   retryMs: number;
   backChannelTimeoutMs: number;
+  /** Undefined: the in-memory default. */
+  eventStore: (() => EventStore) | undefined;
 }
 
 /**
  * Checks and completes the session options.
  *
- * @throws TypeError for a `legacy` other than the three modes or a non-number bound; RangeError for
+ * @throws TypeError for a `legacy` other than the three modes, a non-number bound or an
+ *   `eventStore` that is not a function; RangeError for
  *   a bound that is not an integer in range (`maxSessions`, `maxQueuedEvents` >= 1; the
  *   millisecond options >= 1 and at most 2^31 - 1; `retryMs` >= 0).
  */
 export function checkSessionOptions(owner: string, options: SessionOptions): CheckedSessionOptions {
-  const { legacy, maxSessions, sessionIdleTimeoutMs, maxQueuedEvents, retryMs, backChannelTimeoutMs } =
-    options;
+  const {
+    legacy,
+    maxSessions,
+    sessionIdleTimeoutMs,
+    maxQueuedEvents,
+    retryMs,
+    backChannelTimeoutMs,
+    eventStore,
+  } = options;
+  checkFunction(owner, "eventStore", eventStore);
   if (legacy !== undefined && legacy !== "session" && legacy !== "stateless" && legacy !== "reject") {
     throw optionTypeError(
       owner,
@@ -113,5 +131,6 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
     retryMs: retryMs ?? DEFAULT_RETRY_MS,
     backChannelTimeoutMs: backChannelTimeoutMs ?? DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
+    eventStore,
   };
 }

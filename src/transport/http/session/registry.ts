@@ -35,6 +35,7 @@ export class SessionRegistry {
       retryMs: options.retryMs,
       backChannelTimeoutMs: options.backChannelTimeoutMs,
       backChannel: true,
+      eventStore: options.eventStore,
     };
   }
 

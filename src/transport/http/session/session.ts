@@ -37,6 +37,8 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   readonly backChannelTimeoutMs: number;
   /** False in the stateless mode: no `request`, and `env.request` is never offered. */
   readonly backChannel: boolean;
+  /** Builds the session's event store; default an in-memory one bounded by `maxQueuedEvents`. */
+  readonly eventStore?: (() => EventStore) | undefined;
   /** Called when the session's busy count reaches zero (the idle clock starts) or leaves it. */
   readonly onBusy?: (busy: boolean) => void;
 }
@@ -73,7 +75,7 @@ export class HttpSession implements LegacySession {
   constructor(options: HttpSessionOptions) {
     this.id = options.id;
     this.#options = options;
-    this.#store = new InMemoryEventStore(options.maxQueuedEvents);
+    this.#store = options.eventStore?.() ?? new InMemoryEventStore(options.maxQueuedEvents);
     this.#outgoing = new InFlightRequests({
       onCancel: (id, reason) => {
         const route = this.#outgoingRoutes.get(id);
