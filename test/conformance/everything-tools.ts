@@ -1,6 +1,7 @@
 /**
  * The tools of the conformance everything-server, registered on an `MCPServer`: the `tools-call-*`
- * content fixtures, the `input-required-result-*` multi-round-trip fixtures, the `server-stateless`
+ * content fixtures (the ones that ask the client something use the back-channel on a 2025-era
+ * session, `inputRequests` at 2026-07-28), the `server-sse-polling` tool `test_reconnection`, the `input-required-result-*` multi-round-trip fixtures, the `server-stateless`
  * probes, the `http-custom-header-server-validation` tool (an `x-mcp-header` argument), and plain
  * versions of the `tasks-*` tools (the tasks extension does not exist yet).
  * Handlers return plaintext `requestState`; the server seals it.
@@ -17,13 +18,16 @@ import {
   answerOf,
   askModel,
   askString,
+  askUserInfo,
   describeElicitation,
+  describeElicitResult,
   JSON_SCHEMA_2020_12_INPUT,
   RED_PIXEL_PNG,
   requireCapability,
   SILENT_WAV,
   sleep,
   text,
+  textOf,
 } from "./fixtures.js";
 
 /** The text of a sampling answer under `key`, when there is one. */
@@ -106,7 +110,11 @@ function contentFixtures(mcp: MCPServer): void {
       description: "Asks the client's model to answer a prompt",
       inputSchema: z.object({ prompt: z.string() }),
     },
-    ({ prompt }, ctx) => {
+    async ({ prompt }, ctx) => {
+      if (ctx.session !== undefined) {
+        const result = await ctx.createMessage(askModel(prompt).params);
+        return `LLM response: ${textOf(result.content)}`;
+      }
       const answer = sampledText(ctx, "completion");
       if (answer !== undefined) return `LLM response: ${answer}`;
       requireCapability(ctx, "sampling");
@@ -119,37 +127,26 @@ function contentFixtures(mcp: MCPServer): void {
       description: "Asks the user for a username and an email address",
       inputSchema: z.object({ message: z.string() }),
     },
-    ({ message }, ctx) => {
+    async ({ message }, ctx) => {
+      const ask = askUserInfo(message);
+      if (ctx.session !== undefined) {
+        return `User response: ${describeElicitResult(await ctx.elicit(ask.params))}`;
+      }
       if (answerOf(ctx.inputResponses, "user_info") !== undefined) {
         return `User response: ${describeElicitation(ctx.inputResponses, "user_info")}`;
       }
       requireCapability(ctx, "elicitation");
-      return inputRequired({
-        inputRequests: {
-          user_info: {
-            method: "elicitation/create",
-            params: {
-              mode: "form",
-              message,
-              requestedSchema: {
-                type: "object",
-                properties: {
-                  username: { type: "string", description: "User's response" },
-                  email: { type: "string", description: "User's email address" },
-                },
-                required: ["username", "email"],
-              },
-            },
-          },
-        },
-      });
+      return inputRequired({ inputRequests: { user_info: ask } });
     },
   );
   for (const [name, key, ask] of [
     ["test_elicitation_sep1034_defaults", "defaults", ASK_WITH_DEFAULTS],
     ["test_elicitation_sep1330_enums", "enums", ASK_WITH_ENUMS],
   ] as const) {
-    mcp.tool(name, { description: `Asks a form (${key})` }, (_args, ctx) => {
+    mcp.tool(name, { description: `Asks a form (${key})` }, async (_args, ctx) => {
+      if (ctx.session !== undefined) {
+        return `Elicitation completed: ${describeElicitResult(await ctx.elicit(ask.params))}`;
+      }
       if (answerOf(ctx.inputResponses, key) !== undefined) {
         return `Elicitation completed: ${describeElicitation(ctx.inputResponses, key)}`;
       }
@@ -157,6 +154,15 @@ function contentFixtures(mcp: MCPServer): void {
       return inputRequired({ inputRequests: { [key]: ask } });
     });
   }
+  mcp.tool(
+    "test_reconnection",
+    { description: "Closes its SSE stream mid-call; the result arrives after the client reconnects" },
+    async (_args, ctx) => {
+      ctx.closeSseStream();
+      await sleep(100, ctx.signal);
+      return "The result arrived after the stream was closed.";
+    },
+  );
   mcp.tool(
     "json_schema_2020_12_tool",
     { description: "Tool with JSON Schema 2020-12 features", inputSchema: JSON_SCHEMA_2020_12_INPUT },

@@ -108,7 +108,7 @@ export const ASK_WITH_ENUMS = elicitationRequest({
           { const: "value3", title: "Third Option" },
         ],
       },
-      legacyTitled: {
+      legacyEnum: {
         type: "string",
         enum: ["opt1", "opt2", "opt3"],
         enumNames: ["Option One", "Option Two", "Option Three"],
@@ -128,6 +128,36 @@ export const ASK_WITH_ENUMS = elicitationRequest({
   },
 });
 
+/** The `test_elicitation` form: a username and an email address, with `message` as its prompt. */
+export function askUserInfo(message: string) {
+  return elicitationRequest({
+    message,
+    requestedSchema: {
+      type: "object",
+      properties: {
+        username: { type: "string", description: "User's response" },
+        email: { type: "string", description: "User's email address" },
+      },
+      required: ["username", "email"],
+    },
+  });
+}
+
+/** The text of a sampling answer's content (one block or a list), empty when it has none. */
+export function textOf(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .map((block) =>
+      typeof block === "object" && block !== null && "text" in block ? String(block.text) : "",
+    )
+    .join("");
+}
+
+/** A one-line description of an elicitation result, for result texts. */
+export function describeElicitResult(answer: ElicitResult): string {
+  return `action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+}
+
 /** The answer under `key`, when the client gave one. */
 export function answerOf(responses: InputResponses | undefined, key: string): unknown {
   return responses !== undefined && Object.hasOwn(responses, key) ? responses[key] : undefined;
@@ -146,7 +176,7 @@ export function accepted(
 /** A one-line description of an elicitation answer, for result texts. */
 export function describeElicitation(responses: InputResponses | undefined, key: string): string {
   const answer = answerOf(responses, key) as ElicitResult | undefined;
-  return `action=${answer?.action ?? "none"}, content=${JSON.stringify(answer?.content ?? {})}`;
+  return answer === undefined ? "action=none, content={}" : describeElicitResult(answer);
 }
 
 /** Sleeps, ending early (rejecting) when `signal` aborts. */

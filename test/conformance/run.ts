@@ -1,14 +1,18 @@
 /**
- * `npm run conformance`: the official suite as a required check. Builds the fixtures, runs the
- * server leg (the everything-server on a free loopback port) and the client leg (the
- * everything-client, one scenario at a time) for 2026-07-28 through `scripts/run-conformance.sh`,
- * prints each leg's last line, and judges both against `test/conformance/expected-failures.yaml`:
- * it exits 1 when a scenario fails that is not on the list, or a listed scenario passes (remove its
- * entry), or the list names a scenario the run did not have.
+ * `npm run conformance`: the official suite as a required check. Builds the fixtures and runs,
+ * through `scripts/run-conformance.sh`, three legs: the server leg at 2026-07-28 and at 2025-11-25
+ * (the same everything-server, one endpoint serving both eras, started afresh on a free loopback
+ * port for each) and the client leg at 2026-07-28 (the everything-client, one scenario at a time).
+ * It prints each leg's last line and judges each against its section of
+ * `test/conformance/expected-failures.yaml`: it exits 1 when a scenario fails that is not on the
+ * list, or a listed scenario passes (remove its entry), or the list names a scenario the run did not
+ * have.
  *
  * Environment: `CONFORMANCE_RESULTS` (where results go; default
- * `~/.cache/mcp-conformance/results/tsmcp-<utc>`), `CONFORMANCE_LEGS` (`server client` by default;
- * `server` or `client` runs one), and everything `scripts/run-conformance.sh` reads.
+ * `~/.cache/mcp-conformance/results/tsmcp-<utc>`), `CONFORMANCE_LEGS` (space-separated legs, each
+ * `<role>@<revision>` or a bare role for all of that role's legs; default all three:
+ * `server@2026-07-28 server@2025-11-25 client@2026-07-28`), and everything
+ * `scripts/run-conformance.sh` reads.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -16,9 +20,21 @@ import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { judge, parseExpectedFailures, type Role, type ScenarioOutcome } from "./expected-failures.js";
+import {
+  entriesOf,
+  judge,
+  type Leg,
+  parseExpectedFailures,
+  type Role,
+  type ScenarioOutcome,
+} from "./expected-failures.js";
 
-const REVISION = "2026-07-28";
+/** Every leg `npm run conformance` runs, in order. */
+const LEGS: readonly Leg[] = [
+  { role: "server", revision: "2026-07-28" },
+  { role: "server", revision: "2025-11-25" },
+  { role: "client", revision: "2026-07-28" },
+];
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const runner = join(root, "scripts/run-conformance.sh");
 
@@ -38,6 +54,24 @@ function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/** The legs `CONFORMANCE_LEGS` names; throws on a name that is no leg. */
+function selectLegs(spec: string | undefined): Leg[] {
+  if (spec === undefined || spec.trim() === "") return [...LEGS];
+  const chosen: Leg[] = [];
+  for (const name of spec.split(/\s+/).filter(Boolean)) {
+    const [role, revision] = name.split("@") as [Role, string | undefined];
+    const matched = LEGS.filter(
+      (leg) => leg.role === role && (revision === undefined || leg.revision === revision),
+    );
+    if (matched.length === 0) {
+      const known = LEGS.map((leg) => `${leg.role}@${leg.revision}`).join(", ");
+      throw new Error(`unknown leg ${JSON.stringify(name)} in CONFORMANCE_LEGS (known: ${known})`);
+    }
+    for (const leg of matched) if (!chosen.includes(leg)) chosen.push(leg);
+  }
+  return chosen;
 }
 
 /** Runs one leg; its output goes to `<out>.log`. Resolves with the runner's last line. */
@@ -84,7 +118,7 @@ async function main(): Promise<number> {
   const results =
     process.env.CONFORMANCE_RESULTS ?? join(homedir(), ".cache/mcp-conformance/results", `tsmcp-${stamp}`);
   mkdirSync(results, { recursive: true });
-  const legs = (process.env.CONFORMANCE_LEGS ?? "server client").split(/\s+/).filter(Boolean) as Role[];
+  const legs = selectLegs(process.env.CONFORMANCE_LEGS);
   const expected = parseExpectedFailures(
     readFileSync(join(root, "test/conformance/expected-failures.yaml"), "utf8"),
   );
@@ -97,27 +131,25 @@ async function main(): Promise<number> {
   }
 
   let ok = true;
-  for (const role of legs) {
-    const out = join(results, `${role}-${REVISION}`);
+  for (const leg of legs) {
+    const { role, revision } = leg;
+    const out = join(results, `${role}-${revision}`);
     let last: string;
     if (role === "server") {
       const port = await freePort();
       last = await runLeg(
-        ["server", `http://127.0.0.1:${port}/mcp`, REVISION],
+        ["server", `http://127.0.0.1:${port}/mcp`, revision],
         {
           CONFORMANCE_SERVER_CMD: `PORT=${port} exec node ${JSON.stringify(join(root, "dist-conformance/server.js"))}`,
         },
         out,
       );
-    } else if (role === "client") {
+    } else {
       last = await runLeg(
-        ["client", `node ${join(root, "dist-conformance/client.js")}`, REVISION],
+        ["client", `node ${join(root, "dist-conformance/client.js")}`, revision],
         { CONFORMANCE_MODE: "sequential" },
         out,
       );
-    } else {
-      say(`conformance: unknown leg ${JSON.stringify(role)} in CONFORMANCE_LEGS`);
-      return 1;
     }
     say(last);
     const outcomes = readOutcomes(out);
@@ -126,19 +158,21 @@ async function main(): Promise<number> {
       ok = false;
       continue;
     }
-    const verdict = judge(role, outcomes, expected);
+    const verdict = judge(leg, outcomes, expected);
     for (const o of verdict.unexpectedFailures) {
       say(
         `  UNEXPECTED ${o.status === "FAILED" ? "FAILURE" : "NOT MEASURED"}: ${o.scenario}${o.scored ? "" : " (not scored)"}`,
       );
     }
     for (const o of verdict.stalePasses) {
-      say(`  NOW PASSES: ${o.scenario} — remove it from test/conformance/expected-failures.yaml`);
+      say(
+        `  NOW PASSES: ${o.scenario} — remove it from the ${role}@${revision} section of test/conformance/expected-failures.yaml`,
+      );
     }
     for (const e of verdict.unknownEntries) {
-      say(`  NOT RUN: ${e.scenario} is on the ${role} list but the run has no such scenario`);
+      say(`  NOT RUN: ${e.scenario} is on the ${role}@${revision} list but the run has no such scenario`);
     }
-    const listed = expected.filter((e) => e.role === role).length;
+    const listed = entriesOf(leg, expected).length;
     say(
       `  ${verdict.ok ? "as expected" : "NOT as expected"} (${listed} known failures listed); details: ${out}.log`,
     );
