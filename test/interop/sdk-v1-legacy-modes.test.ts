@@ -36,7 +36,10 @@ describe('legacy: "stateless"', () => {
 
   it("cannot ask the client anything: a resolver tool fails and its handler never asks", async () => {
     peer.asked.length = 0;
-    await expect(peer.callTool("pick_region", { name: "orders" })).rejects.toThrow();
+    await expect(peer.callTool("pick_region", { name: "orders" })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/no back-channel for server-initiated requests/),
+    });
     expect(peer.asked).toEqual([]);
   });
 });

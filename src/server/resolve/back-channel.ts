@@ -7,7 +7,8 @@
  * walk, where dependent questions come up. Nothing is sealed and no `InputRequiredResult` is ever
  * answered. Spec (2025-11-25): client/elicitation, client/sampling, client/roots.
  */
-import type { RequestContext } from "../context.js";
+import { noBackChannel } from "../back-channel.js";
+import { environmentOf, type RequestContext } from "../context.js";
 import { readAnswer } from "./answers.js";
 import { requireCapability } from "./capabilities.js";
 import { ResolverError } from "./errors.js";
@@ -16,6 +17,13 @@ import type { ResolveOutcome } from "./input-required.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
 import { type AskResult, type QuestionAsker, walkResolvers } from "./walk.js";
+
+/** The server -> client method that carries each kind of question. */
+const METHOD_OF = {
+  elicit: "elicitation/create",
+  sample: "sampling/createMessage",
+  listRoots: "roots/list",
+} as const satisfies Record<Question["kind"], string>;
 
 /** An answered question: the outcome, and the digest of the question it answers. */
 interface Answered {
@@ -39,6 +47,8 @@ class BackChannelAsker implements QuestionAsker {
     if (answered !== undefined && answered.digest === question.digest) {
       return { status: "answered", outcome: answered.outcome };
     }
+    // Without a back-channel (stateless legacy HTTP) nothing can be asked, whatever was declared.
+    if (environmentOf(this.#ctx).request === undefined) throw noBackChannel(METHOD_OF[question.kind]);
     requireCapability(name, question, this.#ctx.clientCapabilities);
     this.pending.set(name, question);
     return { status: "pending" };
