@@ -38,6 +38,8 @@ export interface AnswerOptions {
   streamable: boolean;
   /** Milliseconds between keep-alive comments on an SSE answer; 0 sends none. */
   keepAliveMs: number;
+  /** Bytes an SSE answer may hold that the client has not read; past it the request is cancelled. */
+  maxStreamBufferBytes: number;
   /** Receives a dispatcher failure (a rejection, or no response to a request). Must not throw. */
   report: (error: unknown) => void;
 }
@@ -97,6 +99,7 @@ export async function answerRequest(
     if (stream === undefined) {
       stream = new SseStream({
         keepAliveMs: options.keepAliveMs,
+        maxBufferedBytes: options.maxStreamBufferBytes,
         onCancel: (reason) => controller.abort(reason),
       });
       streamOpened();

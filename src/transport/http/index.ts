@@ -43,4 +43,5 @@ export {
   type LegacyMode,
   type SessionOptions,
 } from "./session/options.js";
+export { DEFAULT_MAX_STREAM_BUFFER_BYTES } from "./sse.js";
 export { validateRequestHeaders } from "./validate-headers.js";

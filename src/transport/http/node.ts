@@ -188,7 +188,11 @@ async function serveExchange(
   const answer = await handler(exchange);
   switch (answer.kind) {
     case "response":
-      return answer.response;
+      if (answer.response.body === null) return answer.response;
+      outgoing.writeHead(answer.response.status, Object.fromEntries(answer.response.headers));
+      outgoing.flushHeaders();
+      void writeStream(answer.response.body, outgoing);
+      return RESPONSE_ALREADY_SENT;
     case "empty":
       outgoing.writeHead(answer.status).end();
       return RESPONSE_ALREADY_SENT;
@@ -201,6 +205,33 @@ async function serveExchange(
         })
         .end(answer.text);
       return RESPONSE_ALREADY_SENT;
+  }
+}
+
+/**
+ * Writes a streamed body (SSE) to the socket as the client reads it. The connection is destroyed
+ * when the stream errors, even while a write waits for the socket to drain: that is how a stream
+ * that gave up on a client that stopped reading (or whose session ended) lets go of the socket.
+ * The client closing the connection cancels the stream. Never rejects.
+ */
+async function writeStream(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const closed = new Promise<void>((resolve) => outgoing.once("close", resolve));
+  void closed.then(() => reader.cancel(new Error("the client closed the connection")).catch(() => {}));
+  // `closed` rejects as soon as the stream errors, even while no read is in progress.
+  const errored = reader.closed.then(() => new Promise<never>(() => {}));
+  errored.catch(() => {});
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (outgoing.write(value)) continue;
+      await Promise.race([new Promise((resolve) => outgoing.once("drain", resolve)), closed, errored]);
+      if (outgoing.destroyed) return;
+    }
+    outgoing.end();
+  } catch (error) {
+    outgoing.destroy(error instanceof Error ? error : undefined);
   }
 }
 

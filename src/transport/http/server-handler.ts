@@ -33,6 +33,7 @@ import { routeRequest } from "./route.js";
 import { createLegacyEntry, type LegacyEntry } from "./session/legacy.js";
 import { type CheckedSessionOptions, checkSessionOptions, type SessionOptions } from "./session/options.js";
 import { SessionRegistry } from "./session/registry.js";
+import { DEFAULT_MAX_STREAM_BUFFER_BYTES } from "./sse.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 /** Milliseconds between keep-alive comments on an open SSE stream, by default. */
@@ -62,6 +63,14 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
    * Default {@link DEFAULT_KEEP_ALIVE_MS} (15000).
    */
   keepAliveMs?: number;
+  /**
+   * Bytes each SSE response stream (a POST's stream, the GET stream) may hold that its client has
+   * not read yet. A client that falls further behind is treated as gone: its connection is closed
+   * and what was waiting dropped (on the 2026 path the request is cancelled; on a session the
+   * events stay in the event store, so the client can resume with `Last-Event-ID`). Default
+   * {@link DEFAULT_MAX_STREAM_BUFFER_BYTES} (1048576, 1 MiB).
+   */
+  maxStreamBufferBytes?: number;
   /**
    * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing) as
    * `error("Streamable HTTP handler failed", { error })`; the client only ever sees -32603
@@ -119,6 +128,7 @@ function exchangeOf(request: Request): HttpExchange {
 interface CheckedOptions {
   maxBodyBytes: number;
   keepAliveMs: number;
+  maxStreamBufferBytes: number;
   logger: Pick<Logger, "error">;
   sessions: CheckedSessionOptions;
 }
@@ -128,14 +138,16 @@ function checkOptions(
   options: HttpHandlerOptions,
   fallbackLogger: Pick<Logger, "error"> = stderrLogger,
 ): CheckedOptions {
-  const { maxBodyBytes, keepAliveMs, logger } = checkOptionsObject(owner, options);
+  const { maxBodyBytes, keepAliveMs, maxStreamBufferBytes, logger } = checkOptionsObject(owner, options);
   checkInteger(owner, "maxBodyBytes", maxBodyBytes, { min: 1, unit: "bytes" });
+  checkInteger(owner, "maxStreamBufferBytes", maxStreamBufferBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "keepAliveMs", keepAliveMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
   const sessions = checkSessionOptions(owner, options);
   return {
     sessions,
     maxBodyBytes: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    maxStreamBufferBytes: maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
     logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
   };
 }
@@ -190,7 +202,8 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * ends every session.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
- *   RangeError for an out-of-range `maxBodyBytes`, `keepAliveMs` or session bound.
+ *   RangeError for an out-of-range `maxBodyBytes`, `keepAliveMs`, `maxStreamBufferBytes` or
+ *   session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
   const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");
@@ -211,7 +224,11 @@ export function createExchangeHandler(
   if (!isDispatcher(dispatcher)) {
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, keepAliveMs, logger, sessions } = checkOptions(owner, options, dispatcher.logger);
+  const { maxBodyBytes, keepAliveMs, maxStreamBufferBytes, logger, sessions } = checkOptions(
+    owner,
+    options,
+    dispatcher.logger,
+  );
   const guard = createOriginGuard(options, owner);
   const report = (error: unknown) => {
     try {
@@ -221,8 +238,8 @@ export function createExchangeHandler(
     }
   };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
-  const answering = { streamable: false, keepAliveMs, report };
-  const registry = new SessionRegistry(sessions, keepAliveMs);
+  const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report };
+  const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
   const legacy: LegacyEntry | undefined =
     sessions.legacy === "reject"
       ? undefined

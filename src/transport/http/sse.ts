@@ -35,12 +35,29 @@ export function formatPrimingEvent(id: string, retryMs: number): string {
   return `id: ${id}\nretry: ${retryMs}\ndata: \n\n`;
 }
 
+/** Bytes an SSE stream may hold for a client that does not read them, by default: 1 MiB. */
+export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
+
 /** Options of an {@link SseStream}. */
 export interface SseStreamOptions {
   /** Milliseconds between keep-alive comments; 0 sends none. */
   keepAliveMs: number;
-  /** Called once when the reader cancels the stream (the client went away). */
+  /**
+   * Bytes written but not yet taken by the reader (the connection) that the stream holds at most.
+   * A write that would go past it (unless nothing is waiting) gives up on the reader: the queued
+   * bytes are dropped, the stream errors (the front end closes the connection) and `onCancel` is
+   * called, as when the client goes away.
+   */
+  maxBufferedBytes: number;
+  /** Called once when the reader cancels the stream (the client went away) or stops reading it. */
   onCancel: (reason: unknown) => void;
+}
+
+/** The reason a stream whose reader fell more than its bound behind ends with. */
+function overflowed(maxBufferedBytes: number): Error {
+  return new Error(
+    `the client did not read the SSE stream: more than ${maxBufferedBytes} bytes were waiting`,
+  );
 }
 
 const encoder = new TextEncoder();
@@ -52,18 +69,24 @@ export class SseStream {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #closed = false;
+  readonly #options: SseStreamOptions;
 
   constructor(options: SseStreamOptions) {
-    this.readable = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
+    this.#options = options;
+    this.readable = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        cancel: (reason) => {
+          if (this.#closed) return;
+          this.#stop();
+          options.onCancel(reason);
+        },
       },
-      cancel: (reason) => {
-        if (this.#closed) return;
-        this.#stop();
-        options.onCancel(reason);
-      },
-    });
+      // Counting bytes makes `desiredSize` the room left under the bound.
+      { highWaterMark: options.maxBufferedBytes, size: (chunk) => chunk.byteLength },
+    );
     if (options.keepAliveMs > 0) {
       this.#keepAlive = setInterval(() => this.#write(SSE_KEEP_ALIVE), options.keepAliveMs);
     }
@@ -77,6 +100,14 @@ export class SseStream {
   /** Sends one message (with the event id `id`, when given); does nothing once the stream is closed. */
   send(message: JSONRPCMessage, id?: string): void {
     this.#write(formatSseEvent(message, id));
+  }
+
+  /**
+   * Sends one stored event replayed to a resuming client: not checked against the bound (the
+   * event store bounds a replay), though it counts for the writes that follow.
+   */
+  replay(message: JSONRPCMessage, id: string): void {
+    this.#write(formatSseEvent(message, id), false);
   }
 
   /** Sends a pre-formatted event (a priming event); does nothing once the stream is closed. */
@@ -95,10 +126,39 @@ export class SseStream {
     }
   }
 
-  #write(text: string): void {
+  /**
+   * Ends the stream dropping what the reader has not taken yet: a graceful end when nothing is
+   * waiting, else the stream errors (the front end closes the connection). For a stream nobody
+   * will read any more (its session ended). Idempotent.
+   */
+  abort(reason: Error): void {
     if (this.#closed) return;
+    if (this.#buffered() === 0) {
+      this.close();
+      return;
+    }
+    this.#stop();
+    this.#controller.error(reason);
+  }
+
+  /** Bytes enqueued that the reader has not taken. */
+  #buffered(): number {
+    return this.#options.maxBufferedBytes - (this.#controller.desiredSize ?? this.#options.maxBufferedBytes);
+  }
+
+  #write(text: string, bounded = true): void {
+    if (this.#closed) return;
+    const bytes = encoder.encode(text);
+    const buffered = this.#buffered();
+    if (bounded && buffered > 0 && buffered + bytes.byteLength > this.#options.maxBufferedBytes) {
+      const reason = overflowed(this.#options.maxBufferedBytes);
+      this.#stop();
+      this.#controller.error(reason);
+      this.#options.onCancel(reason);
+      return;
+    }
     try {
-      this.#controller.enqueue(encoder.encode(text));
+      this.#controller.enqueue(bytes);
     } catch {
       this.#stop();
     }

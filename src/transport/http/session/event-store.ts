@@ -22,7 +22,8 @@ export interface EventStore {
   append(streamId: string, message: JSONRPCMessage | undefined): string;
   /**
    * The stream `lastEventId` belongs to and the events it kept after that one, oldest first;
-   * `undefined` when the id names no stream the store knows.
+   * `undefined` when the id names no stream the store knows, or a place in it beyond the last
+   * event appended (an id the store never gave out).
    */
   after(lastEventId: string): { streamId: string; events: StoredEvent[] } | undefined;
   /** Forgets the events of `streamId`. */
@@ -68,6 +69,8 @@ export class InMemoryEventStore implements EventStore {
     const stream = this.#streams.get(streamId);
     if (stream === undefined) return undefined;
     const sequence = Number(sequenceText);
+    // An id the stream never handed out is no place in it.
+    if (sequence >= stream.next) return undefined;
     return {
       streamId,
       events: stream.events.filter((entry) => entry.sequence > sequence).map((entry) => entry.event),

@@ -27,10 +27,14 @@ export class SessionRegistry {
   readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy">;
   #closed = false;
 
-  constructor(options: CheckedSessionOptions, keepAliveMs: number) {
+  constructor(
+    options: CheckedSessionOptions,
+    streams: { keepAliveMs: number; maxStreamBufferBytes: number },
+  ) {
     this.#options = options;
     this.#sessionOptions = {
-      keepAliveMs,
+      keepAliveMs: streams.keepAliveMs,
+      maxStreamBufferBytes: streams.maxStreamBufferBytes,
       maxQueuedEvents: options.maxQueuedEvents,
       retryMs: options.retryMs,
       backChannelTimeoutMs: options.backChannelTimeoutMs,

@@ -34,6 +34,8 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   /** The session id; undefined for the one-request sessions of the stateless mode. */
   readonly id: string | undefined;
   readonly keepAliveMs: number;
+  /** Bytes an SSE connection may hold that its client has not read (see `maxStreamBufferBytes`). */
+  readonly maxStreamBufferBytes: number;
   readonly backChannelTimeoutMs: number;
   /** False in the stateless mode: no `request`, and `env.request` is never offered. */
   readonly backChannel: boolean;
@@ -251,7 +253,8 @@ export class HttpSession implements LegacySession {
     this.#outgoing.rejectAll(sessionEnded());
     for (const controller of this.#incoming.values()) controller.abort(this.signal.reason);
     this.#incoming.clear();
-    for (const stream of this.#streams.values()) stream.finish();
+    const ended = new Error(reason);
+    for (const stream of this.#streams.values()) stream.abandon(ended);
     this.#streams.clear();
   }
 
@@ -260,6 +263,7 @@ export class HttpSession implements LegacySession {
       store: this.#store,
       keepAliveMs: this.#options.keepAliveMs,
       retryMs: this.#options.retryMs,
+      maxBufferedBytes: this.#options.maxStreamBufferBytes,
       onConnection: (open) => this.#setBusy(open ? 1 : -1),
     });
   }

@@ -17,6 +17,11 @@ export interface StreamOptions {
   readonly keepAliveMs: number;
   /** The `retry:` milliseconds of the priming event. */
   readonly retryMs: number;
+  /**
+   * Bytes a connection may hold that its client has not read; past it the connection is closed
+   * (the events stay in the store, for `Last-Event-ID`).
+   */
+  readonly maxBufferedBytes: number;
   /** Called when a connection of this stream opens (true) or ends (false). */
   readonly onConnection: (open: boolean) => void;
 }
@@ -54,18 +59,19 @@ export class ResumableStream {
    */
   connect(from?: { lastEventId: string; events: readonly StoredEvent[] }): ReadableStream<Uint8Array> {
     if (this.#connection !== undefined) this.#detach(this.#connection);
-    const { store, keepAliveMs, retryMs, onConnection } = this.#options;
+    const { store, keepAliveMs, retryMs, maxBufferedBytes, onConnection } = this.#options;
     const cursor = from?.lastEventId ?? this.#lastWritten;
     const pending = from?.events ?? store.after(cursor)?.events ?? [];
     const connection = new SseStream({
       keepAliveMs,
+      maxBufferedBytes,
       onCancel: () => this.#detach(connection),
     });
     this.#connection = connection;
     onConnection(true);
     if (!this.#finished) connection.sendRaw(formatPrimingEvent(cursor, retryMs));
     for (const event of pending) {
-      if (event.message !== undefined) connection.send(event.message, event.id);
+      if (event.message !== undefined) connection.replay(event.message, event.id);
       this.#lastWritten = event.id;
     }
     if (this.#finished) this.#detach(connection);
@@ -99,6 +105,18 @@ export class ResumableStream {
     this.#finished = true;
     this.closeConnection();
     return delivered;
+  }
+
+  /**
+   * Ends the stream at once (its session ended): what the connection has not carried yet is
+   * dropped and the connection closes.
+   */
+  abandon(reason: Error): void {
+    this.#finished = true;
+    const connection = this.#connection;
+    if (connection === undefined) return;
+    connection.abort(reason);
+    this.#detach(connection);
   }
 
   #detach(connection: SseStream): void {
