@@ -22,20 +22,23 @@ export interface CommonServerOptions {
   instructions?: unknown;
   cache?: unknown;
   logger?: unknown;
+  maxResourceSubscriptions?: unknown;
 }
 
 /** The string fields of `info` (besides `icons`, an array). */
 const INFO_STRINGS = ["title", "description", "websiteUrl"] as const;
 
 /**
- * Checks `version`, `info`, `instructions`, `cache` and `logger`, and that `options` is an object.
+ * Checks `version`, `info`, `instructions`, `cache`, `logger` and `maxResourceSubscriptions`, and
+ * that `options` is an object.
  *
  * @throws TypeError for an option of the wrong type (a `logger` without all four methods, an
  *   `info.icons` that is not an array, ...); RangeError for a cache hint out of range or a
- *   `cache.methods` key that is not a cacheable method.
+ *   `cache.methods` key that is not a cacheable method, or a `maxResourceSubscriptions` that is not
+ *   an integer >= 1.
  */
 export function checkCommonServerOptions(owner: string, options: unknown): void {
-  const { version, info, instructions, cache, logger } = checkOptionsObject(
+  const { version, info, instructions, cache, logger, maxResourceSubscriptions } = checkOptionsObject(
     owner,
     options as CommonServerOptions | undefined,
   );
@@ -48,6 +51,7 @@ export function checkCommonServerOptions(owner: string, options: unknown): void 
     }
   }
   checkString(owner, "instructions", instructions);
+  checkInteger(owner, "maxResourceSubscriptions", maxResourceSubscriptions, { min: 1, unit: "URIs" });
   checkCache(owner, cache);
   if (logger !== undefined) checkLogger(logger, owner);
 }

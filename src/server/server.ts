@@ -34,7 +34,12 @@ import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
 import { canListen, deriveCapabilities } from "./discover.js";
 import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./handlers.js";
-import { dispatchLegacy, type LegacyCore, receiveLegacyNotification } from "./legacy/dispatch.js";
+import {
+  DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS,
+  dispatchLegacy,
+  type LegacyCore,
+  receiveLegacyNotification,
+} from "./legacy/dispatch.js";
 import {
   checkLegacyInputRequired,
   DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
@@ -62,7 +67,10 @@ export interface ServerOptions extends ServerHandlers {
   version?: string;
   /** More of the server's self-description (`title`, `description`, `icons`, `websiteUrl`). */
   info?: Omit<Partial<Implementation>, "name" | "version">;
-  /** Guidance for the model, returned by `server/discover`. */
+  /**
+   * Guidance for the model: returned by `server/discover`, and in the `initialize` result of a
+   * 2025-era session.
+   */
   instructions?: string;
   /** Cache hints; default `{ ttlMs: 0, cacheScope: "private" }`. */
   cache?: CacheOptions;
@@ -79,6 +87,12 @@ export interface ServerOptions extends ServerHandlers {
    * with the answers. See {@link LegacyInputRequired} for which to choose.
    */
   legacyInputRequired?: LegacyInputRequired;
+  /**
+   * The most resource URIs one 2025-era session may subscribe to with `resources/subscribe`; one
+   * more is refused with -32602. Default {@link DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS} (1000). Spec
+   * (2025-11-25): server/resources §Subscriptions.
+   */
+  maxResourceSubscriptions?: number;
 }
 
 /** The revisions a `Server` answers. */
@@ -121,6 +135,7 @@ export class Server implements Dispatcher {
   readonly #subscriptions = new SubscriptionHub();
   readonly #middleware: Middleware[] = [];
   readonly #legacyInputRequired: LegacyInputRequired;
+  readonly #maxResourceSubscriptions: number;
   readonly #legacy: LegacyCore;
   #chain: Next;
 
@@ -152,6 +167,7 @@ export class Server implements Dispatcher {
     this.capabilities = deriveCapabilities(this.#handlers, options.capabilities);
     this.#chain = (request) => this.#terminal(request);
     this.#legacyInputRequired = options.legacyInputRequired ?? "refuse";
+    this.#maxResourceSubscriptions = options.maxResourceSubscriptions ?? DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS;
     this.#legacy = this.#legacyCore();
   }
 
@@ -165,6 +181,7 @@ export class Server implements Dispatcher {
       sessions: new LegacySessions((message, fields) => this.#logError(message, fields)),
       inputRequired: this.#legacyInputRequired,
       maxInputRequiredRounds: DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
+      maxResourceSubscriptions: this.#maxResourceSubscriptions,
       serves: (method) => this.#serves(method),
       run: (request) => this.#chain(request),
       logError: (message, fields) => this.#logError(message, fields),

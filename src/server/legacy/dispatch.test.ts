@@ -224,4 +224,27 @@ describe("resource subscriptions on a 2025-era session", () => {
     );
     expect(error.code).toBe(-32601);
   });
+
+  it("refuses a subscription past maxResourceSubscriptions with -32602, and takes one again after an unsubscribe", async () => {
+    const server = new Server("FewSubs", {
+      onReadResource: () => ({ contents: [] }),
+      capabilities: { resources: { subscribe: true } },
+      maxResourceSubscriptions: 2,
+    });
+    const session = testSession();
+    await handshake(server, session);
+    const subscribe = (uri: string) =>
+      server.handle(legacyRequest("resources/subscribe", { uri }), legacyEnv(session));
+    expect(resultOf(await subscribe("a://1"))).toEqual({});
+    expect(resultOf(await subscribe("a://2"))).toEqual({});
+    expect(resultOf(await subscribe("a://2"))).toEqual({});
+    expect(errorOf(await subscribe("a://3")).code).toBe(-32602);
+    expect([...session.resourceSubscriptions]).toEqual(["a://1", "a://2"]);
+    await server.handle(legacyRequest("resources/unsubscribe", { uri: "a://1" }), legacyEnv(session));
+    expect(resultOf(await subscribe("a://3"))).toEqual({});
+  });
+
+  it("checks maxResourceSubscriptions when the server is built", () => {
+    expect(() => new Server("s", { maxResourceSubscriptions: 0 })).toThrow(RangeError);
+  });
 });

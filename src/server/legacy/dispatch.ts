@@ -28,12 +28,17 @@ import { initialize, type ServerSelfDescription } from "./handshake.js";
 import { fulfilInputRequired, type LegacyInputRequired } from "./input-required.js";
 import type { LegacySessions } from "./sessions.js";
 
+/** The most URIs one 2025-era session may subscribe to with `resources/subscribe`, by default. */
+export const DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS = 1000;
+
 /** What the 2025-era path needs of its server. */
 export interface LegacyCore extends ServerSelfDescription {
   readonly logger: Logger;
   readonly sessions: LegacySessions;
   readonly inputRequired: LegacyInputRequired;
   readonly maxInputRequiredRounds: number;
+  /** The most URIs one session may subscribe to. */
+  readonly maxResourceSubscriptions: number;
   /** True when a handler serves `method` (a method of the 2026-07-28 table). */
   serves(method: string): boolean;
   /** The middleware chain, ending in params validation, the handler and result shaping. */
@@ -49,6 +54,7 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "su
  * Answers one request of a 2025-era session.
  *
  * @throws McpError -32600 before `initialize` (other than `ping`) or for a second `initialize`;
+ *   -32602 for a `resources/subscribe` past the session's `maxResourceSubscriptions`;
  *   -32601 for a method this server does not serve in that era; -32602 for invalid params; what the
  *   handler throws.
  */
@@ -78,8 +84,15 @@ export async function dispatchLegacy(
     case "resources/unsubscribe": {
       if (core.capabilities.resources?.subscribe !== true) throw methodNotFound(method);
       const { uri } = parse(SubscribeRequestParamsSchema, params ?? {});
-      if (method === "resources/subscribe") session.resourceSubscriptions.add(uri);
-      else session.resourceSubscriptions.delete(uri);
+      const subscriptions = session.resourceSubscriptions;
+      if (method === "resources/unsubscribe") subscriptions.delete(uri);
+      else if (subscriptions.has(uri) || subscriptions.size < core.maxResourceSubscriptions)
+        subscriptions.add(uri);
+      else {
+        throw invalidParams(
+          `Invalid params: this session is subscribed to ${core.maxResourceSubscriptions} resources, the most it may be; unsubscribe from one first`,
+        );
+      }
       return {};
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { requestMeta, rpc } from "../../../test/helpers/meta.js";
 import { HANDSHAKE_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import { Server } from "../server.js";
-import { handshakeCapabilities, negotiateProtocolVersion } from "./handshake.js";
+import { handshakeCapabilities, MAX_HANDSHAKE_CHARS, negotiateProtocolVersion } from "./handshake.js";
 import {
   errorOf,
   handshake,
@@ -73,6 +73,22 @@ describe("initialize on a 2025-era session", () => {
       );
       expect(error.code, JSON.stringify(params)).toBe(-32602);
     }
+  });
+
+  it("refuses clientInfo and capabilities larger than MAX_HANDSHAKE_CHARS of JSON with -32602, and records no handshake", async () => {
+    const session = testSession();
+    const params = initializeParams("2025-11-25", {
+      experimental: { blob: { text: "x".repeat(MAX_HANDSHAKE_CHARS) } },
+    });
+    const error = errorOf(await toolServer().handle(legacyRequest("initialize", params), legacyEnv(session)));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(String(MAX_HANDSHAKE_CHARS));
+    expect(session.handshake).toBeUndefined();
+    const small = initializeParams("2025-11-25", { experimental: { blob: { text: "x".repeat(1000) } } });
+    expect(
+      resultOf(await toolServer().handle(legacyRequest("initialize", small), legacyEnv(testSession())))
+        .protocolVersion,
+    ).toBe("2025-11-25");
   });
 
   it("answers with serverInfo, instructions and capabilities derived from the handlers", async () => {

@@ -12,6 +12,12 @@ import { HANDSHAKE_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import type { LegacySession } from "../../transport/dispatcher.js";
 import { describeIssue } from "../request-meta.js";
 
+/**
+ * The most characters of JSON a session keeps of the client's `clientInfo` and `capabilities`
+ * together (64 Ki): a session lives long, so what it keeps of an unauthenticated peer is bounded.
+ */
+export const MAX_HANDSHAKE_CHARS = 64 * 1024;
+
 /** What the server says about itself in the answer. */
 export interface ServerSelfDescription {
   readonly serverInfo: Implementation;
@@ -53,7 +59,8 @@ export function handshakeCapabilities(capabilities: ServerCapabilities): ServerC
  * Answers `initialize` on `session` and records its handshake.
  *
  * @throws McpError -32600 when the session already completed `initialize`; -32602 naming the
- *   field when the params are not an `InitializeRequestParams`.
+ *   field when the params are not an `InitializeRequestParams`, or when `clientInfo` and
+ *   `capabilities` take more than {@link MAX_HANDSHAKE_CHARS} characters of JSON.
  */
 export function initialize(
   session: LegacySession,
@@ -68,6 +75,12 @@ export function initialize(
     throw invalidParams(`Invalid params: ${describeIssue(parsed.error.issues)}`);
   }
   const { protocolVersion: requested, capabilities, clientInfo } = parsed.data;
+  const kept = JSON.stringify({ clientInfo, capabilities }).length;
+  if (kept > MAX_HANDSHAKE_CHARS) {
+    throw invalidParams(
+      `Invalid params: clientInfo and capabilities take ${kept} characters of JSON, more than the ${MAX_HANDSHAKE_CHARS} a session keeps`,
+    );
+  }
   const protocolVersion = negotiateProtocolVersion(requested);
   session.handshake = { protocolVersion, clientInfo, clientCapabilities: capabilities };
   const result: InitializeResult = {

@@ -73,6 +73,11 @@ export interface MCPServerOptions {
    * {@link LegacyInputRequired}.
    */
   legacyInputRequired?: LegacyInputRequired;
+  /**
+   * The most resource URIs one 2025-era session may subscribe to; one more is refused with
+   * -32602. Default 1000. See `ServerOptions.maxResourceSubscriptions`.
+   */
+  maxResourceSubscriptions?: number;
 }
 
 function missingAudienceMessage(): string {
@@ -149,6 +154,9 @@ export class MCPServer implements Dispatcher {
       ...(options.legacyInputRequired === undefined
         ? {}
         : { legacyInputRequired: options.legacyInputRequired }),
+      ...(options.maxResourceSubscriptions === undefined
+        ? {}
+        : { maxResourceSubscriptions: options.maxResourceSubscriptions }),
       onListTools: (_ctx, params) => {
         const { page, nextCursor } = pageOf("tools", this.#tools.entries, params.cursor, this.pageSize);
         const tools = page.map((entry) => entry.value.definition);

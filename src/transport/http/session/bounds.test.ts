@@ -37,6 +37,40 @@ describe.each([
     expect((await callTool(served.url, c, 4, "echo")).status).toBe(200);
   });
 
+  it("evicts a session that never sent a request before a less recently used one that did", async () => {
+    served = await frontEnd(scriptedDispatcher(), { maxSessions: 2 });
+    const a = await initialize(served.url);
+    const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+    expect((await post(served.url, initialized, legacyHeaders(a))).status).toBe(202);
+    expect((await callTool(served.url, a, 1, "echo")).status).toBe(200);
+    const b = await initialize(served.url); // more recent than a, but it never sent a request
+    const c = await initialize(served.url);
+    expect((await callTool(served.url, b, 2, "echo")).status).toBe(404);
+    expect((await callTool(served.url, a, 3, "echo")).status).toBe(200);
+    expect((await callTool(served.url, c, 4, "echo")).status).toBe(200);
+  });
+
+  it("never evicts a session serving a request: initialize gets 503 with Retry-After while every session is busy", async () => {
+    const dispatcher = scriptedDispatcher();
+    served = await frontEnd(dispatcher, { maxSessions: 1 });
+    const busy = await initialize(served.url);
+    const waiting = callTool(served.url, busy, 1, "wait");
+    for (let i = 0; i < 100 && dispatcher.envs.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    const refused = await post(served.url, initializeRequest(7), legacyHeaders(undefined, ""));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32603 } });
+    await post(
+      served.url,
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } },
+      legacyHeaders(busy),
+    );
+    await (await waiting).body?.cancel();
+    expect((await post(served.url, initializeRequest(8), legacyHeaders(undefined, ""))).status).toBe(200);
+    expect((await callTool(served.url, busy, 2, "echo")).status).toBe(404);
+  });
+
   it("ends a session idle for sessionIdleTimeoutMs", async () => {
     served = await frontEnd(scriptedDispatcher(), { sessionIdleTimeoutMs: 500 });
     const sessionId = await initialize(served.url);

@@ -113,6 +113,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
   }
 
   async function initialize(exchange: LegacyExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
+    if (mode === "session" && !registry.hasRoom) return everySessionBusy(message.id);
     const session = mode === "session" ? registry.create() : registry.createStateless();
     const response = await dispatch(message, { signal: exchange.signal, headers: exchange.headers, session });
     const version = "result" in response ? response.result.protocolVersion : undefined;
@@ -121,7 +122,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
       return json(response, 200);
     }
     session.negotiatedVersion = version;
-    registry.add(session);
+    if (!registry.add(session)) return everySessionBusy(message.id);
     return json(response, 200, { [SESSION_ID_HEADER]: session.id as string });
   }
 
@@ -290,6 +291,18 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
   }
 
   return { post, get, delete: deleteSession };
+}
+
+/** Seconds a client refused a session for want of room is asked to wait (`Retry-After`). */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * 503 for an `initialize` when `maxSessions` sessions are live and every one is serving a request
+ * or holding a stream open (none may be evicted).
+ */
+function everySessionBusy(id: RequestId): HttpAnswer {
+  const error = McpError.of("INTERNAL_ERROR", "Service Unavailable: every session is busy; retry later");
+  return json(errorResponse(id, error), 503, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 }
 
 /** 405 for GET and DELETE where there are no sessions. */

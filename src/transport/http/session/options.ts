@@ -19,7 +19,7 @@ export type LegacyMode = "session" | "stateless" | "reject";
 
 /** The handshake-era mode by default. */
 export const DEFAULT_LEGACY_MODE: LegacyMode = "session";
-/** Live sessions at most, by default; one more evicts the least recently used. */
+/** Live sessions at most, by default; one more evicts an idle one. */
 export const DEFAULT_MAX_SESSIONS = 1000;
 /** Milliseconds a session may stay idle (no request, no open stream) before it ends, by default: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
@@ -38,8 +38,11 @@ export interface SessionOptions {
   /** How a handshake-era (2025) client is served. Default {@link DEFAULT_LEGACY_MODE} (`"session"`). */
   legacy?: LegacyMode;
   /**
-   * Live sessions at most; minting one more ends the least recently used, whose id then gets 404
-   * (the client re-initializes). Default {@link DEFAULT_MAX_SESSIONS} (1000).
+   * Live sessions at most. Minting one more ends an idle one (no request in flight, no stream
+   * open), those that never sent a request after `initialize` first, then the least recently
+   * used; its id then gets 404 (the client re-initializes). A session in use is never ended for
+   * room: when every one is busy, `initialize` gets 503 with `Retry-After`. Default
+   * {@link DEFAULT_MAX_SESSIONS} (1000).
    */
   maxSessions?: number;
   /**

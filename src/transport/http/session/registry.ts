@@ -1,6 +1,7 @@
 /**
  * The live sessions of one HTTP handler: minting ids with a CSPRNG, finding a session by its
- * `Mcp-Session-Id`, least-recently-used eviction beyond `maxSessions`, the idle timeout, and
+ * `Mcp-Session-Id`, eviction of an idle session beyond `maxSessions` (never one serving a request
+ * or holding a stream open), the idle timeout, and
  * ending them all when the handler closes. An id that was never minted, or whose session ended
  * (DELETE, eviction, idle timeout, close), is unknown: the request gets 404 and the client
  * re-initializes. Spec (2025-11-25): basic/transports §Session Management.
@@ -63,22 +64,46 @@ export class SessionRegistry {
     return new HttpSession({ ...this.#sessionOptions, id: undefined, backChannel: false });
   }
 
+  /** True when one more session can be added: there is room, or an idle session to evict. */
+  get hasRoom(): boolean {
+    return this.#sessions.size < this.#options.maxSessions || this.#evictable() !== undefined;
+  }
+
   /**
-   * Registers a session whose `initialize` succeeded, evicting the least recently used one when
-   * there are `maxSessions` already. Ends `session` at once when the registry is closed.
+   * Registers a session whose `initialize` succeeded. With `maxSessions` live already, it evicts
+   * an idle one first: one that never sent a request after `initialize` (or never sent
+   * `notifications/initialized`) before any other, the least recently used first. A busy session
+   * is never evicted: when every one is busy, `session` is ended and false returned. Ends
+   * `session` at once when the registry is closed.
    */
-  add(session: HttpSession): void {
+  add(session: HttpSession): boolean {
     const id = session.id as string;
     if (this.#closed) {
       session.end("the server closed");
-      return;
+      return false;
     }
     while (this.#sessions.size >= this.#options.maxSessions) {
-      const oldest = this.#sessions.keys().next().value as string;
-      this.delete(oldest, "the session was evicted");
+      const victim = this.#evictable();
+      if (victim === undefined) {
+        session.end("every session is busy");
+        return false;
+      }
+      this.delete(victim, "the session was evicted");
     }
     this.#sessions.set(id, session);
     if (!session.busy) this.#startIdle(id);
+    return true;
+  }
+
+  /** The id of the idle session to evict first, if any. */
+  #evictable(): string | undefined {
+    let leastRecent: string | undefined;
+    for (const [id, session] of this.#sessions) {
+      if (session.busy) continue;
+      if (!session.initialized || !session.used) return id;
+      leastRecent ??= id;
+    }
+    return leastRecent;
   }
 
   /** The live session `id` names, marked most recently used; undefined when unknown or ended. */

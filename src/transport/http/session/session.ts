@@ -73,6 +73,7 @@ export class HttpSession implements LegacySession {
   #nextOutgoingId = 0;
   readonly #incoming = new Map<RequestId, AbortController>();
   #busy = 0;
+  #used = false;
 
   constructor(options: HttpSessionOptions) {
     this.id = options.id;
@@ -111,8 +112,14 @@ export class HttpSession implements LegacySession {
     if (!this.ended) this.#standalone.send(notification);
   }
 
-  /** Marks the session busy until the returned function is called (once). */
+  /** True once the session served a request (`initialize` aside). */
+  get used(): boolean {
+    return this.#used;
+  }
+
+  /** Marks the session busy (and used) until the returned function is called (once). */
   hold(): () => void {
+    this.#used = true;
     this.#setBusy(1);
     let released = false;
     return () => {
