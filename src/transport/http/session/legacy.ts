@@ -143,7 +143,11 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
    * an SSE stream (priming event, the related notifications and requests, the response). The
    * stream may be closed early (`closeSseStream`) or lost; the client resumes it with GET and
    * `Last-Event-ID`. Only `notifications/cancelled` (or the session's end) aborts the request, as
-   * a lost connection is no cancellation, except before any event id reached the client. A client
+   * a lost connection is no cancellation, except before any event id reached the client. A request
+   * the client cancelled gets no response (basic/utilities/cancellation: the receiver should not
+   * respond): its SSE stream ends without it, or, when it had sent nothing yet, the POST is answered
+   * with an SSE stream that ends at once (202 without a body for a client that does not accept
+   * SSE). A client
    * that does not accept `text/event-stream` gets no notifications, and its request's
    * server -> client requests go on the session's GET stream instead.
    */
@@ -178,6 +182,8 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     const send = (outgoing: JSONRPCMessage) => {
       if (!settled && !session.ended) open().send(outgoing);
     };
+    /** The client cancelled the request (`notifications/cancelled`): it gets no response. */
+    const cancelled = () => controller.signal.aborted && !session.ended;
     const onClientGone = () => {
       if (stream === undefined) controller.abort(exchange.signal.reason);
     };
@@ -205,11 +211,16 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     if (stream === undefined || readable === undefined) {
       const response = await outcome;
       onDone();
-      return json(response, 200);
+      if (!cancelled()) return json(response, 200);
+      if (!streamable) return { kind: "empty", status: 202 };
+      const empty = session.openStream();
+      const emptyReadable = empty.connect();
+      session.finishStream(empty);
+      return sseAnswer(emptyReadable);
     }
     const active = stream;
     void outcome.then((response) => {
-      active.send(response);
+      if (!cancelled()) active.send(response);
       session.finishStream(active);
       onDone();
     });

@@ -63,7 +63,7 @@ const text = (value: string) => ({ content: [{ type: "text", text: value }] });
  * `2025-06-18` (and fails -32602 without `protocolVersion`). Tools: `echo`, `elicit` (asks the
  * client with `elicitation/create` over `env.request` and returns its answer as JSON, or the
  * error code), `progress` (a notification first), `reconnect` (closes its SSE stream, waits, then
- * answers), `wait` (until its signal aborts), `env` (what the environment offered).
+ * answers), `wait` (until its signal aborts), `notify-wait` (a notification, then as `wait`), `env` (what the environment offered).
  */
 export function scriptedDispatcher(): ScriptedDispatcher {
   let abortedWith!: (reason: unknown) => void;
@@ -152,6 +152,17 @@ async function runTool(
       env.closeSseStream?.();
       await new Promise((resolve) => setTimeout(resolve, 100));
       return text("after reconnect");
+    case "notify-wait":
+      env.notify?.({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: 1, progress: 1 },
+      });
+      await new Promise<void>((resolve) => {
+        if (env.signal.aborted) resolve();
+        env.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      return text("cancelled");
     case "wait":
       await new Promise<void>((resolve) => {
         if (env.signal.aborted) resolve();
