@@ -40,6 +40,7 @@ import {
   SAMPLING_TOOLS,
   URL_ELICITATION,
 } from "./back-channel.js";
+import { notifyElicitationComplete } from "./elicitation-complete.js";
 
 /** A progress update: `progress` must grow with every call. */
 export interface ProgressUpdate {
@@ -116,6 +117,15 @@ export interface RequestContext {
    * {@link RequestContext.elicit} (but never -32021). Spec (2025-11-25): basic/utilities/ping.
    */
   ping(options?: BackChannelRequestOptions): Promise<void>;
+  /**
+   * Tells the client that the URL-mode elicitation `elicitationId` finished
+   * (`notifications/elicitation/complete`, on the session's standalone stream). Usually sent later,
+   * outside the handler: keep `ctx.session` and call `elicitationComplete(session, id)` then.
+   * Spec (2025-11-25): client/elicitation §URL Mode Elicitation.
+   *
+   * @throws McpError -32600 on the 2026-07-28 wire (no session); TypeError for an empty id.
+   */
+  notifyElicitationComplete(elicitationId: string): void;
   /**
    * Closes this request's SSE stream now, before the response, so the client reconnects with
    * `Last-Event-ID` and gets the rest (2025-11-25 SSE polling); does nothing where the transport
@@ -222,6 +232,10 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
 
   async ping(options?: BackChannelRequestOptions): Promise<void> {
     await this.#request("ping", undefined, undefined, PING_RESULT, options);
+  }
+
+  notifyElicitationComplete(elicitationId: string): void {
+    notifyElicitationComplete(this.session, elicitationId);
   }
 
   closeSseStream(): void {

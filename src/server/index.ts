@@ -15,6 +15,7 @@ export type {
   RequestEnvironment,
 } from "../transport/dispatcher.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
+export { ELICITATION_COMPLETE, elicitationComplete } from "./elicitation-complete.js";
 export type { Awaitable, Handler, ServerHandlers } from "./handlers.js";
 export {
   elicitationRequest,
@@ -23,6 +24,7 @@ export {
   rootsRequest,
   samplingRequest,
 } from "./input-required.js";
+export { DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS } from "./legacy/dispatch.js";
 export {
   DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
   type LegacyInputRequired,

@@ -144,6 +144,9 @@ class HandlerContext implements Context, CarriesEnvironment {
   ping(options?: BackChannelRequestOptions): Promise<void> {
     return this.#base.ping(options);
   }
+  notifyElicitationComplete(elicitationId: string): void {
+    this.#base.notifyElicitationComplete(elicitationId);
+  }
   closeSseStream(): void {
     this.#base.closeSseStream();
   }
