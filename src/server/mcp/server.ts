@@ -51,7 +51,10 @@ export interface MCPServerOptions {
   version?: string;
   /** More of the server's self-description (`title`, `description`, `icons`, `websiteUrl`). */
   info?: Omit<Partial<Implementation>, "name" | "version">;
-  /** Guidance for the model, returned by `server/discover`. */
+  /**
+   * Guidance for the model: returned by `server/discover`, and in the `initialize` result of a
+   * 2025-era session.
+   */
   instructions?: string;
   /**
    * How `requestState` is sealed. Default `RequestStateSecurity.ephemeral()`: a random key that
