@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { SseReader } from "../http-test-fixtures.js";
+import type { Dispatcher } from "../../dispatcher.js";
+import { baseHeaders, rpc, SseReader } from "../http-test-fixtures.js";
 import { createHttpHandler } from "../server-handler.js";
 import type { HttpSession } from "./session.js";
 import {
@@ -39,7 +40,7 @@ async function until(done: () => boolean): Promise<void> {
  */
 async function flood(session: HttpSession): Promise<void> {
   const uri = `file:///${"x".repeat(10_000)}`;
-  for (let batch = 0; batch < 400 && session.standaloneOpen; batch++) {
+  for (let batch = 0; batch < 40 && session.standaloneOpen; batch++) {
     for (let i = 0; i < 100; i++) {
       session.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
     }
@@ -114,5 +115,54 @@ describe("a Last-Event-ID beyond the stream's last event", () => {
     const reader = new SseReader(await getStream(served.url, sessionId, { "Last-Event-ID": "0_999" }));
     expect((await reader.next())?.id).toBe("0_0");
     await reader.cancel();
+  });
+});
+
+describe.each([
+  ["the web handler", webFrontEnd],
+  ["the Node adapter", nodeFrontEnd],
+] as [string, FrontEnd][])("a 2026-07-28 SSE answer through %s", (_name, frontEnd) => {
+  let served: Served | undefined;
+  afterEach(async () => {
+    await served?.close();
+    served = undefined;
+  });
+
+  it("is cancelled when its client stops reading past maxStreamBufferBytes", async () => {
+    let aborted!: (reason: unknown) => void;
+    const cancelled = new Promise<unknown>((resolve) => {
+      aborted = resolve;
+    });
+    const dispatcher: Dispatcher = {
+      async handle(message, env) {
+        const params = { progressToken: 1, progress: 1, message: "x".repeat(10_000) };
+        for (let batch = 0; batch < 40 && !env.signal.aborted; batch++) {
+          for (let i = 0; i < 100; i++)
+            env.notify?.({ jsonrpc: "2.0", method: "notifications/progress", params });
+          await sleep(5);
+        }
+        aborted(env.signal.reason);
+        return "id" in message ? { jsonrpc: "2.0", id: message.id, result: { content: [] } } : undefined;
+      },
+    };
+    served = await frontEnd(dispatcher, { maxStreamBufferBytes: 64 * 1024 });
+    const body = JSON.stringify(rpc(1, "tools/list"));
+    const headers = Object.entries(baseHeaders("tools/list"))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    const socket = connect(Number(served.url.port), "127.0.0.1");
+    socket.on("error", () => {});
+    await new Promise<void>((resolve) => socket.once("connect", resolve));
+    socket.pause();
+    socket.write(
+      `POST ${served.url.pathname} HTTP/1.1\r\nHost: 127.0.0.1:${served.url.port}\r\n${headers}` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    try {
+      const reason = await Promise.race([cancelled, sleep(10_000).then(() => "not cancelled")]);
+      expect(String(reason)).toContain("did not read the SSE stream");
+    } finally {
+      socket.destroy();
+    }
   });
 });
