@@ -266,9 +266,6 @@ export class HttpClientTransport implements Transport {
     if ("method" in message) {
       for (const [name, value] of Object.entries(requestMetadataHeaders(message))) headers.set(name, value);
     }
-    if (this.#era.kind === "legacy" && headers.has(SESSION_ID_HEADER)) {
-      headers.set(MCP_HEADERS.protocolVersion, this.#era.protocolVersion);
-    }
     headers.set("Content-Type", "application/json");
     headers.set("Accept", ACCEPT);
     return this.#fetch(this.url, {
