@@ -20,6 +20,21 @@ export interface TransportRequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Options with which a transport hands a server -> client request to its session. */
+export interface IncomingRequestOptions {
+  /**
+   * Aborted when the server cancels the request (`notifications/cancelled`) or the connection
+   * ends. Spec: basic/utilities/cancellation.
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * The protocol era a transport speaks: `modern` (2026-07-28, every request self-contained) or
+ * `legacy` (the 2025-era handshake, with the version `initialize` agreed on).
+ */
+export type ProtocolEra = { kind: "modern" } | { kind: "legacy"; protocolVersion: string };
+
 /** One client's connection to one server. */
 export interface Transport {
   /**
@@ -43,6 +58,22 @@ export interface Transport {
    * log message on stdio). Set by the session.
    */
   onNotification?: (notification: JSONRPCNotification) => void;
+  /**
+   * Answers a request the server sends on a 2025-era connection (`elicitation/create`,
+   * `sampling/createMessage`, `roots/list`, `ping`). Set by the session. Resolves with the result
+   * object, or rejects with an `McpError` whose code, message and data become the JSON-RPC error the
+   * transport sends back (any other rejection answers -32603). When unset, the transport answers
+   * -32601 "Method not found". Spec: basic/transports, basic/lifecycle.
+   */
+  onRequest?: (request: JSONRPCRequest, options: IncomingRequestOptions) => Promise<Record<string, unknown>>;
+  /**
+   * Switches the transport to the 2025-era wire after a successful `initialize` (or back to
+   * modern): HTTP then sends `MCP-Protocol-Version: <version>` and the `Mcp-Session-Id` it
+   * received with the initialize response on every request, opens the standalone GET stream, and
+   * sends DELETE on close; stdio needs nothing; in-memory switches to a 2025-era session. Optional
+   * for third-party transports. Spec: basic/transports §Session Management.
+   */
+  setProtocolEra?(era: ProtocolEra): void;
   /** Closes the connection; in-flight requests reject. Idempotent. */
   close(): Promise<void>;
 }
@@ -57,6 +88,15 @@ export class TransportError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.httpStatus = options?.httpStatus;
   }
+}
+
+/**
+ * Raised by a transport when the server says the 2025-era session is gone (HTTP 404 on a request
+ * that carried `Mcp-Session-Id`). The `Client` then initializes a new session once and retries the
+ * request. Spec: basic/transports §Session Management.
+ */
+export class SessionExpiredError extends TransportError {
+  override readonly name: string = "SessionExpiredError";
 }
 
 /** True for an object that implements {@link Transport}. */

@@ -1,6 +1,7 @@
 import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCNotification } from "../../protocol/jsonrpc.js";
 import { Server } from "../../server/server.js";
 import { TransportError } from "../transport.js";
@@ -196,16 +197,54 @@ describe("HttpClientTransport against a misbehaving server", () => {
     expect(seen.map((n) => n.method)).toEqual(["notifications/message"]);
   });
 
-  it("resolves with an id-less JSON-RPC error that came with a 403", async () => {
+  it("rejects with the McpError of an id-less JSON-RPC error that came with a 403, keeping the status", async () => {
     const odd = new HttpClientTransport("http://127.0.0.1:1/mcp", {
       fetch: fetchAnswering(() =>
         json({ jsonrpc: "2.0", error: { code: -32600, message: "Forbidden" } }, 403),
       ),
     });
-    await expect(odd.request(rpc(1, "tools/list"))).resolves.toEqual({
-      jsonrpc: "2.0",
-      error: { code: -32600, message: "Forbidden" },
+    const failure = await odd.request(rpc(1, "tools/list")).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(McpError);
+    expect(failure).toMatchObject({ code: -32600, message: "Forbidden", httpStatus: 403 });
+  });
+
+  it("rejects with the McpError of an error body whose id is null, with its data and real status", async () => {
+    const supported = { supported: ["2025-11-25", "2025-06-18"], requested: "2026-07-28" };
+    const odd = new HttpClientTransport("http://127.0.0.1:1/mcp", {
+      fetch: fetchAnswering(() =>
+        json(
+          {
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: -32000, message: "Bad Request: Unsupported protocol version", data: supported },
+          },
+          400,
+        ),
+      ),
     });
+    const failure = await odd.request(rpc(1, "server/discover")).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(McpError);
+    expect(failure).toMatchObject({
+      code: -32000,
+      message: "Bad Request: Unsupported protocol version",
+      data: supported,
+      httpStatus: 400,
+    });
+  });
+
+  it("says connection refused in the message, keeping the network error as the cause", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = new HttpClientTransport(`http://127.0.0.1:${port}/mcp`);
+    const failure = await refused.request(rpc(1, "tools/list")).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as Error).message).toBe(
+      `connection refused to http://127.0.0.1:${port}/mcp (ECONNREFUSED)`,
+    );
+    expect((failure as Error).cause).toBeInstanceOf(Error);
+    await refused.close();
   });
 
   it("rejects a 2xx of another content type, with its status", async () => {
@@ -223,6 +262,27 @@ describe("HttpClientTransport against a misbehaving server", () => {
     const failure = await odd.request(rpc(1, "tools/list")).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it("names the reason a bare 'fetch failed' hides in its cause", async () => {
+    const odd = new HttpClientTransport("http://127.0.0.1:1/mcp", {
+      fetch: () => Promise.reject(new TypeError("fetch failed", { cause: new Error("bad port") })),
+    });
+    await expect(odd.request(rpc(1, "tools/list"))).rejects.toThrow(
+      "HTTP request to http://127.0.0.1:1/mcp failed: fetch failed: bad port",
+    );
+  });
+
+  it("says the host was not found when DNS fails, keeping the cause", async () => {
+    const dnsFailure = Object.assign(new Error("getaddrinfo ENOTFOUND mcp.invalid"), { code: "ENOTFOUND" });
+    const odd = new HttpClientTransport("http://mcp.invalid/mcp", {
+      fetch: () => Promise.reject(new TypeError("fetch failed", { cause: dnsFailure })),
+    });
+    const failure = await odd.request(rpc(1, "tools/list")).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe(
+      "host not found (DNS lookup failed) for http://mcp.invalid/mcp (ENOTFOUND)",
+    );
+    expect(((failure as Error).cause as Error).cause).toBe(dnsFailure);
   });
 });
 

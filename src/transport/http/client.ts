@@ -1,51 +1,59 @@
 /**
- * The client side of Streamable HTTP: each request is one POST carrying the request-metadata
+ * The client side of Streamable HTTP: each message is one POST carrying the request-metadata
  * headers; the answer is read as JSON or as an SSE stream (notifications first, the response last).
- * Aborting a request closes its stream, which is how HTTP cancels. Spec:
- * basic/transports/streamable-http (one POST per message, a JSON or SSE answer, §Request Metadata).
+ * Aborting a request closes its stream, which is how HTTP cancels at 2026-07-28. On a 2025-era
+ * connection (after `setProtocolEra({ kind: "legacy" })`) the transport also keeps the session:
+ * the `Mcp-Session-Id` of the initialize response and `MCP-Protocol-Version` on every request, the
+ * standalone GET stream, the server's requests answered through `onRequest` and POSTed back, a
+ * request stream the server closed early resumed with GET and `Last-Event-ID`, 404 as the end of
+ * the session, and DELETE on close. Spec: basic/transports/streamable-http (one POST per message,
+ * a JSON or SSE answer, §Request Metadata); (2025-11-25) basic/transports §Session Management.
  */
-import { createParser } from "eventsource-parser";
+
 import { linkSignal } from "../../protocol/async.js";
-import {
-  isErrorResponse,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  type JSONRPCResponse,
-  parseMessage,
+import { McpError } from "../../protocol/errors.js";
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
+import { parseHttpUrl } from "../../protocol/options.js";
+import { IncomingRequests } from "../incoming.js";
 import {
-  checkFunction,
-  checkInteger,
-  checkObject,
-  checkOptionsObject,
-  parseHttpUrl,
-} from "../../protocol/options.js";
-import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
-import { requestMetadataHeaders } from "./headers.js";
+  type IncomingRequestOptions,
+  type ProtocolEra,
+  SessionExpiredError,
+  type Transport,
+  TransportError,
+  type TransportRequestOptions,
+} from "../transport.js";
+import { checkClientOptions, type HttpClientTransportOptions } from "./client-options.js";
+import { fetchFailure } from "./failures.js";
+import { MCP_HEADERS, requestMetadataHeaders } from "./headers.js";
+import { checkAccepted, readJsonAnswer, refuseRedirect, withoutError } from "./json-answer.js";
 import { isEventStreamContentType, isJsonContentType } from "./media-type.js";
+import type { ReconnectPolicy } from "./reconnect.js";
+import { readRequestStream } from "./request-stream.js";
+import { discard } from "./response-body.js";
+import { StandaloneStream } from "./standalone-stream.js";
 
-/** The largest response body, or SSE event, an {@link HttpClientTransport} reads by default: 32 MiB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/** Options of an {@link HttpClientTransport}. */
-export interface HttpClientTransportOptions {
-  /** Headers sent on every POST (for example `Authorization`). The protocol's own headers win. */
-  headers?: Record<string, string>;
-  /** The `fetch` to use. Default: the global `fetch`. */
-  fetch?: typeof fetch;
-  /**
-   * The largest JSON response body, and the largest single SSE event, in bytes; a larger one ends
-   * the request with a `TransportError` (the rest is not read). Default
-   * {@link DEFAULT_MAX_RESPONSE_BYTES} (32 MiB). An SSE stream as a whole has no limit
-   * (`subscriptions/listen` streams live long); each event does.
-   */
-  maxResponseBytes?: number;
-}
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type HttpClientTransportOptions,
+} from "./client-options.js";
+export { DEFAULT_MAX_RECONNECT_ATTEMPTS, DEFAULT_RECONNECT_DELAY_MS } from "./reconnect.js";
 
 const ACCEPT = "application/json, text/event-stream";
+/** The session header, as the spec spells it. */
+const SESSION_ID_HEADER = "Mcp-Session-Id";
+/** Milliseconds `close()` waits for the answer to its DELETE. */
+const DELETE_TIMEOUT_MS = 5000;
+
+type NotificationSink = (notification: JSONRPCNotification) => void;
 
 /**
- * A {@link Transport} over Streamable HTTP: one POST per request to `url`.
+ * A {@link Transport} over Streamable HTTP: one POST per message to `url`.
  *
  * ```ts
  * const transport = new HttpClientTransport("http://127.0.0.1:3000/mcp", {
@@ -53,77 +61,166 @@ const ACCEPT = "application/json, text/event-stream";
  * });
  * ```
  *
- * `request` resolves with the server's response, including a JSON-RPC error response that came
- * with a 4xx/5xx status. It rejects with a `TransportError` (with `httpStatus` when the server
- * answered) when no response can be had: a non-2xx status without a JSON-RPC error body, a
- * redirect (never followed: it would resend the request, answers and headers included, to another
- * URL), a body or SSE event over `maxResponseBytes`, a body that is not the response to this
- * request, an SSE stream that ends without it, a network failure, or a closed transport; with the
- * signal's reason when `options.signal` aborts.
+ * `request` resolves with the server's response, including a JSON-RPC error response for the
+ * request that came with a 4xx/5xx status. It rejects with an `McpError` (its `httpStatus` the
+ * answer's status) when the server answered with a JSON-RPC error that has no id (a refusal of the
+ * HTTP request itself, such as a 400 naming the supported versions); with a
+ * `SessionExpiredError` on a 404 to a request that carried `Mcp-Session-Id`; with a
+ * `TransportError` (with `httpStatus` when the server answered) when no response can be had: a
+ * non-2xx status without a JSON-RPC error body, a redirect (never followed: it would resend the
+ * request, answers and headers included, to another URL), a body or SSE event over
+ * `maxResponseBytes`, a body that is not the response to this request, an SSE stream that ends
+ * without it (and, on a 2025-era session, cannot be resumed), a network failure (the message says
+ * which: "connection refused to <url>"), or a closed transport; with the signal's reason when
+ * `options.signal` aborts.
  */
 export class HttpClientTransport implements Transport {
   /** Streamable HTTP sends the per-request headers (`Mcp-Param-*`). */
   readonly sendsHttpHeaders = true;
-  /** Receives the notifications of requests sent without their own `onNotification`. */
+  /** Receives the notifications of requests sent without their own `onNotification`, and those of the GET stream. */
   onNotification?: (notification: JSONRPCNotification) => void;
+  /** {@inheritDoc Transport.onRequest} */
+  onRequest?: (request: JSONRPCRequest, options: IncomingRequestOptions) => Promise<Record<string, unknown>>;
+  /**
+   * Problems that belong to no request: the GET stream failing or giving up, the session ending
+   * while only the GET stream used it, an answer to a server request that could not be delivered,
+   * a notification handler that threw. Default: dropped.
+   */
+  onError?: (error: Error) => void;
   /** The MCP endpoint. */
   readonly url: URL;
   readonly #headers: Headers;
   readonly #fetch: typeof fetch;
   readonly #maxResponseBytes: number;
+  readonly #reconnect: ReconnectPolicy;
   readonly #inFlight = new Set<AbortController>();
+  readonly #incoming = new IncomingRequests();
+  #era: ProtocolEra = { kind: "modern" };
+  #sessionId: string | undefined;
+  #standalone: StandaloneStream | undefined;
   #closed = false;
 
   /**
    * @throws TypeError when `url` is not an absolute http(s) URL, a header is not a valid HTTP header, or
-   *   `fetch` is not a function; RangeError when `maxResponseBytes` is not a positive integer.
+   *   `fetch` is not a function; RangeError when `maxResponseBytes` is not a positive integer, or
+   *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer.
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = parseHttpUrl('HttpClientTransport option "url"', url);
-    const {
-      headers,
-      fetch: fetchOption,
-      maxResponseBytes,
-    } = checkOptionsObject("HttpClientTransport", options);
-    checkObject("HttpClientTransport", "headers", headers);
-    this.#headers = new Headers(headers);
-    checkFunction("HttpClientTransport", "fetch", fetchOption);
-    const fetchImpl = fetchOption ?? globalThis.fetch;
-    if (typeof fetchImpl !== "function") {
-      throw new TypeError('HttpClientTransport: no global fetch; pass the "fetch" option');
+    const checked = checkClientOptions(options);
+    this.#headers = checked.headers;
+    this.#fetch = checked.fetch;
+    this.#maxResponseBytes = checked.maxResponseBytes;
+    this.#reconnect = checked.reconnect;
+  }
+
+  /** The `Mcp-Session-Id` the server gave with its initialize response, while the session lasts. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /**
+   * {@inheritDoc Transport.setProtocolEra}
+   *
+   * At `legacy`, the GET stream opens when the server gave a session id (a server without
+   * sessions has no stream for messages outside a request). Back at `modern`, the GET stream
+   * closes and the session id is forgotten.
+   */
+  setProtocolEra(era: ProtocolEra): void {
+    this.#era = era.kind === "legacy" ? { kind: "legacy", protocolVersion: era.protocolVersion } : era;
+    if (era.kind === "modern") {
+      this.#endSession();
+      return;
     }
-    this.#fetch = fetchImpl;
-    checkInteger("HttpClientTransport", "maxResponseBytes", maxResponseBytes, { min: 1, unit: "bytes" });
-    this.#maxResponseBytes = maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (this.#sessionId !== undefined && !this.#closed && this.#standalone === undefined) {
+      this.#standalone = this.#newStandaloneStream();
+      this.#standalone.start();
+    }
   }
 
   /** {@inheritDoc Transport.request} */
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
-    return this.#withController(options.signal, async (signal) => {
-      const response = await this.#post(request, options.headers, signal);
-      return this.#readResponse(request, response, options.onNotification);
-    });
+    // A new initialize starts a new session: sent without the old id, it mints the next one.
+    if (request.method === "initialize") this.#endSession();
+    let posted = false;
+    try {
+      return await this.#withController(options.signal, async (signal) => {
+        const session = this.#sessionId;
+        posted = true;
+        const response = await this.#post(request, options.headers, signal);
+        const minted = response.headers.get(SESSION_ID_HEADER)?.trim();
+        if (request.method === "initialize" && response.ok && minted) this.#sessionId = minted;
+        const deliver = (notification: JSONRPCNotification) =>
+          this.#deliver(notification, options.onNotification ?? this.onNotification);
+        return this.#readResponse(request, response, session, deliver, signal);
+      });
+    } catch (error) {
+      if (posted && options.signal?.aborted && error === options.signal.reason) this.#cancel(request, error);
+      throw error;
+    }
+  }
+
+  /**
+   * On a 2025-era session a closed stream is no cancellation (the server may keep the request
+   * running for a resumption): tells the server with `notifications/cancelled`. An initialize is
+   * never cancelled. Spec (2025-11-25): basic/utilities/cancellation, basic/transports.
+   */
+  #cancel(request: JSONRPCRequest, reason: unknown): void {
+    if (this.#era.kind !== "legacy" || this.#closed || request.method === "initialize") return;
+    const why = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "";
+    this.notify({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: request.id, ...(why === "" ? {} : { reason: why }) },
+    }).catch((error: unknown) =>
+      this.#report(error instanceof Error ? error : new TransportError(String(error))),
+    );
   }
 
   /** Sends a notification; the server must answer 202 Accepted. {@inheritDoc Transport.notify} */
   async notify(notification: JSONRPCNotification): Promise<void> {
     await this.#withController(undefined, async (signal) => {
+      const session = this.#sessionId;
       const response = await this.#post(notification, undefined, signal);
-      await discard(response);
-      if (response.status !== 202) {
-        throw new TransportError(`the server answered a notification with HTTP ${response.status}, not 202`, {
-          httpStatus: response.status,
-        });
-      }
+      await this.#checkAccepted(response, session, "a notification");
     });
   }
 
-  /** Aborts every request in flight (they reject with a `TransportError`) and refuses new ones. */
+  /**
+   * Aborts every request in flight (they reject with a `TransportError`) and the server's requests
+   * being answered, closes the GET stream, sends DELETE for a 2025-era session (a 405 or a failure
+   * is ignored; waits at most 5 seconds), and refuses new requests. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const controller of this.#inFlight) controller.abort(new TransportError("transport closed"));
+    const closed = new TransportError("transport closed");
+    for (const controller of this.#inFlight) controller.abort(closed);
     this.#inFlight.clear();
+    this.#incoming.abortAll(closed);
+    const session = this.#sessionId;
+    this.#endSession();
+    if (session === undefined) return;
+    const headers = this.#baseHeaders(undefined);
+    headers.set(SESSION_ID_HEADER, session);
+    try {
+      const response = await this.#fetch(this.url, {
+        method: "DELETE",
+        headers,
+        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        redirect: "manual",
+      });
+      await discard(response);
+    } catch {
+      // The session ends on the server's side anyway, when it is idle long enough.
+    }
+  }
+
+  /** Forgets the session: closes its GET stream; the next request carries no session id. */
+  #endSession(): void {
+    this.#sessionId = undefined;
+    this.#standalone?.stop();
+    this.#standalone = undefined;
   }
 
   async #withController<T>(
@@ -139,24 +236,36 @@ export class HttpClientTransport implements Transport {
       return await run(controller.signal);
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
-      if (error instanceof TransportError) throw error;
-      throw new TransportError(`HTTP request to ${this.url.href} failed: ${describe(error)}`, {
-        cause: error,
-      });
+      if (error instanceof TransportError || error instanceof McpError) throw error;
+      throw fetchFailure(this.url, error);
     } finally {
       unlink();
       this.#inFlight.delete(controller);
     }
   }
 
+  /**
+   * The headers of every message: the user's, then the session's (`Mcp-Session-Id` and, at
+   * `legacy`, `MCP-Protocol-Version`) except on an initialize, which opens a session.
+   */
+  #baseHeaders(message: JSONRPCMessage | undefined): Headers {
+    const headers = new Headers(this.#headers);
+    if (message !== undefined && "method" in message && message.method === "initialize") return headers;
+    if (this.#sessionId !== undefined) headers.set(SESSION_ID_HEADER, this.#sessionId);
+    if (this.#era.kind === "legacy") headers.set(MCP_HEADERS.protocolVersion, this.#era.protocolVersion);
+    return headers;
+  }
+
   #post(
-    message: JSONRPCRequest | JSONRPCNotification,
+    message: JSONRPCMessage,
     extraHeaders: Record<string, string> | undefined,
     signal: AbortSignal,
   ): Promise<Response> {
-    const headers = new Headers(this.#headers);
+    const headers = this.#baseHeaders(message);
     for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
-    for (const [name, value] of Object.entries(requestMetadataHeaders(message))) headers.set(name, value);
+    if ("method" in message) {
+      for (const [name, value] of Object.entries(requestMetadataHeaders(message))) headers.set(name, value);
+    }
     headers.set("Content-Type", "application/json");
     headers.set("Accept", ACCEPT);
     return this.#fetch(this.url, {
@@ -168,169 +277,151 @@ export class HttpClientTransport implements Transport {
     });
   }
 
+  /** A GET for an SSE stream: the standalone one, or the one `lastEventId` belongs to. */
+  async #get(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const headers = this.#baseHeaders(undefined);
+    headers.set("Accept", "text/event-stream");
+    if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
+    return this.#fetch(this.url, { method: "GET", headers, signal, redirect: "manual" });
+  }
+
+  /** Throws a `SessionExpiredError` for a 404 to a message that carried a session id. */
+  async #checkSession(response: Response, session: string | undefined): Promise<void> {
+    if (response.status !== 404 || session === undefined) return;
+    await discard(response);
+    if (this.#sessionId === session) this.#endSession();
+    throw new SessionExpiredError(
+      `the server ended session ${JSON.stringify(session)} (HTTP 404 from ${this.url.href}); initialize a new one`,
+      { httpStatus: 404 },
+    );
+  }
+
+  /** Checks the 202 a notification or an answer must get (after the session check). */
+  async #checkAccepted(response: Response, session: string | undefined, what: string): Promise<void> {
+    await this.#checkSession(response, session);
+    await checkAccepted(response, what, this.#maxResponseBytes);
+  }
+
   async #readResponse(
     request: JSONRPCRequest,
     response: Response,
-    onNotification: ((notification: JSONRPCNotification) => void) | undefined,
+    session: string | undefined,
+    deliver: NotificationSink,
+    signal: AbortSignal,
   ): Promise<JSONRPCResponse> {
     const contentType = response.headers.get("content-type");
-    if (isRedirect(response)) {
-      await discard(response);
-      const location = response.headers.get("location");
-      throw new TransportError(
-        `HTTP ${response.status} from ${this.url.href} redirects${location === null ? "" : ` to ${location}`}; ` +
-          "redirects are not followed (the request would be resent elsewhere): connect to the final URL",
-        { httpStatus: response.status },
-      );
-    }
-    if (!response.ok) {
-      if (isJsonContentType(contentType)) {
-        const parsed = parseMessage(await readText(response, this.#maxResponseBytes));
-        if (
-          parsed.kind === "response" &&
-          isErrorResponse(parsed.message) &&
-          (parsed.message.id === undefined || parsed.message.id === request.id)
-        ) {
-          return parsed.message;
-        }
-      } else {
-        await discard(response);
-      }
-      throw new TransportError(`HTTP ${response.status} from ${this.url.href} without a JSON-RPC error`, {
-        httpStatus: response.status,
-      });
-    }
+    await refuseRedirect(response, this.url);
+    await this.#checkSession(response, session);
     if (isJsonContentType(contentType)) {
-      const parsed = parseMessage(await readText(response, this.#maxResponseBytes));
-      if (parsed.kind === "response" && parsed.message.id === request.id) return parsed.message;
-      throw new TransportError(`the JSON body is not the response to request ${JSON.stringify(request.id)}`, {
-        httpStatus: response.status,
-      });
+      return readJsonAnswer(request, response, this.url, this.#maxResponseBytes);
     }
-    if (isEventStreamContentType(contentType) && response.body !== null) {
-      const deliver = (notification: JSONRPCNotification) => {
-        const listener = onNotification ?? this.onNotification;
-        listener?.(notification);
-      };
-      return readEventStream(request, response.body, deliver, this.#maxResponseBytes);
+    if (response.ok && isEventStreamContentType(contentType) && response.body !== null) {
+      // Reading the stream a request's answer came on: on a 2025-era session it is resumed with
+      // GET and `Last-Event-ID` when it ends before the response.
+      return readRequestStream(response.body, {
+        request,
+        maxEventBytes: this.#maxResponseBytes,
+        reconnect: this.#reconnect,
+        signal,
+        resumable: () => this.#era.kind === "legacy",
+        resume: (lastEventId, resumeSignal) => this.#openStream(lastEventId, resumeSignal),
+        route: (message) => this.#route(message, deliver),
+      });
     }
     await discard(response);
+    if (!response.ok) throw withoutError(response, this.url);
     throw new TransportError(
       `HTTP ${response.status} with content type ${JSON.stringify(contentType)}: expected application/json or text/event-stream`,
       { httpStatus: response.status },
     );
   }
-}
 
-/**
- * Reads an SSE response stream until the response to `request`: notifications go to `deliver`,
- * messages of other event types and server requests are ignored, the stream is released as soon as
- * the response arrives. Parsing uses `eventsource-parser` (comment lines, keep-alives, CRLF); an
- * event (or an unfinished line) longer than `maxEventBytes` fails the stream: the parser stops
- * buffering at that many characters, and a dispatched event is checked in UTF-8 bytes.
- */
-async function readEventStream(
-  request: JSONRPCRequest,
-  body: ReadableStream<Uint8Array>,
-  deliver: (notification: JSONRPCNotification) => void,
-  maxEventBytes: number,
-): Promise<JSONRPCResponse> {
-  let result: JSONRPCResponse | undefined;
-  let failure: TransportError | undefined;
-  const tooLarge = () => new TransportError(`an SSE event exceeds maxResponseBytes (${maxEventBytes} bytes)`);
-  const parser = createParser({
-    maxBufferSize: maxEventBytes,
-    onError(error) {
-      if (error.type === "max-buffer-size-exceeded") failure ??= tooLarge();
-    },
-    onEvent(event) {
-      if (result !== undefined || failure !== undefined) return;
-      if (exceedsBytes(event.data, maxEventBytes)) {
-        failure = tooLarge();
-        return;
-      }
-      if (event.event !== undefined && event.event !== "message") return;
-      const parsed = parseMessage(event.data);
-      if (parsed.kind === "notification") deliver(parsed.message);
-      else if (parsed.kind === "response" && parsed.message.id === request.id) result = parsed.message;
-      else if (parsed.kind === "invalid") {
-        failure = new TransportError(`the SSE stream carried an invalid message: ${parsed.error.message}`);
-      }
-    },
-  });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  try {
-    while (result === undefined && failure === undefined) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+  /**
+   * Opens an SSE stream with GET: the body, or undefined for a 405 (no GET stream here).
+   *
+   * @throws SessionExpiredError for a 404; TransportError for any other answer that is no SSE stream.
+   */
+  async #openStream(
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ReadableStream<Uint8Array> | undefined> {
+    const session = this.#sessionId;
+    let response: Response;
+    try {
+      response = await this.#get(lastEventId, signal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw fetchFailure(this.url, error);
     }
-  } finally {
-    if (result !== undefined || failure !== undefined) await reader.cancel().catch(() => {});
-    reader.releaseLock();
+    await this.#checkSession(response, session);
+    if (response.status === 405 && lastEventId === undefined) {
+      await discard(response);
+      return undefined;
+    }
+    if (!response.ok || !isEventStreamContentType(response.headers.get("content-type")) || !response.body) {
+      await discard(response);
+      throw new TransportError(
+        `the GET for an SSE stream got HTTP ${response.status} from ${this.url.href}`,
+        {
+          httpStatus: response.status,
+        },
+      );
+    }
+    return response.body;
   }
-  if (failure !== undefined) throw failure;
-  if (result === undefined) {
-    throw new TransportError(
-      `the SSE stream ended without the response to request ${JSON.stringify(request.id)}`,
-    );
-  }
-  return result;
-}
 
-/**
- * Reads a response body as UTF-8 text, at most `maxBytes` bytes.
- *
- * @throws TransportError when `Content-Length` or the bytes read exceed `maxBytes` (the rest of
- *   the body is not read).
- */
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
-    new TransportError(`the response body exceeds maxResponseBytes (${maxBytes} bytes)`, {
-      httpStatus: response.status,
+  #newStandaloneStream(): StandaloneStream {
+    return new StandaloneStream({
+      connect: (lastEventId, signal) => this.#openStream(lastEventId, signal),
+      maxEventBytes: this.#maxResponseBytes,
+      reconnect: this.#reconnect,
+      onMessage: (message) => this.#route(message, (n) => this.#deliver(n, this.onNotification)),
+      onError: (error) => this.#report(error),
     });
-  const declared = response.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) {
-    await discard(response);
-    throw tooLarge();
   }
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
+
+  /**
+   * A message of an SSE stream that is not the awaited response: a notification is delivered
+   * (unless it cancels a server request being answered here), a server request is answered at
+   * `legacy` (ignored at 2026-07-28, where servers send none), a response is ignored.
+   */
+  #route(message: JSONRPCMessage, deliver: NotificationSink): void {
+    if (!("method" in message)) return;
+    if (!("id" in message)) {
+      if (!this.#incoming.cancel(message)) deliver(message);
+      return;
     }
-    text += decoder.decode(value, { stream: true });
+    if (this.#era.kind === "legacy") void this.#answer(message);
   }
-  return text + decoder.decode();
-}
 
-const encoder = new TextEncoder();
+  /** Answers a server request through `onRequest` and POSTs the answer back. */
+  async #answer(request: JSONRPCRequest): Promise<void> {
+    const response = await this.#incoming.answer(request, this.onRequest);
+    if (response === undefined || this.#closed) return;
+    try {
+      await this.#withController(undefined, async (signal) => {
+        const session = this.#sessionId;
+        const answered = await this.#post(response, undefined, signal);
+        await this.#checkAccepted(answered, session, `the answer to its ${request.method} request`);
+      });
+    } catch (error) {
+      this.#report(error instanceof Error ? error : new TransportError(String(error)));
+    }
+  }
 
-/** True when `text` takes more than `maxBytes` bytes in UTF-8 (encoded only when its length cannot tell). */
-function exceedsBytes(text: string, maxBytes: number): boolean {
-  if (text.length > maxBytes) return true;
-  if (text.length * 3 <= maxBytes) return false;
-  return encoder.encode(text).byteLength > maxBytes;
-}
+  #deliver(notification: JSONRPCNotification, sink: NotificationSink | undefined): void {
+    try {
+      sink?.(notification);
+    } catch (error) {
+      this.#report(new TransportError("a notification handler threw", { cause: error }));
+    }
+  }
 
-function isRedirect(response: Response): boolean {
-  return response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
-}
-
-/** Releases a response body we do not read. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  #report(error: Error): void {
+    try {
+      this.onError?.(error);
+    } catch {
+      // A throwing onError has nowhere left to go.
+    }
+  }
 }
