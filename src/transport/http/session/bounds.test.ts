@@ -71,6 +71,16 @@ describe.each([
     expect((await callTool(served.url, busy, 2, "echo")).status).toBe(404);
   });
 
+  it("evicts a session whose only activity is an open GET stream when no session is idle, never one serving a request", async () => {
+    served = await frontEnd(scriptedDispatcher(), { maxSessions: 1 });
+    const streaming = await initialize(served.url);
+    const stream = await getStream(served.url, streaming);
+    expect(stream.status).toBe(200);
+    expect((await post(served.url, initializeRequest(9), legacyHeaders(undefined, ""))).status).toBe(200);
+    expect((await callTool(served.url, streaming, 2, "echo")).status).toBe(404);
+    await stream.body?.cancel();
+  });
+
   it("ends a session idle for sessionIdleTimeoutMs", async () => {
     served = await frontEnd(scriptedDispatcher(), { sessionIdleTimeoutMs: 500 });
     const sessionId = await initialize(served.url);

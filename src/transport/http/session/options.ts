@@ -40,8 +40,9 @@ export interface SessionOptions {
   /**
    * Live sessions at most. Minting one more ends an idle one (no request in flight, no stream
    * open), those that never sent a request after `initialize` first, then the least recently
-   * used; its id then gets 404 (the client re-initializes). A session in use is never ended for
-   * room: when every one is busy, `initialize` gets 503 with `Retry-After`. Default
+   * used; failing that, the least recently used whose only activity is an open stream. Its id then
+   * gets 404 (the client re-initializes). A session serving a request is never ended for room:
+   * when every one is, `initialize` gets 503 with `Retry-After`. Default
    * {@link DEFAULT_MAX_SESSIONS} (1000).
    */
   maxSessions?: number;

@@ -72,8 +72,9 @@ export class SessionRegistry {
   /**
    * Registers a session whose `initialize` succeeded. With `maxSessions` live already, it evicts
    * an idle one first: one that never sent a request after `initialize` (or never sent
-   * `notifications/initialized`) before any other, the least recently used first. A busy session
-   * is never evicted: when every one is busy, `session` is ended and false returned. Ends
+   * `notifications/initialized`) before any other, the least recently used first; then one whose
+   * only activity is an open stream. A session serving a request is never evicted: when every one
+   * is, `session` is ended and false returned. Ends
    * `session` at once when the registry is closed.
    */
   add(session: HttpSession): boolean {
@@ -95,15 +96,25 @@ export class SessionRegistry {
     return true;
   }
 
-  /** The id of the idle session to evict first, if any. */
+  /**
+   * The id of the session to evict first, if any: an idle one (one that never got going before
+   * the others, then the least recently used), else the least recently used whose only activity
+   * is an open stream (its client can reconnect and re-initialize). A session serving a request
+   * is never evicted.
+   */
   #evictable(): string | undefined {
     let leastRecent: string | undefined;
+    let leastRecentStreaming: string | undefined;
     for (const [id, session] of this.#sessions) {
-      if (session.busy) continue;
+      if (session.serving) continue;
+      if (session.busy) {
+        leastRecentStreaming ??= id;
+        continue;
+      }
       if (!session.initialized || !session.used) return id;
       leastRecent ??= id;
     }
-    return leastRecent;
+    return leastRecent ?? leastRecentStreaming;
   }
 
   /** The live session `id` names, marked most recently used; undefined when unknown or ended. */

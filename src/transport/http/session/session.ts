@@ -73,6 +73,7 @@ export class HttpSession implements LegacySession {
   #nextOutgoingId = 0;
   readonly #incoming = new Map<RequestId, AbortController>();
   #busy = 0;
+  #serving = 0;
   #used = false;
 
   constructor(options: HttpSessionOptions) {
@@ -117,14 +118,21 @@ export class HttpSession implements LegacySession {
     return this.#used;
   }
 
-  /** Marks the session busy (and used) until the returned function is called (once). */
+  /** True while a request of this session is being served (open streams aside). */
+  get serving(): boolean {
+    return this.#serving > 0;
+  }
+
+  /** Marks the session busy serving a request (and used) until the returned function is called (once). */
   hold(): () => void {
     this.#used = true;
+    this.#serving++;
     this.#setBusy(1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.#serving--;
       this.#setBusy(-1);
     };
   }
