@@ -19,14 +19,23 @@ import { UnsupportedInputRequestError } from "./errors.js";
 
 /** What a callback knows about the input request it answers. */
 export interface InputRequestContext {
-  /** The request's key in `inputRequests` (the answer goes back under it). */
+  /**
+   * The request's key in `inputRequests` (the answer goes back under it); on a 2025-era session,
+   * the server's JSON-RPC id of its `elicitation/create` (or other) request, as a string.
+   */
   readonly key: string;
-  /** The call that asked: `tools/call`, `prompts/get` or `resources/read`. */
-  readonly method: InputRequiredMethod;
-  /** The tool or prompt name, or the resource URI. */
-  readonly target: string;
-  /** The 1-based round of the call this request arrived in. */
+  /**
+   * The call that asked: `tools/call`, `prompts/get` or `resources/read`. On a 2025-era session the
+   * server's request names no call: it is the one carrier call in flight, undefined when there are
+   * none or several.
+   */
+  readonly method: InputRequiredMethod | undefined;
+  /** The tool or prompt name, or the resource URI, of that call (undefined when `method` is). */
+  readonly target: string | undefined;
+  /** The 1-based round of the call this request arrived in (1 on a 2025-era session). */
   readonly round: number;
+  /** How the request arrived: embedded in an `InputRequiredResult` (`"modern"`) or sent by the server on a 2025-era session (`"legacy"`). */
+  readonly era: "modern" | "legacy";
   /** Aborted when the call is abandoned (another callback failed, or the caller cancelled). */
   readonly signal: AbortSignal;
 }

@@ -6,6 +6,7 @@
  * caller who drives the loop, `client.session` exposes the single-leg calls.
  */
 import { type Clock, systemClock } from "../protocol/clock.js";
+import type { JSONRPCNotification } from "../protocol/jsonrpc.js";
 import type { InputRequiredMethod } from "../protocol/methods.js";
 import {
   checkBoolean,
@@ -14,7 +15,12 @@ import {
   checkOptionsObject,
   optionTypeError,
 } from "../protocol/options.js";
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  ServerCapabilities,
+} from "../protocol/schema/base.js";
 import type { InputRequiredResult, InputResponses } from "../protocol/schema/input.js";
 import type {
   CallToolResult,
@@ -26,6 +32,7 @@ import type {
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
+  LoggingMessageNotificationParams,
   ReadResourceResult,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
@@ -35,9 +42,12 @@ import { type ConnectTarget, resolveTransport } from "./connect.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-required.js";
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
+import { negotiate, PROTOCOL_VERSION_MODES, type ProtocolVersionMode } from "./negotiate.js";
+import { answerServerRequest, type CallInFlight } from "./server-requests.js";
 import { ClientSession } from "./session.js";
 import {
   checkCommonClientOptions,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   type ListenNotification,
   type RequestOptions,
   type Subscription,
@@ -56,8 +66,26 @@ export interface ClientOptions extends InputCallbacks {
   inputRequiredMaxRounds?: number;
   /** Per-request timeout in milliseconds; default 60 000. */
   timeoutMs?: number;
-  /** Call `server/discover` when connecting. Default true. */
+  /**
+   * Which protocol era to speak: `"auto"` (default) probes with `server/discover` and falls back to
+   * the 2025 `initialize` handshake on the signals of an older server; `"2026-07-28"` only speaks
+   * 2026-07-28; `"legacy"` always handshakes (asking for 2025-11-25). Spec: basic/versioning.
+   */
+  protocolVersion?: ProtocolVersionMode;
+  /**
+   * Call `server/discover` when connecting. Default true. `false` adopts 2026-07-28 without asking
+   * (no probe, no fallback).
+   */
   discover?: boolean;
+  /** A `server/discover` result saved from an earlier connection: adopted without a probe. */
+  discoverResult?: DiscoverResult;
+  /**
+   * Receives the server's log messages that no request's own `onLog` takes (on a 2025-era session,
+   * those `setLoggingLevel` asked for). Spec (2025-11-25): server/utilities/logging.
+   */
+  onLog?: (message: LoggingMessageNotificationParams) => void;
+  /** Receives the server's other notifications that belong to no request (list changes, ...). */
+  onNotification?: (notification: JSONRPCNotification) => void;
   /** Where back-off waits come from; default the system clock. */
   clock?: Clock;
   /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
@@ -73,6 +101,21 @@ function checkClientOptions(options: ClientOptions): void {
   for (const name of CALLBACKS) checkFunction("Client", name, checked[name]);
   checkInteger("Client", "inputRequiredMaxRounds", checked.inputRequiredMaxRounds, { unit: "rounds" });
   checkBoolean("Client", "discover", checked.discover);
+  checkFunction("Client", "onLog", checked.onLog);
+  checkFunction("Client", "onNotification", checked.onNotification);
+  const mode = checked.protocolVersion;
+  if (mode !== undefined && !PROTOCOL_VERSION_MODES.includes(mode as ProtocolVersionMode)) {
+    const hint =
+      typeof mode === "string" && /^\d{4}-\d{2}-\d{2}$/.test(mode) && mode < "2026"
+        ? `; ${mode} is a handshake-era version: use protocolVersion: "legacy"`
+        : "";
+    throw new TypeError(
+      `Client option "protocolVersion" must be "auto", "2026-07-28" or "legacy", got ${JSON.stringify(mode)}${hint}`,
+    );
+  }
+  if (checked.discoverResult !== undefined && typeof checked.discoverResult !== "object") {
+    throw optionTypeError("Client", "discoverResult", "a server/discover result object");
+  }
   const clock = checked.clock as Partial<Record<keyof Clock, unknown>> | undefined;
   if (clock !== undefined && (typeof clock?.now !== "function" || typeof clock.sleep !== "function")) {
     throw optionTypeError("Client", "clock", "a Clock with now() and sleep(ms, signal) methods");
@@ -101,6 +144,8 @@ export class Client {
   readonly #callbacks: InputCallbacks;
   readonly #maxRounds: number;
   readonly #clock: Clock;
+  /** The carrier calls in flight, to say which one a 2025-era server request serves. */
+  readonly #calls = new Set<CallInFlight>();
 
   /**
    * Wraps a transport. Most callers use {@link Client.connect}.
@@ -124,35 +169,71 @@ export class Client {
       ...(options.clientInfo === undefined ? {} : { clientInfo: options.clientInfo }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
+      ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
     });
+    const capabilities = this.session.capabilities;
+    transport.onRequest = (request, incoming) =>
+      answerServerRequest(request, incoming, this.#callbacks, capabilities, this.#soleCall());
   }
 
   /**
    * Connects to a server: a Streamable HTTP URL, a `Server`/`MCPServer` in this process, a stdio
    * command (`{ command, args, env, cwd }`: Node.js only, it loads tsmcp/stdio on demand), or any
-   * `Transport`; then calls `server/discover` (unless `discover: false`).
+   * `Transport`; then agrees on a protocol era (`protocolVersion`, default `"auto"`: a
+   * `server/discover` probe, and the 2025 `initialize` handshake when the server is older).
    *
-   * @throws TypeError for a target it cannot connect to; McpError/TransportError when discovery fails.
+   * @throws TypeError for a target it cannot connect to or a bad option; ProtocolNegotiationError
+   *   when the server speaks no revision this client does (naming what it offered);
+   *   McpError/TransportError when discovery or the handshake fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
     const client = new Client(await resolveTransport(target), options);
-    if (options.discover ?? true) {
-      try {
-        await client.session.discover();
-      } catch (error) {
-        await client.close();
-        throw error;
-      }
+    try {
+      await negotiate(client.session, {
+        mode: options.protocolVersion ?? "auto",
+        discover: options.discover ?? true,
+        ...(options.discoverResult === undefined ? {} : { discoverResult: options.discoverResult }),
+        timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      });
+    } catch (error) {
+      await client.close();
+      throw error;
     }
     return client;
   }
 
-  /** The protocol revision this client speaks with the server. */
+  /**
+   * Tells the server the roots changed (`notifications/roots/list_changed`) on a 2025-era session,
+   * so it asks `roots/list` again. At 2026-07-28 a server asks for roots in each call, so nothing
+   * is sent. Spec (2025-11-25): client/roots §Root List Changes.
+   */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.session.era !== "legacy") return;
+    await this.session.transport.notify({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
+  }
+
+  /**
+   * `logging/setLevel` on a 2025-era session (messages then reach `onLog`); at 2026-07-28 pass
+   * `logLevel` per request instead.
+   *
+   * @throws MethodNotInEraError at 2026-07-28.
+   */
+  setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    return this.session.setLoggingLevel(level, options);
+  }
+
+  /** The protocol revision agreed with the server ("2026-07-28", or the handshake's, e.g. "2025-11-25"). */
   get protocolVersion(): string {
     return this.session.protocolVersion;
   }
 
-  /** What the server says it is (from `server/discover`). */
+  /** The era agreed with the server: `"modern"` (2026-07-28) or `"legacy"` (a 2025-era session). */
+  get era(): "modern" | "legacy" {
+    return this.session.era;
+  }
+
+  /** What the server says it is (from `server/discover` or `initialize`). */
   get serverInfo(): Implementation | undefined {
     return this.session.serverInfo;
   }
@@ -162,9 +243,9 @@ export class Client {
     return this.session.serverCapabilities;
   }
 
-  /** The server's instructions for the model (from `server/discover`). */
+  /** The server's instructions for the model (from `server/discover` or `initialize`). */
   get instructions(): string | undefined {
-    return this.session.discovered?.instructions;
+    return this.session.instructions;
   }
 
   /** `server/discover` again. */
@@ -278,6 +359,8 @@ export class Client {
     }) => Promise<R | InputRequiredResult>,
   ): Promise<R> {
     const capabilities = this.session.capabilities;
+    const call: CallInFlight = { method, target };
+    this.#calls.add(call);
     return driveInputRequired<R>(
       (inputResponses, requestState) =>
         leg({
@@ -285,7 +368,12 @@ export class Client {
           ...(requestState === undefined ? {} : { requestState }),
         }),
       (request, key, round, signal) =>
-        fulfilInputRequest(request, { key, method, target, round, signal }, this.#callbacks, capabilities),
+        fulfilInputRequest(
+          request,
+          { key, method, target, round, era: "modern", signal },
+          this.#callbacks,
+          capabilities,
+        ),
       {
         method,
         maxRounds: this.#maxRounds,
@@ -294,6 +382,12 @@ export class Client {
         ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
         ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
       },
-    );
+    ).finally(() => this.#calls.delete(call));
+  }
+
+  /** The one carrier call in flight, if exactly one is. */
+  #soleCall(): CallInFlight | undefined {
+    if (this.#calls.size !== 1) return undefined;
+    return this.#calls.values().next().value;
   }
 }

@@ -66,3 +66,35 @@ export class RequestTimeoutError extends Error {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * The client and the server share no protocol revision: neither the 2026-07-28 core nor a 2025-era
+ * handshake. The message names what the server offered. Spec: basic/versioning, (2025-11-25)
+ * basic/lifecycle §Version Negotiation.
+ */
+export class ProtocolNegotiationError extends Error {
+  override readonly name = "ProtocolNegotiationError";
+  /** The revisions the server offered, when it named any. */
+  readonly offered: readonly string[];
+
+  constructor(message: string, offered: readonly string[], options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.offered = offered;
+  }
+}
+
+/**
+ * A method that does not exist in the negotiated revision was called: `server/discover` and
+ * `subscriptions/listen` exist only at 2026-07-28, `logging/setLevel` only in the 2025 era.
+ * Refused locally; nothing was sent.
+ */
+export class MethodNotInEraError extends Error {
+  override readonly name = "MethodNotInEraError";
+  /** The method that was refused. */
+  readonly method: string;
+
+  constructor(method: string, protocolVersion: string, hint: string) {
+    super(`${method} does not exist at protocol version ${protocolVersion}: ${hint}`);
+    this.method = method;
+  }
+}

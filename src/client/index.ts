@@ -23,6 +23,8 @@ export type { ConnectTarget, StdioCommand } from "./connect.js";
 export {
   InputRequiredRoundsExceededError,
   InvalidServerResponseError,
+  MethodNotInEraError,
+  ProtocolNegotiationError,
   RequestTimeoutError,
   UnexpectedInputRequiredError,
   UnsupportedInputRequestError,
@@ -33,6 +35,11 @@ export {
   STATE_ONLY_BACKOFF_MAX_MS,
 } from "./input-required.js";
 export { type ClientLogger, silentClientLogger, stderrClientLogger } from "./logger.js";
+export {
+  DISCOVER_PROBE_TIMEOUT_MS,
+  PROTOCOL_VERSION_MODES,
+  type ProtocolVersionMode,
+} from "./negotiate.js";
 export { ClientSession } from "./session.js";
 export {
   type AllowInputRequired,

@@ -8,6 +8,7 @@ import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import { checkLogger } from "../protocol/logger.js";
 import {
   checkBoolean,
+  checkFunction,
   checkObject,
   checkOptionsObject,
   checkString,
@@ -51,6 +52,17 @@ export interface ClientSessionOptions {
   mirrorParamHeaders?: boolean;
   /** Receives the session's warnings (a dropped tool, ...). Default: {@link stderrClientLogger}. */
   logger?: ClientLogger;
+  /**
+   * Receives every `notifications/message` no request's own `onLog` takes: on a 2025-era session
+   * the messages `logging/setLevel` asked for, wherever they arrive (stdio, the GET stream).
+   * Spec (2025-11-25): server/utilities/logging.
+   */
+  onLog?: (message: LoggingMessageNotificationParams) => void;
+  /**
+   * Receives the server's other notifications that belong to no request's `onNotification`
+   * (list changes, `notifications/resources/updated`, `notifications/elicitation/complete`, ...).
+   */
+  onNotification?: (notification: JSONRPCNotification) => void;
 }
 
 /** Options of one request. */
@@ -155,5 +167,7 @@ export function checkSessionOptions(options: ClientSessionOptions | undefined): 
   checkCommonClientOptions("ClientSession", checked as Record<string, unknown>, true);
   checkString("ClientSession", "protocolVersion", checked.protocolVersion);
   checkBoolean("ClientSession", "mirrorParamHeaders", checked.mirrorParamHeaders);
+  checkFunction("ClientSession", "onLog", checked.onLog);
+  checkFunction("ClientSession", "onNotification", checked.onNotification);
   return checked;
 }

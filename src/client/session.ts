@@ -5,13 +5,23 @@
  * `InputRequiredResult` when asked to (`allowInputRequired: true`), and `Client` builds the loop on top.
  * Spec: basic/index §Request metadata, server/discover,
  * basic/patterns/mrtr §Client Requirements (Basic Workflow).
+ *
+ * After {@link ClientSession.initialize} the session speaks the 2025 era instead: requests carry no
+ * `_meta` envelope (only a `progressToken` when progress is asked for), results without
+ * `resultType` are complete, and the transport keeps the session. Spec (2025-11-25): basic/lifecycle.
  */
 import type * as z from "zod";
 import { deferred, linkSignal } from "../protocol/async.js";
 import { ERRORS, McpError } from "../protocol/errors.js";
 import { isErrorResponse, type JSONRPCNotification, type RequestId } from "../protocol/jsonrpc.js";
 import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  ServerCapabilities,
+} from "../protocol/schema/base.js";
+import type { InitializeResult } from "../protocol/schema/handshake.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schema/input.js";
 import {
   type CallToolResult,
@@ -31,8 +41,14 @@ import {
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
 import { paramHeadersFor } from "../transport/http/param-headers.js";
-import { isTransport, type Transport } from "../transport/transport.js";
-import { InvalidServerResponseError, RequestTimeoutError, UnexpectedInputRequiredError } from "./errors.js";
+import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
+import {
+  InvalidServerResponseError,
+  MethodNotInEraError,
+  RequestTimeoutError,
+  UnexpectedInputRequiredError,
+} from "./errors.js";
+import { checkInitializeResult, initializeParams } from "./handshake.js";
 import { type ClientLogger, stderrClientLogger } from "./logger.js";
 import {
   type AllowInputRequired,
@@ -47,6 +63,9 @@ import {
 } from "./session-options.js";
 
 type ResultOf<M extends Method> = z.infer<(typeof METHODS)[M]["result"]>;
+
+/** The methods only the 2026-07-28 revision has; a 2025-era session refuses them locally. */
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
 
 function checkTimeout(timeoutMs: number | undefined, where: string): void {
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
@@ -64,12 +83,20 @@ export class ClientSession {
   readonly clientInfo: Implementation | undefined;
   /** The result of the last `server/discover`, if one was made. */
   discovered: DiscoverResult | undefined;
+  /** The server's answer to `initialize`, on a 2025-era session. */
+  initialized: InitializeResult | undefined;
 
   #protocolVersion: string;
   readonly #timeoutMs: number;
   readonly #logger: ClientLogger;
   /** Annotated parameters per tool name, from the latest `tools/list`; undefined when not mirroring. */
   readonly #paramHeaders: Map<string, readonly ParamHeader[]> | undefined;
+  readonly #onLog: ClientSessionOptions["onLog"];
+  readonly #onServerNotification: ClientSessionOptions["onNotification"];
+  /** The `onProgress` of each request in flight, by its progress token. */
+  readonly #progress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
+  #era: "modern" | "legacy" = "modern";
+  #renewal: Promise<unknown> | undefined;
   #nextId = 1;
   #nextProgressToken = 1;
 
@@ -91,6 +118,72 @@ export class ClientSession {
     this.#logger = options.logger ?? stderrClientLogger;
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new Map() : undefined;
+    this.#onLog = options.onLog;
+    this.#onServerNotification = options.onNotification;
+    transport.onNotification ??= (notification) => this.#receive(notification);
+  }
+
+  /**
+   * The era of the conversation: `"modern"` (2026-07-28, self-contained requests) until
+   * {@link initialize} succeeds, `"legacy"` (a 2025-era session) after.
+   */
+  get era(): "modern" | "legacy" {
+    return this.#era;
+  }
+
+  /**
+   * The 2025-era handshake: sends `initialize` (protocol version 2025-11-25, the declared
+   * capabilities, `clientInfo`), checks the answer, switches the session and its transport to the
+   * version the server chose, and sends `notifications/initialized`. Afterwards
+   * {@link protocolVersion}, {@link serverInfo}, {@link serverCapabilities} and
+   * {@link instructions} come from the answer. Spec (2025-11-25): basic/lifecycle §Initialization.
+   *
+   * @throws McpError when the server refuses it; InvalidServerResponseError for a malformed answer;
+   *   ProtocolNegotiationError when it names a revision this client does not speak;
+   *   RequestTimeoutError; TransportError.
+   */
+  async initialize(options: RequestOptions = {}): Promise<InitializeResult> {
+    const raw = await this.#send(
+      "initialize",
+      initializeParams(this.capabilities, this.clientInfo ?? DEFAULT_CLIENT_INFO),
+      options,
+    );
+    const result = checkInitializeResult(raw);
+    this.initialized = result;
+    this.#era = "legacy";
+    this.#protocolVersion = result.protocolVersion;
+    this.transport.setProtocolEra?.({ kind: "legacy", protocolVersion: result.protocolVersion });
+    await this.transport.notify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return result;
+  }
+
+  /**
+   * Adopts a 2026-07-28 revision without asking the server (a saved discover result, or
+   * `discover: false`).
+   */
+  adopt(protocolVersion: string, discovered?: DiscoverResult): void {
+    this.#era = "modern";
+    this.#protocolVersion = protocolVersion;
+    if (discovered !== undefined) this.discovered = discovered;
+    this.transport.setProtocolEra?.({ kind: "modern" });
+  }
+
+  /**
+   * `logging/setLevel` on a 2025-era session: the least severe log level the server sends (as
+   * `notifications/message`, delivered to `onLog`). At 2026-07-28 ask per request with `logLevel`.
+   * Spec (2025-11-25): server/utilities/logging.
+   *
+   * @throws MethodNotInEraError at 2026-07-28; McpError when the server refuses it.
+   */
+  async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    if (this.#era !== "legacy") {
+      throw new MethodNotInEraError(
+        "logging/setLevel",
+        this.#protocolVersion,
+        "pass logLevel with each request instead",
+      );
+    }
+    await this.#send("logging/setLevel", { level }, options);
   }
 
   /** The protocol revision stamped on requests. */
@@ -98,14 +191,20 @@ export class ClientSession {
     return this.#protocolVersion;
   }
 
-  /** What the server said it is, from `server/discover` or the last result's `_meta`. */
+  /** What the server said it is, from `server/discover` or `initialize`. */
   get serverInfo(): Implementation | undefined {
+    if (this.#era === "legacy") return this.initialized?.serverInfo;
     return this.discovered?._meta?.[META.serverInfo] as Implementation | undefined;
   }
 
-  /** What the server offers, from `server/discover`. */
+  /** What the server offers, from `server/discover` or `initialize`. */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.discovered?.capabilities;
+    return this.#era === "legacy" ? this.initialized?.capabilities : this.discovered?.capabilities;
+  }
+
+  /** The server's instructions for the model, from `server/discover` or `initialize`. */
+  get instructions(): string | undefined {
+    return this.#era === "legacy" ? this.initialized?.instructions : this.discovered?.instructions;
   }
 
   /**
@@ -323,6 +422,13 @@ export class ClientSession {
     params: Record<string, unknown>,
     options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void } = {},
   ): Promise<ResultOf<M>> {
+    if (this.#era === "legacy" && MODERN_ONLY_METHODS.has(method)) {
+      throw new MethodNotInEraError(
+        method,
+        this.#protocolVersion,
+        "this session was opened with initialize (a 2025-era server); it exists only at 2026-07-28",
+      );
+    }
     const result = await this.#send(method, params, options);
     if (isInputRequired(result)) {
       throw new InvalidServerResponseError(`${method} may not answer with an InputRequiredResult`);
@@ -374,23 +480,73 @@ export class ClientSession {
     return parsed.data;
   }
 
+  /**
+   * Sends one request; on a 2025-era session whose transport reports it expired, initializes a new
+   * session once and sends the request again. Spec (2025-11-25): basic/transports §Session Management.
+   */
   async #send(
+    method: string,
+    params: Record<string, unknown>,
+    options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void },
+  ): Promise<Record<string, unknown>> {
+    try {
+      return await this.#sendOnce(method, params, options);
+    } catch (error) {
+      if (!(error instanceof SessionExpiredError) || this.#era !== "legacy" || method === "initialize") {
+        throw error;
+      }
+      await this.#renew();
+      const { id: _sameId, ...fresh } = options;
+      return this.#sendOnce(method, params, fresh);
+    }
+  }
+
+  /** Initializes a new session once for every request that found the old one expired together. */
+  async #renew(): Promise<void> {
+    this.#renewal ??= this.initialize().finally(() => {
+      this.#renewal = undefined;
+    });
+    await this.#renewal;
+  }
+
+  /** Delivers a notification that belongs to no request: progress by token, log messages, the rest. */
+  #receive(notification: JSONRPCNotification): void {
+    if (notification.method === "notifications/progress") {
+      const parsed = ProgressNotificationParamsSchema.safeParse(notification.params);
+      if (parsed.success) this.#progress.get(String(parsed.data.progressToken))?.(parsed.data);
+      return;
+    }
+    if (notification.method === "notifications/message" && this.#onLog !== undefined) {
+      const parsed = LoggingMessageNotificationParamsSchema.safeParse(notification.params);
+      if (parsed.success) this.#onLog(parsed.data);
+      return;
+    }
+    this.#onServerNotification?.(notification);
+  }
+
+  async #sendOnce(
     method: string,
     params: Record<string, unknown>,
     options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void },
   ): Promise<Record<string, unknown>> {
     checkTimeout(options.timeoutMs === Number.POSITIVE_INFINITY ? undefined : options.timeoutMs, method);
     const id = options.id ?? this.#nextId++;
+    const legacy = this.#era === "legacy" || method === "initialize";
     const meta: Record<string, unknown> = { ...options.meta };
-    meta[META.protocolVersion] = this.#protocolVersion;
-    meta[META.clientCapabilities] = this.capabilities;
-    if (this.clientInfo !== undefined) meta[META.clientInfo] = this.clientInfo;
+    if (!legacy) {
+      meta[META.protocolVersion] = this.#protocolVersion;
+      meta[META.clientCapabilities] = this.capabilities;
+      if (this.clientInfo !== undefined) meta[META.clientInfo] = this.clientInfo;
+      if (options.logLevel !== undefined) meta[META.logLevel] = options.logLevel;
+    }
     let progressToken: string | undefined;
-    if (options.onProgress !== undefined) {
+    const onProgress = options.onProgress;
+    if (onProgress !== undefined) {
       progressToken = `p${this.#nextProgressToken++}`;
       meta[META.progressToken] = progressToken;
+      this.#progress.set(progressToken, onProgress);
     }
-    if (options.logLevel !== undefined) meta[META.logLevel] = options.logLevel;
+    const sentParams = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
 
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const controller = new AbortController();
@@ -402,23 +558,23 @@ export class ClientSession {
         : setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs);
     try {
       const response = await this.transport.request(
-        { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } },
+        { jsonrpc: "2.0", id, method, params: sentParams },
         {
           signal: controller.signal,
           ...(options.headers === undefined ? {} : { headers: options.headers }),
           onNotification: (notification) => {
-            if (notification.method === "notifications/progress" && options.onProgress !== undefined) {
+            if (notification.method === "notifications/progress" && onProgress !== undefined) {
               const parsed = ProgressNotificationParamsSchema.safeParse(notification.params);
-              if (parsed.success && parsed.data.progressToken === progressToken)
-                options.onProgress(parsed.data);
+              if (parsed.success && parsed.data.progressToken === progressToken) onProgress(parsed.data);
               return;
             }
-            if (notification.method === "notifications/message" && options.onLog !== undefined) {
+            const onLog = options.onLog ?? this.#onLog;
+            if (notification.method === "notifications/message" && onLog !== undefined) {
               const parsed = LoggingMessageNotificationParamsSchema.safeParse(notification.params);
-              if (parsed.success) options.onLog(parsed.data);
+              if (parsed.success) onLog(parsed.data);
               return;
             }
-            options.onNotification?.(notification);
+            (options.onNotification ?? this.#onServerNotification)?.(notification);
           },
         },
       );
@@ -436,6 +592,7 @@ export class ClientSession {
       throw error;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
+      if (progressToken !== undefined) this.#progress.delete(progressToken);
       unlink();
     }
   }

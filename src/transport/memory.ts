@@ -1,13 +1,22 @@
 /**
  * The in-memory transport: each request is a direct call into a dispatcher (a `Server` or
  * `MCPServer`) in the same process. Messages are copied through JSON both ways, exactly as a wire
- * would, so neither side can see or mutate the other's objects.
+ * would, so neither side can see or mutate the other's objects. An `initialize` opens a 2025-era
+ * session (server/legacy path): later messages carry it once `setProtocolEra` says the handshake
+ * succeeded, and the server's requests on it reach `onRequest`.
  */
 
 import { linkSignal } from "../protocol/async.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
 import { type Dispatcher, isDispatcher } from "./dispatcher.js";
-import { type Transport, TransportError, type TransportRequestOptions } from "./transport.js";
+import { InMemoryLegacySession } from "./memory-legacy.js";
+import {
+  type IncomingRequestOptions,
+  type ProtocolEra,
+  type Transport,
+  TransportError,
+  type TransportRequestOptions,
+} from "./transport.js";
 
 function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -22,7 +31,12 @@ export class InMemoryTransport implements Transport {
    * the session.
    */
   onNotification?: (notification: JSONRPCNotification) => void;
+  /** Answers the server's requests on a 2025-era session. Set by the session. */
+  onRequest?: (request: JSONRPCRequest, options: IncomingRequestOptions) => Promise<Record<string, unknown>>;
   readonly #dispatcher: Dispatcher;
+  /** The session the last `initialize` opened; used for every message once the era is legacy. */
+  #legacy: InMemoryLegacySession | undefined;
+  #isLegacy = false;
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
 
@@ -49,6 +63,8 @@ export class InMemoryTransport implements Transport {
    */
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
     if (this.#closed) throw new TransportError("transport is closed");
+    if (request.method === "initialize") this.#openLegacySession();
+    const session = request.method === "initialize" || this.#isLegacy ? this.#legacy : undefined;
     const controller = new AbortController();
     const { signal, onNotification } = options;
     if (signal?.aborted) throw signal.reason;
@@ -57,6 +73,7 @@ export class InMemoryTransport implements Transport {
     try {
       const handled = this.#dispatcher.handle(copy(request), {
         signal: controller.signal,
+        ...(session === undefined ? {} : { session, request: session.requestWithin(controller.signal) }),
         notify: (notification) => {
           if (controller.signal.aborted) return;
           const delivered = copy(notification);
@@ -86,7 +103,31 @@ export class InMemoryTransport implements Transport {
    */
   async notify(notification: JSONRPCNotification): Promise<void> {
     if (this.#closed) throw new TransportError("transport is closed");
-    await this.#dispatcher.handle(copy(notification), { signal: new AbortController().signal });
+    const session = this.#isLegacy ? this.#legacy : undefined;
+    await this.#dispatcher.handle(copy(notification), {
+      signal: new AbortController().signal,
+      ...(session === undefined ? {} : { session }),
+    });
+  }
+
+  /**
+   * Switches to the 2025-era session the last `initialize` opened (`legacy`), or back to
+   * self-contained 2026-07-28 requests (`modern`, which ends that session).
+   */
+  setProtocolEra(era: ProtocolEra): void {
+    this.#isLegacy = era.kind === "legacy";
+    if (!this.#isLegacy) {
+      this.#legacy?.end(new TransportError("the connection left the 2025 era"));
+      this.#legacy = undefined;
+    }
+  }
+
+  #openLegacySession(): void {
+    this.#legacy?.end(new TransportError("a new initialize replaced the session"));
+    this.#legacy = new InMemoryLegacySession({
+      onRequest: () => this.onRequest,
+      notify: (notification) => this.onNotification?.(notification),
+    });
   }
 
   /**
@@ -97,6 +138,7 @@ export class InMemoryTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     for (const controller of this.#inFlight) controller.abort(new TransportError("transport closed"));
+    this.#legacy?.end(new TransportError("transport closed"));
     this.#inFlight.clear();
   }
 }
