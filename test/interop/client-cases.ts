@@ -15,13 +15,16 @@ export interface Asked {
   readonly elicitation: string[];
   readonly sampling: string[];
   roots: number;
+  /** What reached the client-wide `onLog`. */
+  readonly logs: LoggingMessageNotificationParams[];
 }
 
 /** The callbacks every suite registers, recording into `asked`. */
 export function interopCallbacks(
   asked: Asked,
-): Required<Pick<ClientOptions, "elicitationCallback" | "samplingCallback" | "listRootsCallback">> {
+): Required<Pick<ClientOptions, "elicitationCallback" | "samplingCallback" | "listRootsCallback" | "onLog">> {
   return {
+    onLog: (message) => asked.logs.push(message),
     elicitationCallback: (params) => {
       asked.elicitation.push(params.message);
       return { action: "accept", content: { region: "eu-west-1" } };
@@ -40,7 +43,7 @@ export function interopCallbacks(
 
 /** A fresh record of what was asked. */
 export function newAsked(): Asked {
-  return { elicitation: [], sampling: [], roots: 0 };
+  return { elicitation: [], sampling: [], roots: 0, logs: [] };
 }
 
 const text = (value: string) => [{ type: "text", text: value }];
@@ -48,8 +51,9 @@ const text = (value: string) => [{ type: "text", text: value }];
 /** Which cases a suite runs; all by default. */
 export interface ClientCaseOptions {
   /**
-   * False skips the cases that need the server to ask the client (elicitation, sampling, roots):
-   * a stateless 1.x server answers each POST with a fresh server, so it has no back-channel.
+   * False skips the cases that need the server to ask the client (elicitation, sampling, roots)
+   * or to remember the client between requests (cancellation, roots changes, the log level): a
+   * stateless 1.x server answers each POST with a fresh server, so it has no back-channel.
    */
   readonly backChannel?: boolean;
 }
@@ -65,12 +69,15 @@ export function clientCases(client: () => Client, asked: Asked, options: ClientC
   it("lists the tools", async () => {
     const { tools } = await client().listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "announce",
       "chatty",
       "count",
       "echo",
       "pick_region",
       "roots",
+      "seen",
       "summarize",
+      "wait",
     ]);
   });
 
@@ -139,6 +146,42 @@ export function clientCases(client: () => Client, asked: Asked, options: ClientC
       const result = await client().callTool("roots", {});
       expect(result.content).toEqual(text("file:///work/a, file:///work/b"));
       expect(asked.roots).toBe(before + 1);
+    },
+  );
+
+  it.skipIf(options.backChannel === false)(
+    "cancels a call through its signal: the server sees notifications/cancelled with the reason",
+    async () => {
+      const controller = new AbortController();
+      const call = client().callTool(
+        "wait",
+        {},
+        { signal: controller.signal, onProgress: () => controller.abort("the user gave up") },
+      );
+      await expect(call).rejects.toThrow();
+      const seen = await client().callTool("seen", {});
+      expect(seen.content).toEqual(text("cancelled: the user gave up"));
+    },
+  );
+
+  it.skipIf(options.backChannel === false)(
+    "tells the server the roots changed with notifyRootsChanged",
+    async () => {
+      await client().notifyRootsChanged();
+      const seen = await client().callTool("seen", {});
+      expect((seen.content[0] as { text: string }).text).toContain("roots changed");
+    },
+  );
+
+  it.skipIf(options.backChannel === false)(
+    "sets the session's log level with setLoggingLevel; the messages reach the client's onLog",
+    async () => {
+      await client().setLoggingLevel("error");
+      asked.logs.length = 0;
+      expect((await client().callTool("announce", {})).content).toEqual(text("announced"));
+      expect(asked.logs.map(({ level, data }) => ({ level, data }))).toEqual([
+        { level: "error", data: "error note" },
+      ]);
     },
   );
 }

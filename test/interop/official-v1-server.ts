@@ -5,7 +5,10 @@
  * plain `echo`; `pick_region`, which asks the client with `elicitation/create` on the tool call's
  * own stream; `summarize`, which asks for `sampling/createMessage` on the standalone GET stream (a
  * request related to no client request); `roots`, which asks `roots/list`; `count`, which reports
- * progress; `chatty`, which sends log messages. Plus a prompt and a resource template.
+ * progress; `chatty`, which sends log messages for its request; `announce`, which logs at debug and
+ * error to the session (filtered by `logging/setLevel`); `wait`, which runs until the client cancels
+ * it; `seen`, which tells what this server instance saw (cancellations, roots changes). Plus a
+ * prompt and a resource template.
  *
  * Served three ways: {@link serveV1Http} in this process on 127.0.0.1 (stateful: one session per
  * `initialize`, with `Mcp-Session-Id`; stateless: a fresh server and transport per request, no back-
@@ -19,6 +22,7 @@ import { pathToFileURL } from "node:url";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { RootsListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 
 /** The name the fixture gives itself in `serverInfo`. */
@@ -98,6 +102,40 @@ export function createV1Server(): McpServer {
     }
     return text("chatted");
   });
+  mcp.registerTool("announce", { description: "Logs at debug and at error" }, async (extra) => {
+    for (const [level, data] of [
+      ["debug", "debug note"],
+      ["error", "error note"],
+    ] as const) {
+      await mcp.server.sendLoggingMessage({ level, logger: "announce", data }, extra.sessionId);
+    }
+    // A request on the same stream as the log messages: once the client answers, it has read them.
+    await mcp.server.listRoots();
+    return text("announced");
+  });
+  const seen: string[] = [];
+  mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    seen.push("roots changed");
+  });
+  mcp.registerTool("wait", { description: "Runs until cancelled (5 s at most)" }, async (extra) => {
+    const progressToken = extra._meta?.progressToken;
+    if (progressToken !== undefined) {
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken, progress: 0 },
+      });
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5_000);
+      extra.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        seen.push(`cancelled: ${String(extra.signal.reason ?? "")}`);
+        resolve();
+      });
+    });
+    return text("waited");
+  });
+  mcp.registerTool("seen", { description: "What this server saw" }, async () => text(seen.join("; ")));
   mcp.registerPrompt(
     "greeting",
     { description: "Greets someone", argsSchema: { name: z.string() } },

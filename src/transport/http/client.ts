@@ -198,6 +198,31 @@ export class HttpClientTransport implements Transport {
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
     // A new initialize starts a new session: sent without the old id, it mints the next one.
     if (request.method === "initialize") this.#endSession();
+    try {
+      return await this.#exchange(request, options);
+    } catch (error) {
+      await this.#cancelOnSession(request, options.signal);
+      throw error;
+    }
+  }
+
+  /**
+   * On a 2025-era session a client that gives up on a request says so: closing the stream is not a
+   * cancellation there. Sends `notifications/cancelled` with the caller's reason (failures ignored).
+   * Spec (2025-11-25): basic/utilities/cancellation, basic/transports §Sending Messages to the Server.
+   */
+  async #cancelOnSession(request: JSONRPCRequest, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted !== true || this.#closed || this.#era.kind !== "legacy") return;
+    if (request.method === "initialize") return;
+    const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? "");
+    await this.notify({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: request.id, ...(reason === "" ? {} : { reason }) },
+    }).catch(() => undefined);
+  }
+
+  async #exchange(request: JSONRPCRequest, options: TransportRequestOptions): Promise<JSONRPCResponse> {
     return this.#withController(options.signal, async (signal) => {
       const session = this.#sessionId;
       const response = await this.#post(request, options.headers, signal);
