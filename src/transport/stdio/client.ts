@@ -14,9 +14,22 @@ import {
   type JSONRPCResponse,
   parseMessage,
 } from "../../protocol/jsonrpc.js";
-import { checkInteger, checkString, isObject, optionTypeError } from "../../protocol/options.js";
 import { InFlightRequests } from "../in-flight.js";
-import { type Transport, TransportError, type TransportRequestOptions } from "../transport.js";
+import { IncomingRequests } from "../incoming.js";
+import {
+  type IncomingRequestOptions,
+  type ProtocolEra,
+  type Transport,
+  TransportError,
+  type TransportRequestOptions,
+} from "../transport.js";
+import {
+  checkParams,
+  describeExit,
+  type StdioClientTransportParams,
+  type StdioStderrMode,
+  spawnFailure,
+} from "./client-params.js";
 import { defaultInheritedEnvironment } from "./environment.js";
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from "./framing.js";
 import {
@@ -27,35 +40,7 @@ import {
 } from "./terminate.js";
 import { MessageWriter } from "./writer.js";
 
-/** What happens to the server's stderr: passed through to ours, exposed as a stream, or dropped. */
-export type StdioStderrMode = "inherit" | "pipe" | "ignore";
-
-/** How to start the server process of a {@link StdioClientTransport}. */
-export interface StdioClientTransportParams {
-  /** The program to run (looked up on the child's `PATH`; no shell). */
-  command: string;
-  /** Its arguments. Default none. */
-  args?: readonly string[];
-  /**
-   * Variables added to the child's environment, over the few it inherits
-   * (`DEFAULT_INHERITED_ENV_VARS`). The rest of this process's environment is not passed.
-   */
-  env?: Readonly<Record<string, string>>;
-  /** The child's working directory. Default: this process's. */
-  cwd?: string;
-  /**
-   * The child's stderr: "inherit" (default) writes it to this process's stderr; "pipe" exposes it
-   * as {@link StdioClientTransport.stderr}, which must then be read (an unread pipe fills up and
-   * stalls the server); "ignore" drops it.
-   */
-  stderr?: StdioStderrMode;
-  /** Milliseconds the server gets to exit after its stdin closes. Default 2000. */
-  closeGracePeriodMs?: number;
-  /** Milliseconds the server gets to exit after SIGTERM before SIGKILL. Default 2000. */
-  terminateGracePeriodMs?: number;
-  /** The longest line accepted from the server, in bytes. Default 16 MiB. */
-  maxLineBytes?: number;
-}
+export type { StdioClientTransportParams, StdioStderrMode } from "./client-params.js";
 
 /** Raised for every in-flight request when the server process ends (or never started). */
 export class ServerProcessExitedError extends TransportError {
@@ -82,56 +67,6 @@ interface Running {
   spawnError: TransportError | undefined;
 }
 
-const OWNER = "StdioClientTransport";
-
-function checkParams(params: StdioClientTransportParams): void {
-  if (!isObject(params)) throw new TypeError("StdioClientTransport: params must be an object");
-  const { command, args, env, cwd, stderr, maxLineBytes } = params;
-  if (typeof command !== "string" || command.length === 0) {
-    throw optionTypeError(OWNER, "command", "a non-empty string");
-  }
-  if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string"))) {
-    throw optionTypeError(OWNER, "args", "an array of strings");
-  }
-  if (
-    env !== undefined &&
-    (!isObject(env) || !Object.values(env).every((value) => typeof value === "string"))
-  ) {
-    throw optionTypeError(OWNER, "env", "an object mapping names to string values");
-  }
-  checkString(OWNER, "cwd", cwd);
-  if (stderr !== undefined && stderr !== "inherit" && stderr !== "pipe" && stderr !== "ignore") {
-    throw optionTypeError(OWNER, "stderr", '"inherit", "pipe" or "ignore"');
-  }
-  checkInteger(OWNER, "closeGracePeriodMs", params.closeGracePeriodMs, { unit: "milliseconds" });
-  checkInteger(OWNER, "terminateGracePeriodMs", params.terminateGracePeriodMs, { unit: "milliseconds" });
-  checkInteger(OWNER, "maxLineBytes", maxLineBytes, { min: 1, unit: "bytes" });
-}
-
-function describeExit(exit: ProcessExit): string {
-  if (exit.signal !== null) return `was killed by signal ${exit.signal}`;
-  return `exited with code ${exit.exitCode}`;
-}
-
-function spawnFailure(
-  command: string,
-  cwd: string | undefined,
-  error: NodeJS.ErrnoException,
-): TransportError {
-  const where = cwd === undefined ? "" : ` (or the working directory "${cwd}" does not exist)`;
-  if (error.code === "ENOENT") {
-    return new TransportError(`cannot start the MCP server: command "${command}" was not found${where}`, {
-      cause: error,
-    });
-  }
-  if (error.code === "EACCES") {
-    return new TransportError(`cannot start the MCP server: command "${command}" is not executable`, {
-      cause: error,
-    });
-  }
-  return new TransportError(`cannot start the MCP server "${command}": ${error.message}`, { cause: error });
-}
-
 /**
  * A {@link Transport} to an MCP server run as a child process over stdio.
  *
@@ -143,8 +78,14 @@ function spawnFailure(
  *   Notifications go to the request they belong to (its `onNotification`): by
  *   `_meta["io.modelcontextprotocol/subscriptionId"]` (listen streams), by the `progressToken` the
  *   request's `_meta` carried, or by the `requestId` of a server-sent `notifications/cancelled`
- *   (which also ends that request with a TransportError: no response follows). The rest, and
- *   those for a request without `onNotification`, go to the transport's {@link onNotification}.
+ *   (which also ends that request with a TransportError: no response follows). The rest (log
+ *   messages included), and those for a request without `onNotification`, go to the transport's
+ *   {@link onNotification}.
+ * - Requests from the server (a 2025-era server's `elicitation/create`, `sampling/createMessage`,
+ *   `roots/list`, `ping`) are answered through {@link onRequest}, -32601 when it is unset: JSON-RPC
+ *   requires a response to every request. A server's `notifications/cancelled` naming one of them
+ *   aborts its handler's signal; at `legacy` it never ends a request of the client (the server's
+ *   ids and the client's are separate spaces).
  * - Aborting a request's `signal` sends `notifications/cancelled {requestId, reason}` and rejects
  *   with the signal's reason; a late response is ignored.
  * - `close()` ends the child's stdin, waits `closeGracePeriodMs`, then SIGTERM, waits
@@ -157,9 +98,11 @@ export class StdioClientTransport implements Transport {
   readonly sendsHttpHeaders = false;
   /** Notifications that belong to no in-flight request. */
   onNotification?: (notification: JSONRPCNotification) => void;
+  /** {@inheritDoc Transport.onRequest} */
+  onRequest?: (request: JSONRPCRequest, options: IncomingRequestOptions) => Promise<Record<string, unknown>>;
   /**
    * Problems that belong to no request: unparseable or over-long lines from the server, error
-   * responses without an id, requests from the server, write failures, throwing callbacks.
+   * responses without an id, write failures, throwing callbacks.
    * Default: dropped. The server's stderr is never reported here.
    */
   onError?: (error: Error) => void;
@@ -186,6 +129,8 @@ export class StdioClientTransport implements Transport {
     },
     onHandlerError: (error) => this.#report(error),
   });
+  readonly #incoming = new IncomingRequests();
+  #era: ProtocolEra["kind"] = "modern";
   #running: Running | undefined;
   #closing: Promise<void> | undefined;
 
@@ -206,6 +151,14 @@ export class StdioClientTransport implements Transport {
   /** The server process id while one runs, else undefined. */
   get pid(): number | undefined {
     return this.#running?.child.pid;
+  }
+
+  /**
+   * Records the era; stdio needs no other change. At `legacy`, a server's `notifications/cancelled`
+   * concerns only the server's own requests. {@inheritDoc Transport.setProtocolEra}
+   */
+  setProtocolEra(era: ProtocolEra): void {
+    this.#era = era.kind;
   }
 
   /**
@@ -283,6 +236,7 @@ export class StdioClientTransport implements Transport {
 
   async #shutdown(): Promise<void> {
     this.#requests.rejectAll(new TransportError("transport closed"));
+    this.#incoming.abortAll(new TransportError("transport closed"));
     const running = this.#running;
     if (running !== undefined) {
       await running.started.catch(() => {});
@@ -357,6 +311,7 @@ export class StdioClientTransport implements Transport {
           { exitCode, signal },
         );
       this.#requests.rejectAll(failure);
+      this.#incoming.abortAll(failure);
       onClosed();
     };
     started.catch(() => {});
@@ -380,9 +335,7 @@ export class StdioClientTransport implements Transport {
         this.#report(new TransportError(`the MCP server sent an invalid message: ${parsed.error.message}`));
         return;
       case "request":
-        this.#report(
-          new TransportError(`the MCP server sent a request (${parsed.message.method}); servers send none`),
-        );
+        void this.#answer(parsed.message);
         return;
       case "response": {
         const { message } = parsed;
@@ -395,9 +348,33 @@ export class StdioClientTransport implements Transport {
         this.#requests.resolve(message);
         return;
       }
-      case "notification":
-        this.#requests.deliver(parsed.message, this.onNotification);
+      case "notification": {
+        const { message } = parsed;
+        if (this.#incoming.cancel(message)) return;
+        if (this.#era === "legacy" && message.method === "notifications/cancelled") {
+          this.#notifyTransport(message);
+          return;
+        }
+        this.#requests.deliver(message, this.onNotification);
         return;
+      }
+    }
+  }
+
+  /** Answers a server request through `onRequest` and writes the answer to the same process. */
+  async #answer(request: JSONRPCRequest): Promise<void> {
+    const running = this.#running;
+    const response = await this.#incoming.answer(request, this.onRequest);
+    if (response === undefined || this.#running !== running || !running?.writer.writable) return;
+    running.writer.write(response);
+  }
+
+  /** Hands a notification to the transport's `onNotification`, reporting a throw. */
+  #notifyTransport(notification: JSONRPCNotification): void {
+    try {
+      this.onNotification?.(notification);
+    } catch (error) {
+      this.#report(new TransportError("a notification handler threw", { cause: error }));
     }
   }
 
