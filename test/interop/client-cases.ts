@@ -56,6 +56,12 @@ export interface ClientCaseOptions {
    * stateless 1.x server answers each POST with a fresh server, so it has no back-channel.
    */
   readonly backChannel?: boolean;
+  /**
+   * False where a log message cannot be tied to the request it belongs to (stdio: it carries no
+   * request id, and arrives at the client-wide `onLog`); over HTTP it arrives on the request's own
+   * stream and reaches the request's `onLog`.
+   */
+  readonly logsNameTheirRequest?: boolean;
 }
 
 /** Registers the cases; `client` is called inside each test (the suite connects in `beforeAll`). */
@@ -107,13 +113,16 @@ export function clientCases(client: () => Client, asked: Asked, options: ClientC
 
   it("receives the tool's log messages through onLog", async () => {
     const logs: LoggingMessageNotificationParams[] = [];
+    asked.logs.length = 0;
     const result = await client().callTool(
       "chatty",
       {},
       { logLevel: "debug", onLog: (message) => logs.push(message) },
     );
     expect(result.content).toEqual(text("chatted"));
-    expect(logs.map(({ level, data }) => ({ level, data }))).toEqual([
+    // Over stdio a log message names no request, so the client-wide onLog gets it.
+    const received = options.logsNameTheirRequest === false ? asked.logs : logs;
+    expect(received.map(({ level, data }) => ({ level, data }))).toEqual([
       { level: "info", data: "starting" },
       { level: "warning", data: "almost done" },
     ]);
