@@ -12,21 +12,13 @@
 
 import { linkSignal } from "../../protocol/async.js";
 import { McpError } from "../../protocol/errors.js";
-import {
-  isErrorResponse,
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  type JSONRPCResponse,
-  parseMessage,
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
-import {
-  checkFunction,
-  checkInteger,
-  checkObject,
-  checkOptionsObject,
-  parseHttpUrl,
-} from "../../protocol/options.js";
+import { parseHttpUrl } from "../../protocol/options.js";
 import { IncomingRequests } from "../incoming.js";
 import {
   type IncomingRequestOptions,
@@ -36,51 +28,21 @@ import {
   TransportError,
   type TransportRequestOptions,
 } from "../transport.js";
-import { newCursor, readSseMessages } from "./event-stream.js";
-import { fetchFailure, idlessError, idlessErrorOf } from "./failures.js";
+import { checkClientOptions, type HttpClientTransportOptions } from "./client-options.js";
+import { fetchFailure } from "./failures.js";
 import { MCP_HEADERS, requestMetadataHeaders } from "./headers.js";
+import { checkAccepted, readJsonAnswer, refuseRedirect, withoutError } from "./json-answer.js";
 import { isEventStreamContentType, isJsonContentType } from "./media-type.js";
-import {
-  DEFAULT_MAX_RECONNECT_ATTEMPTS,
-  DEFAULT_RECONNECT_DELAY_MS,
-  type ReconnectPolicy,
-  reconnectDelay,
-  sleep,
-} from "./reconnect.js";
-import { discard, isRedirect, readText } from "./response-body.js";
+import type { ReconnectPolicy } from "./reconnect.js";
+import { readRequestStream } from "./request-stream.js";
+import { discard } from "./response-body.js";
 import { StandaloneStream } from "./standalone-stream.js";
 
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type HttpClientTransportOptions,
+} from "./client-options.js";
 export { DEFAULT_MAX_RECONNECT_ATTEMPTS, DEFAULT_RECONNECT_DELAY_MS } from "./reconnect.js";
-
-/** The largest response body, or SSE event, an {@link HttpClientTransport} reads by default: 32 MiB. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/** Options of an {@link HttpClientTransport}. */
-export interface HttpClientTransportOptions {
-  /** Headers sent on every POST (for example `Authorization`). The protocol's own headers win. */
-  headers?: Record<string, string>;
-  /** The `fetch` to use. Default: the global `fetch`. */
-  fetch?: typeof fetch;
-  /**
-   * The largest JSON response body, and the largest single SSE event, in bytes; a larger one ends
-   * the request with a `TransportError` (the rest is not read). Default
-   * {@link DEFAULT_MAX_RESPONSE_BYTES} (32 MiB). An SSE stream as a whole has no limit
-   * (`subscriptions/listen` streams live long); each event does.
-   */
-  maxResponseBytes?: number;
-  /**
-   * Reconnection attempts in a row, without an event received, to an SSE stream of a 2025-era
-   * session (the GET stream, or a request's stream the server closed before its response) before
-   * giving up. Default {@link DEFAULT_MAX_RECONNECT_ATTEMPTS} (5).
-   */
-  maxReconnectAttempts?: number;
-  /**
-   * Milliseconds before reconnecting when the server sent no `retry:`; doubles with each failed
-   * attempt, up to 30 seconds. The server's `retry:` always wins. Default
-   * {@link DEFAULT_RECONNECT_DELAY_MS} (1000).
-   */
-  reconnectDelayMs?: number;
-}
 
 const ACCEPT = "application/json, text/event-stream";
 /** The session header, as the spec spells it. */
@@ -145,29 +107,11 @@ export class HttpClientTransport implements Transport {
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = parseHttpUrl('HttpClientTransport option "url"', url);
-    const {
-      headers,
-      fetch: fetchOption,
-      maxResponseBytes,
-      maxReconnectAttempts,
-      reconnectDelayMs,
-    } = checkOptionsObject("HttpClientTransport", options);
-    checkObject("HttpClientTransport", "headers", headers);
-    this.#headers = new Headers(headers);
-    checkFunction("HttpClientTransport", "fetch", fetchOption);
-    const fetchImpl = fetchOption ?? globalThis.fetch;
-    if (typeof fetchImpl !== "function") {
-      throw new TypeError('HttpClientTransport: no global fetch; pass the "fetch" option');
-    }
-    this.#fetch = fetchImpl;
-    checkInteger("HttpClientTransport", "maxResponseBytes", maxResponseBytes, { min: 1, unit: "bytes" });
-    this.#maxResponseBytes = maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    checkInteger("HttpClientTransport", "maxReconnectAttempts", maxReconnectAttempts);
-    checkInteger("HttpClientTransport", "reconnectDelayMs", reconnectDelayMs, { unit: "milliseconds" });
-    this.#reconnect = {
-      maxAttempts: maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,
-      delayMs: reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
-    };
+    const checked = checkClientOptions(options);
+    this.#headers = checked.headers;
+    this.#fetch = checked.fetch;
+    this.#maxResponseBytes = checked.maxResponseBytes;
+    this.#reconnect = checked.reconnect;
   }
 
   /** The `Mcp-Session-Id` the server gave with its initialize response, while the session lasts. */
@@ -356,22 +300,10 @@ export class HttpClientTransport implements Transport {
     );
   }
 
-  /** Checks the 202 a notification or an answer must get. */
+  /** Checks the 202 a notification or an answer must get (after the session check). */
   async #checkAccepted(response: Response, session: string | undefined, what: string): Promise<void> {
     await this.#checkSession(response, session);
-    if (response.status === 202) {
-      await discard(response);
-      return;
-    }
-    if (isJsonContentType(response.headers.get("content-type"))) {
-      const error = idlessErrorOf(await readText(response, this.#maxResponseBytes));
-      if (error !== undefined) throw idlessError(error, response.status);
-    } else {
-      await discard(response);
-    }
-    throw new TransportError(`the server answered ${what} with HTTP ${response.status}, not 202`, {
-      httpStatus: response.status,
-    });
+    await checkAccepted(response, what, this.#maxResponseBytes);
   }
 
   async #readResponse(
@@ -382,107 +314,30 @@ export class HttpClientTransport implements Transport {
     signal: AbortSignal,
   ): Promise<JSONRPCResponse> {
     const contentType = response.headers.get("content-type");
-    if (isRedirect(response)) {
-      await discard(response);
-      const location = response.headers.get("location");
-      throw new TransportError(
-        `HTTP ${response.status} from ${this.url.href} redirects${location === null ? "" : ` to ${location}`}; ` +
-          "redirects are not followed (the request would be resent elsewhere): connect to the final URL",
-        { httpStatus: response.status },
-      );
-    }
+    await refuseRedirect(response, this.url);
     await this.#checkSession(response, session);
     if (isJsonContentType(contentType)) {
-      const text = await readText(response, this.#maxResponseBytes);
-      const idless = idlessErrorOf(text);
-      if (idless !== undefined) throw idlessError(idless, response.status);
-      const parsed = parseMessage(text);
-      if (parsed.kind === "response" && parsed.message.id === request.id) {
-        if (response.ok || isErrorResponse(parsed.message)) return parsed.message;
-      }
-      if (response.ok) {
-        throw new TransportError(
-          `the JSON body is not the response to request ${JSON.stringify(request.id)}`,
-          {
-            httpStatus: response.status,
-          },
-        );
-      }
-    } else if (response.ok && isEventStreamContentType(contentType) && response.body !== null) {
-      return this.#readRequestStream(request, response.body, deliver, signal);
-    } else {
-      await discard(response);
+      return readJsonAnswer(request, response, this.url, this.#maxResponseBytes);
     }
-    if (!response.ok) {
-      throw new TransportError(`HTTP ${response.status} from ${this.url.href} without a JSON-RPC error`, {
-        httpStatus: response.status,
+    if (response.ok && isEventStreamContentType(contentType) && response.body !== null) {
+      // Reading the stream a request's answer came on: on a 2025-era session it is resumed with
+      // GET and `Last-Event-ID` when it ends before the response.
+      return readRequestStream(response.body, {
+        request,
+        maxEventBytes: this.#maxResponseBytes,
+        reconnect: this.#reconnect,
+        signal,
+        resumable: () => this.#era.kind === "legacy",
+        resume: (lastEventId, resumeSignal) => this.#openStream(lastEventId, resumeSignal),
+        route: (message) => this.#route(message, deliver),
       });
     }
+    await discard(response);
+    if (!response.ok) throw withoutError(response, this.url);
     throw new TransportError(
       `HTTP ${response.status} with content type ${JSON.stringify(contentType)}: expected application/json or text/event-stream`,
       { httpStatus: response.status },
     );
-  }
-
-  /**
-   * Reads a request's SSE stream until its response: notifications go to `deliver`, the server's
-   * requests (2025 era) are answered, responses to other ids are ignored. On a 2025-era session, a
-   * stream that ends without the response after an event id is resumed with GET and
-   * `Last-Event-ID`, after the server's `retry:`.
-   */
-  async #readRequestStream(
-    request: JSONRPCRequest,
-    first: ReadableStream<Uint8Array>,
-    deliver: NotificationSink,
-    signal: AbortSignal,
-  ): Promise<JSONRPCResponse> {
-    const cursor = newCursor();
-    let body: ReadableStream<Uint8Array> | undefined = first;
-    let failures = 0;
-    let lastFailure: unknown;
-    for (;;) {
-      let result: JSONRPCResponse | undefined;
-      let received = false;
-      if (body !== undefined) {
-        await readSseMessages(body, {
-          maxEventBytes: this.#maxResponseBytes,
-          cursor,
-          onEvent: () => {
-            received = true;
-          },
-          onMessage: (message) => {
-            if (!("method" in message) && message.id === request.id) {
-              result = message;
-              return true;
-            }
-            this.#route(message, deliver);
-            return false;
-          },
-        });
-      }
-      if (result !== undefined) return result;
-      if (this.#era.kind !== "legacy" || cursor.lastEventId === undefined) {
-        throw new TransportError(
-          `the SSE stream ended without the response to request ${JSON.stringify(request.id)}`,
-        );
-      }
-      failures = received ? 0 : failures + 1;
-      if (failures > this.#reconnect.maxAttempts) {
-        throw new TransportError(
-          `the SSE stream of request ${JSON.stringify(request.id)} ended without its response and could ` +
-            `not be resumed after ${this.#reconnect.maxAttempts} attempts`,
-          { cause: lastFailure },
-        );
-      }
-      await sleep(reconnectDelay(this.#reconnect, cursor, Math.max(1, failures)), signal);
-      body = undefined;
-      try {
-        body = await this.#openStream(cursor.lastEventId, signal);
-      } catch (error) {
-        if (error instanceof SessionExpiredError || signal.aborted) throw error;
-        lastFailure = error;
-      }
-    }
   }
 
   /**

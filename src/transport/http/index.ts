@@ -5,7 +5,9 @@
  */
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export {
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RECONNECT_DELAY_MS,
   HttpClientTransport,
   type HttpClientTransportOptions,
 } from "./client.js";

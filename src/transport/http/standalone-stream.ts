@@ -86,7 +86,7 @@ export class StandaloneStream {
         onError(error instanceof Error ? error : new TransportError(String(error)));
       }
       failures = received ? 0 : failures + 1;
-      if (failures > reconnect.maxAttempts) {
+      if (failures >= reconnect.maxAttempts) {
         onError(
           new TransportError(
             `the GET stream could not be reopened after ${reconnect.maxAttempts} attempts in a row; ` +
@@ -96,7 +96,7 @@ export class StandaloneStream {
         return;
       }
       try {
-        await sleep(reconnectDelay(reconnect, cursor, Math.max(1, failures)), signal);
+        await sleep(reconnectDelay(reconnect, cursor, failures + 1), signal);
       } catch {
         return;
       }

@@ -1,0 +1,85 @@
+/**
+ * The options of the Streamable HTTP client transport, their defaults, and their checks (made when
+ * the transport is built). Spec: basic/transports/streamable-http.
+ */
+import { checkFunction, checkInteger, checkObject, checkOptionsObject } from "../../protocol/options.js";
+import {
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
+  DEFAULT_RECONNECT_DELAY_MS,
+  type ReconnectPolicy,
+} from "./reconnect.js";
+
+/** The largest response body, or SSE event, an `HttpClientTransport` reads by default: 32 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Options of an `HttpClientTransport`. */
+export interface HttpClientTransportOptions {
+  /** Headers sent on every POST (for example `Authorization`). The protocol's own headers win. */
+  headers?: Record<string, string>;
+  /** The `fetch` to use. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /**
+   * The largest JSON response body, and the largest single SSE event, in bytes; a larger one ends
+   * the request with a `TransportError` (the rest is not read). Default
+   * {@link DEFAULT_MAX_RESPONSE_BYTES} (32 MiB). An SSE stream as a whole has no limit
+   * (`subscriptions/listen` streams live long); each event does.
+   */
+  maxResponseBytes?: number;
+  /**
+   * Reconnection attempts in a row, without an event received, to an SSE stream of a 2025-era
+   * session (the GET stream, or a request's stream the server closed before its response) before
+   * giving up. Default {@link DEFAULT_MAX_RECONNECT_ATTEMPTS} (5).
+   */
+  maxReconnectAttempts?: number;
+  /**
+   * Milliseconds before reconnecting when the server sent no `retry:`; doubles with each failed
+   * attempt, up to 30 seconds. The server's `retry:` always wins. Default
+   * {@link DEFAULT_RECONNECT_DELAY_MS} (1000).
+   */
+  reconnectDelayMs?: number;
+}
+
+/** {@link HttpClientTransportOptions} checked, with every default filled in. */
+export interface CheckedClientOptions {
+  readonly headers: Headers;
+  readonly fetch: typeof fetch;
+  readonly maxResponseBytes: number;
+  readonly reconnect: ReconnectPolicy;
+}
+
+/**
+ * Checks and completes the options.
+ *
+ * @throws TypeError when a header is not a valid HTTP header or `fetch` is not a function (or
+ *   there is no global one); RangeError when `maxResponseBytes` is not a positive integer, or
+ *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer.
+ */
+export function checkClientOptions(options: HttpClientTransportOptions): CheckedClientOptions {
+  const owner = "HttpClientTransport";
+  const {
+    headers,
+    fetch: fetchOption,
+    maxResponseBytes,
+    maxReconnectAttempts,
+    reconnectDelayMs,
+  } = checkOptionsObject(owner, options);
+  checkObject(owner, "headers", headers);
+  const checkedHeaders = new Headers(headers);
+  checkFunction(owner, "fetch", fetchOption);
+  const fetchImpl = fetchOption ?? globalThis.fetch;
+  if (typeof fetchImpl !== "function") {
+    throw new TypeError('HttpClientTransport: no global fetch; pass the "fetch" option');
+  }
+  checkInteger(owner, "maxResponseBytes", maxResponseBytes, { min: 1, unit: "bytes" });
+  checkInteger(owner, "maxReconnectAttempts", maxReconnectAttempts);
+  checkInteger(owner, "reconnectDelayMs", reconnectDelayMs, { unit: "milliseconds" });
+  return {
+    headers: checkedHeaders,
+    fetch: fetchImpl,
+    maxResponseBytes: maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    reconnect: {
+      maxAttempts: maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,
+      delayMs: reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Reading the non-streamed HTTP answers of Streamable HTTP on the client: a JSON body that is the
+ * response to the request (or a JSON-RPC error for it with a 4xx/5xx), a JSON-RPC error without an
+ * id (a refusal of the HTTP request itself) as an `McpError` carrying the real status, the 202 a
+ * notification or an answer must get, and redirects, which are never followed. Spec:
+ * basic/transports/streamable-http; (2025-11-25) basic/transports §Sending Messages to the Server.
+ */
+import {
+  isErrorResponse,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  parseMessage,
+} from "../../protocol/jsonrpc.js";
+import { TransportError } from "../transport.js";
+import { idlessError, idlessErrorOf } from "./failures.js";
+import { isJsonContentType } from "./media-type.js";
+import { discard, isRedirect, readText } from "./response-body.js";
+
+/** Throws the `TransportError` of a redirect (3xx) answer to `url`; does nothing otherwise. */
+export async function refuseRedirect(response: Response, url: URL): Promise<void> {
+  if (!isRedirect(response)) return;
+  await discard(response);
+  const location = response.headers.get("location");
+  throw new TransportError(
+    `HTTP ${response.status} from ${url.href} redirects${location === null ? "" : ` to ${location}`}; ` +
+      "redirects are not followed (the request would be resent elsewhere): connect to the final URL",
+    { httpStatus: response.status },
+  );
+}
+
+/**
+ * Reads a JSON answer to `request`: its response (a 2xx, or an error response for it with any
+ * status).
+ *
+ * @throws McpError for an id-less JSON-RPC error (its `httpStatus` the answer's); TransportError
+ *   for a 2xx body that is not the response to `request`, or a non-2xx without a JSON-RPC error
+ *   for it.
+ */
+export async function readJsonAnswer(
+  request: JSONRPCRequest,
+  response: Response,
+  url: URL,
+  maxBytes: number,
+): Promise<JSONRPCResponse> {
+  const text = await readText(response, maxBytes);
+  const idless = idlessErrorOf(text);
+  if (idless !== undefined) throw idlessError(idless, response.status);
+  const parsed = parseMessage(text);
+  if (parsed.kind === "response" && parsed.message.id === request.id) {
+    if (response.ok || isErrorResponse(parsed.message)) return parsed.message;
+  }
+  if (!response.ok) throw withoutError(response, url);
+  throw new TransportError(`the JSON body is not the response to request ${JSON.stringify(request.id)}`, {
+    httpStatus: response.status,
+  });
+}
+
+/** The `TransportError` of a non-2xx answer without a JSON-RPC error. */
+export function withoutError(response: Response, url: URL): TransportError {
+  return new TransportError(`HTTP ${response.status} from ${url.href} without a JSON-RPC error`, {
+    httpStatus: response.status,
+  });
+}
+
+/**
+ * Checks the 202 Accepted a POSTed notification or answer (`what`) must get.
+ *
+ * @throws McpError for an id-less JSON-RPC error body; TransportError for any other status.
+ */
+export async function checkAccepted(response: Response, what: string, maxBytes: number): Promise<void> {
+  if (response.status === 202) {
+    await discard(response);
+    return;
+  }
+  if (isJsonContentType(response.headers.get("content-type"))) {
+    const error = idlessErrorOf(await readText(response, maxBytes));
+    if (error !== undefined) throw idlessError(error, response.status);
+  } else {
+    await discard(response);
+  }
+  throw new TransportError(`the server answered ${what} with HTTP ${response.status}, not 202`, {
+    httpStatus: response.status,
+  });
+}

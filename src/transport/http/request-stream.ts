@@ -1,0 +1,98 @@
+/**
+ * Reading the SSE stream that answers one POSTed request: the messages before the response go to
+ * `route` (notifications, the server's requests), the response ends the reading. On a 2025-era
+ * session a stream that ends before the response, after an event id, is resumed: after the
+ * server's `retry:`, a GET with `Last-Event-ID` carries the rest (SSE polling), a bounded number of
+ * times in a row. Spec (2025-11-25): basic/transports §Sending Messages to the Server,
+ * §Resumability and Redelivery.
+ */
+import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
+import { SessionExpiredError, TransportError } from "../transport.js";
+import { newCursor, readSseMessages } from "./event-stream.js";
+import { type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
+
+/** Options of {@link readRequestStream}. */
+export interface RequestStreamOptions {
+  readonly request: JSONRPCRequest;
+  readonly maxEventBytes: number;
+  readonly reconnect: ReconnectPolicy;
+  /** Aborts the reading and any wait (the request was cancelled or the transport closed). */
+  readonly signal: AbortSignal;
+  /** True when a stream that ended early may be resumed (a 2025-era session). */
+  resumable(): boolean;
+  /** Opens the stream again after `lastEventId` (a GET); throws when it cannot. */
+  resume(lastEventId: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined>;
+  /** Receives every message of the stream that is not the response. */
+  route(message: JSONRPCMessage): void;
+}
+
+/**
+ * Reads `first`, and the resumed connections after it, until the response to `request`.
+ *
+ * @throws TransportError when the stream ends without the response and cannot be resumed (not
+ *   resumable, no event id yet, or out of attempts: the last failure is the cause);
+ *   SessionExpiredError when the session ends meanwhile; the signal's reason when it aborts;
+ *   what {@link readSseMessages} throws.
+ */
+export async function readRequestStream(
+  first: ReadableStream<Uint8Array>,
+  options: RequestStreamOptions,
+): Promise<JSONRPCResponse> {
+  const { request, maxEventBytes, reconnect, signal } = options;
+  const cursor = newCursor();
+  let body: ReadableStream<Uint8Array> | undefined = first;
+  let failures = 0;
+  let lastFailure: unknown;
+  for (;;) {
+    let result: JSONRPCResponse | undefined;
+    let received = false;
+    if (body !== undefined) {
+      try {
+        await readSseMessages(body, {
+          maxEventBytes,
+          cursor,
+          onEvent: () => {
+            received = true;
+          },
+          onMessage: (message) => {
+            if (!("method" in message) && message.id === request.id) {
+              result = message;
+              return true;
+            }
+            options.route(message);
+            return false;
+          },
+        });
+      } catch (error) {
+        // A lost connection is no cancellation: on a session the stream is resumed below.
+        const lost = !(error instanceof TransportError) && !signal.aborted && options.resumable();
+        if (!lost) throw error;
+        lastFailure = error;
+      }
+    }
+    if (result !== undefined) return result;
+    if (!options.resumable() || cursor.lastEventId === undefined) {
+      throw new TransportError(
+        `the SSE stream ended without the response to request ${JSON.stringify(request.id)}`,
+      );
+    }
+    // A connection that carried no event counts as a failed attempt, as does one that failed.
+    if (body !== undefined) failures = received ? 0 : failures + 1;
+    if (failures >= reconnect.maxAttempts) {
+      throw new TransportError(
+        `the SSE stream of request ${JSON.stringify(request.id)} ended without its response and could ` +
+          `not be resumed after ${reconnect.maxAttempts} attempts`,
+        { cause: lastFailure },
+      );
+    }
+    await sleep(reconnectDelay(reconnect, cursor, failures + 1), signal);
+    body = undefined;
+    try {
+      body = await options.resume(cursor.lastEventId, signal);
+    } catch (error) {
+      if (error instanceof SessionExpiredError || signal.aborted) throw error;
+      lastFailure = error;
+      failures++;
+    }
+  }
+}
