@@ -11,10 +11,14 @@
  * The same factory builds both: `echo`, and `pick_region`, which asks where a database lives: as
  * an `inputRequired(...)` result at 2026-07-28, with `ctx.mcpReq.elicitInput` over the back-channel
  * on a 2025-era session.
+ *
+ * Over stdio, as a real child process, `serveStdio(factory)` serves both eras, the connection's
+ * first message choosing: `node --import tsx test/interop/official-v2-server.ts`.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type Server as NodeHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import {
   acceptedContent,
@@ -23,6 +27,7 @@ import {
   McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
 
 /** The name the fixture gives itself in `serverInfo`. */
@@ -154,4 +159,8 @@ export async function serveV2Http(mode: "both-eras" | "handshake-only"): Promise
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  serveStdio(({ era }) => buildServer(era));
 }
