@@ -77,7 +77,8 @@ export interface InputCallbacks {
    */
   samplingCallback?: SamplingCallback;
   /**
-   * Answers `roots/list`; registering it declares `roots: {}`. Spec: client/roots.
+   * Answers `roots/list`; registering it declares `roots: { listChanged: true }` (tell the server
+   * with `Client.notifyRootsChanged`). Spec: client/roots.
    *
    * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
    */
@@ -96,7 +97,7 @@ export function declaredCapabilities(
   const capabilities: ClientCapabilities = {};
   if (callbacks.elicitationCallback) capabilities.elicitation = { form: {}, url: {} };
   if (callbacks.samplingCallback) capabilities.sampling = {};
-  if (callbacks.listRootsCallback) capabilities.roots = {};
+  if (callbacks.listRootsCallback) capabilities.roots = { listChanged: true };
   return structuredClone({ ...capabilities, ...overrides });
 }
 

@@ -323,10 +323,11 @@ describe("the auto probe", () => {
       protocolVersion: "legacy",
       clientInfo: { name: "me", version: "1" },
       elicitationCallback: () => ({ action: "decline" }),
+      listRootsCallback: () => ({ roots: [] }),
     });
     expect(transport.sent[0]?.params).toEqual({
       protocolVersion: "2025-11-25",
-      capabilities: { elicitation: { form: {}, url: {} } },
+      capabilities: { elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
       clientInfo: { name: "me", version: "1" },
     });
     expect(transport.eras).toEqual([{ kind: "legacy", protocolVersion: "2025-11-25" }]);

@@ -8,7 +8,8 @@
  * the client it is a method it does not serve (JSON-RPC requires an answer, so it never hangs). A
  * request in a mode or with a feature the client did not declare gets -32602. A callback that
  * throws an `McpError` answers with it; any other failure answers -32603.
- * Spec (2025-11-25): client/elicitation, client/sampling, client/roots, basic/utilities/ping.
+ * Spec (2025-11-25): client/elicitation, client/sampling, client/roots §Error Handling (a client
+ * without roots answers -32601), basic/utilities/ping.
  */
 import { ERRORS, invalidParams, McpError, methodNotFound } from "../protocol/errors.js";
 import type { JSONRPCRequest } from "../protocol/jsonrpc.js";
