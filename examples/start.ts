@@ -109,7 +109,8 @@ class NarratingTransport implements Transport {
         const text = (result.content as { type: string; text?: string }[] | undefined)
           ?.map((c) => c.text ?? `[${c.type}]`)
           .join(" ");
-        console.log(`← ${String(result.resultType)}: ${text}`);
+        // A 2025-era result has no resultType: it is complete.
+        console.log(`← ${String(result.resultType ?? "result")}: ${text}`);
       }
     }
     return response;
@@ -130,7 +131,11 @@ class NarratingTransport implements Transport {
       else console.log(`← supported: ${JSON.stringify(response.result.supportedVersions)}`);
       return response;
     } catch (error) {
-      console.log(`← ${error instanceof Error ? error.message : String(error)}`);
+      const status = (error as { httpStatus?: unknown }).httpStatus;
+      const why = `${typeof status === "number" ? `HTTP ${status}: ` : ""}${error instanceof Error ? error.message : String(error)}`;
+      console.log(`← ${why}`);
+      if (request.method === "server/discover")
+        console.log(dim("  an older server: falling back to initialize"));
       throw error;
     }
   }
