@@ -332,6 +332,20 @@ describe("a Client on a 2025-era session in memory", () => {
     expect(methods).toEqual(["initialize", "tools/list", "initialize", "tools/list"]);
   });
 
+  it("delivers the server's unsolicited notifications (a list change) to onNotification", async () => {
+    const server = new Server("changing", {
+      capabilities: { tools: { listChanged: true } },
+      onListTools: () => ({ tools: [] }),
+    });
+    const received: JSONRPCNotification[] = [];
+    await Client.connect(server, {
+      protocolVersion: "legacy",
+      onNotification: (notification) => received.push(notification),
+    });
+    server.notifyListChanged("tools");
+    expect(received).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+  });
+
   it("reports serverInfo, capabilities and instructions from initialize", async () => {
     const server = new Server("described", {
       version: "9.9.9",

@@ -11,9 +11,7 @@
  * `resultType` are complete, and the transport keeps the session. Spec (2025-11-25): basic/lifecycle.
  */
 import type * as z from "zod";
-import { deferred, linkSignal } from "../protocol/async.js";
-import { ERRORS, McpError } from "../protocol/errors.js";
-import { isErrorResponse, type JSONRPCNotification, type RequestId } from "../protocol/jsonrpc.js";
+import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
 import type {
   ClientCapabilities,
@@ -23,33 +21,30 @@ import type {
 } from "../protocol/schema/base.js";
 import type { InitializeResult } from "../protocol/schema/handshake.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schema/input.js";
-import {
-  type CallToolResult,
-  type CompleteRequestParams,
-  type CompleteResult,
-  type DiscoverResult,
-  type GetPromptResult,
-  type ListPromptsResult,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
-  LoggingMessageNotificationParamsSchema,
-  ProgressNotificationParamsSchema,
-  type ReadResourceResult,
-  type SubscriptionFilter,
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  SubscriptionFilter,
 } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
 import { paramHeadersFor } from "../transport/http/param-headers.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
-import {
-  InvalidServerResponseError,
-  MethodNotInEraError,
-  RequestTimeoutError,
-  UnexpectedInputRequiredError,
-} from "./errors.js";
+import { InvalidServerResponseError, MethodNotInEraError, UnexpectedInputRequiredError } from "./errors.js";
+import { exchange } from "./exchange.js";
 import { checkInitializeResult, initializeParams } from "./handshake.js";
+import { openSubscription } from "./listen.js";
 import { type ClientLogger, stderrClientLogger } from "./logger.js";
+import { supportedVersionsOf } from "./negotiate.js";
+import { NotificationRouter } from "./notifications.js";
 import {
   type AllowInputRequired,
   type ClientSessionOptions,
@@ -91,10 +86,7 @@ export class ClientSession {
   readonly #logger: ClientLogger;
   /** Annotated parameters per tool name, from the latest `tools/list`; undefined when not mirroring. */
   readonly #paramHeaders: Map<string, readonly ParamHeader[]> | undefined;
-  readonly #onLog: ClientSessionOptions["onLog"];
-  readonly #onServerNotification: ClientSessionOptions["onNotification"];
-  /** The `onProgress` of each request in flight, by its progress token. */
-  readonly #progress = new Map<string, NonNullable<RequestOptions["onProgress"]>>();
+  readonly #notifications: NotificationRouter;
   #era: "modern" | "legacy" = "modern";
   #renewal: Promise<unknown> | undefined;
   #nextId = 1;
@@ -118,9 +110,11 @@ export class ClientSession {
     this.#logger = options.logger ?? stderrClientLogger;
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new Map() : undefined;
-    this.#onLog = options.onLog;
-    this.#onServerNotification = options.onNotification;
-    transport.onNotification ??= (notification) => this.#receive(notification);
+    this.#notifications = new NotificationRouter({
+      ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
+      ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
+    });
+    transport.onNotification ??= (notification) => this.#notifications.receive(notification);
   }
 
   /**
@@ -217,7 +211,7 @@ export class ClientSession {
     try {
       this.discovered = await this.request("server/discover", {}, options);
     } catch (error) {
-      const supported = unsupportedVersions(error);
+      const supported = supportedVersionsOf(error);
       const mutual = supported?.find((version) => version === LATEST_PROTOCOL_VERSION);
       if (mutual === undefined) throw error;
       this.#protocolVersion = mutual;
@@ -372,43 +366,12 @@ export class ClientSession {
     filter: SubscriptionFilter,
     onNotification: (notification: ListenNotification) => void,
   ): Subscription {
-    const controller = new AbortController();
-    const id = this.#nextId++;
-    const acknowledgement = deferred<SubscriptionFilter>({ handled: true });
-    let isAcknowledged = false;
-    const closed = this.request(
-      "subscriptions/listen",
-      { notifications: filter },
-      {
-        signal: controller.signal,
-        timeoutMs: Number.POSITIVE_INFINITY,
-        id,
-        onNotification: (notification) => {
-          if (notification.method === "notifications/subscriptions/acknowledged") {
-            isAcknowledged = true;
-            acknowledgement.resolve((notification.params?.notifications ?? {}) as SubscriptionFilter);
-          } else if (isAcknowledged) {
-            onNotification(notification);
-          }
-        },
-      },
-    ).then(
-      () => {
-        acknowledgement.reject(
-          new InvalidServerResponseError("the subscription ended before it was acknowledged"),
-        );
-      },
-      (error: unknown) => {
-        acknowledgement.reject(error);
-        if (!controller.signal.aborted) throw error;
-      },
+    return openSubscription(
+      (params, options) => this.request("subscriptions/listen", params, options),
+      this.#nextId++,
+      filter,
+      onNotification,
     );
-    return {
-      id,
-      acknowledged: acknowledgement.promise,
-      closed,
-      close: () => controller.abort(new Error("subscription closed")),
-    };
   }
 
   /**
@@ -509,21 +472,6 @@ export class ClientSession {
     await this.#renewal;
   }
 
-  /** Delivers a notification that belongs to no request: progress by token, log messages, the rest. */
-  #receive(notification: JSONRPCNotification): void {
-    if (notification.method === "notifications/progress") {
-      const parsed = ProgressNotificationParamsSchema.safeParse(notification.params);
-      if (parsed.success) this.#progress.get(String(parsed.data.progressToken))?.(parsed.data);
-      return;
-    }
-    if (notification.method === "notifications/message" && this.#onLog !== undefined) {
-      const parsed = LoggingMessageNotificationParamsSchema.safeParse(notification.params);
-      if (parsed.success) this.#onLog(parsed.data);
-      return;
-    }
-    this.#onServerNotification?.(notification);
-  }
-
   async #sendOnce(
     method: string,
     params: Record<string, unknown>,
@@ -544,63 +492,28 @@ export class ClientSession {
     if (onProgress !== undefined) {
       progressToken = `p${this.#nextProgressToken++}`;
       meta[META.progressToken] = progressToken;
-      this.#progress.set(progressToken, onProgress);
+      this.#notifications.track(progressToken, onProgress);
     }
     const sentParams = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
 
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const controller = new AbortController();
-    if (options.signal?.aborted) throw options.signal.reason;
-    const unlink = linkSignal(options.signal, controller);
-    const timer =
-      timeoutMs === Number.POSITIVE_INFINITY
-        ? undefined
-        : setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs);
     try {
-      const response = await this.transport.request(
+      return await exchange(
+        this.transport,
         { jsonrpc: "2.0", id, method, params: sentParams },
         {
-          signal: controller.signal,
+          timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
           ...(options.headers === undefined ? {} : { headers: options.headers }),
-          onNotification: (notification) => {
-            if (notification.method === "notifications/progress" && onProgress !== undefined) {
-              const parsed = ProgressNotificationParamsSchema.safeParse(notification.params);
-              if (parsed.success && parsed.data.progressToken === progressToken) onProgress(parsed.data);
-              return;
-            }
-            const onLog = options.onLog ?? this.#onLog;
-            if (notification.method === "notifications/message" && onLog !== undefined) {
-              const parsed = LoggingMessageNotificationParamsSchema.safeParse(notification.params);
-              if (parsed.success) onLog(parsed.data);
-              return;
-            }
-            (options.onNotification ?? this.#onServerNotification)?.(notification);
-          },
+          onNotification: this.#notifications.forRequest({
+            ...(progressToken === undefined ? {} : { progressToken }),
+            ...(onProgress === undefined ? {} : { onProgress }),
+            ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
+            ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
+          }),
         },
       );
-      if (response.id !== undefined && response.id !== id) {
-        throw new InvalidServerResponseError(
-          `${method}: response id ${String(response.id)} does not match request id ${id}`,
-        );
-      }
-      if (isErrorResponse(response)) throw McpError.fromObject(response.error);
-      return response.result;
-    } catch (error) {
-      if (controller.signal.aborted && controller.signal.reason instanceof RequestTimeoutError) {
-        throw controller.signal.reason;
-      }
-      throw error;
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      if (progressToken !== undefined) this.#progress.delete(progressToken);
-      unlink();
+      if (progressToken !== undefined) this.#notifications.untrack(progressToken);
     }
   }
-}
-
-function unsupportedVersions(error: unknown): string[] | undefined {
-  if (!(error instanceof McpError) || error.code !== ERRORS.UNSUPPORTED_PROTOCOL_VERSION.code)
-    return undefined;
-  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-  return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
 }

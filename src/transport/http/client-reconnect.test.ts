@@ -52,7 +52,8 @@ async function legacyTransport(
 ): Promise<HttpClientTransport> {
   const transport = new HttpClientTransport("http://127.0.0.1:1/mcp", {
     fetch: fetchImpl,
-    reconnectDelayMs: 1,
+    // A minute: only the server's `retry:` makes these tests reconnect in time.
+    reconnectDelayMs: 60_000,
     ...options,
   });
   onTestFinished(() => transport.close());
@@ -128,7 +129,7 @@ describe("HttpClientTransport resuming a request's stream", () => {
 });
 
 describe("HttpClientTransport's GET stream", () => {
-  it("reconnects with Last-Event-ID after the server closes it, and delivers what follows", async () => {
+  it("reconnects with Last-Event-ID after the server's retry when the server closes it, and delivers what follows", async () => {
     let gets = 0;
     const { fetch: fetchImpl, calls } = scripted((call) => {
       if (call.method !== "GET") return new Response(null, { status: 202 });

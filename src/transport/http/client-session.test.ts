@@ -78,9 +78,14 @@ function recordingFetch(seen: Seen[]): typeof fetch {
   };
 }
 
-function createServer(): { mcp: MCPServer; released: { release: () => void } } {
+interface Hooks {
+  release: () => void;
+  cancelled: (reason: unknown) => void;
+}
+
+function createServer(): { mcp: MCPServer; released: Hooks } {
   const mcp = new MCPServer("session-peer", { version: "1.0.0" });
-  const released = { release: () => {} };
+  const released: Hooks = { release: () => {}, cancelled: () => {} };
   mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => `echo: ${text}`);
   mcp.tool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = await ctx.elicit({
@@ -99,6 +104,14 @@ function createServer(): { mcp: MCPServer; released: { release: () => void } } {
     });
     ctx.sendProgress({ progress: 2 });
     return "after the reconnection";
+  });
+  mcp.tool("wait", { inputSchema: z.object({}) }, async (_args, ctx) => {
+    ctx.sendProgress({ progress: 0 });
+    const reason = await new Promise<unknown>((resolve) => {
+      ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason), { once: true });
+    });
+    released.cancelled(reason);
+    return "cancelled";
   });
   mcp.tool("roots", { inputSchema: z.object({}) }, async (_args, ctx) => {
     try {
@@ -204,6 +217,25 @@ describe("HttpClientTransport on a 2025-era session against a tsmcp server", () 
     expect(progress).toEqual([1, 2]);
     const resumed = seen.find((entry) => entry.method === "GET" && entry.lastEventId !== null);
     expect(resumed).toMatchObject({ sessionId: transport.sessionId, protocolVersion: "2025-11-25" });
+  });
+
+  it("sends notifications/cancelled when the caller aborts, which aborts the server's handler", async () => {
+    await initialize(transport);
+    const cancelled = new Promise<unknown>((resolve) => {
+      server.released.cancelled = resolve;
+    });
+    const controller = new AbortController();
+    const pending = transport.request(
+      request(10, "tools/call", { name: "wait", arguments: {}, _meta: { progressToken: "w" } }),
+      { signal: controller.signal, onNotification: () => controller.abort(new Error("user gave up")) },
+    );
+    await expect(pending).rejects.toThrow("user gave up");
+    expect(String(await cancelled)).toContain("user gave up");
+    expect(seen.at(-1)).toMatchObject({
+      method: "POST",
+      sessionId: transport.sessionId,
+      body: { method: "notifications/cancelled", params: { requestId: 10, reason: "user gave up" } },
+    });
   });
 
   it("rejects with SessionExpiredError on the 404 that follows the session's DELETE, and initializes anew without the old id", async () => {

@@ -263,6 +263,27 @@ describe("HttpClientTransport against a misbehaving server", () => {
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).cause).toBeInstanceOf(TypeError);
   });
+
+  it("names the reason a bare 'fetch failed' hides in its cause", async () => {
+    const odd = new HttpClientTransport("http://127.0.0.1:1/mcp", {
+      fetch: () => Promise.reject(new TypeError("fetch failed", { cause: new Error("bad port") })),
+    });
+    await expect(odd.request(rpc(1, "tools/list"))).rejects.toThrow(
+      "HTTP request to http://127.0.0.1:1/mcp failed: fetch failed: bad port",
+    );
+  });
+
+  it("says the host was not found when DNS fails, keeping the cause", async () => {
+    const dnsFailure = Object.assign(new Error("getaddrinfo ENOTFOUND mcp.invalid"), { code: "ENOTFOUND" });
+    const odd = new HttpClientTransport("http://mcp.invalid/mcp", {
+      fetch: () => Promise.reject(new TypeError("fetch failed", { cause: dnsFailure })),
+    });
+    const failure = await odd.request(rpc(1, "tools/list")).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe(
+      "host not found (DNS lookup failed) for http://mcp.invalid/mcp (ENOTFOUND)",
+    );
+    expect(((failure as Error).cause as Error).cause).toBe(dnsFailure);
+  });
 });
 
 /** A real `node:http` server on 127.0.0.1 answering every request with `answer`; closed after the test. */

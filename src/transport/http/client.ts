@@ -142,40 +142,39 @@ export class HttpClientTransport implements Transport {
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
     // A new initialize starts a new session: sent without the old id, it mints the next one.
     if (request.method === "initialize") this.#endSession();
+    let posted = false;
     try {
-      return await this.#exchange(request, options);
+      return await this.#withController(options.signal, async (signal) => {
+        const session = this.#sessionId;
+        posted = true;
+        const response = await this.#post(request, options.headers, signal);
+        const minted = response.headers.get(SESSION_ID_HEADER)?.trim();
+        if (request.method === "initialize" && response.ok && minted) this.#sessionId = minted;
+        const deliver = (notification: JSONRPCNotification) =>
+          this.#deliver(notification, options.onNotification ?? this.onNotification);
+        return this.#readResponse(request, response, session, deliver, signal);
+      });
     } catch (error) {
-      await this.#cancelOnSession(request, options.signal);
+      if (posted && options.signal?.aborted && error === options.signal.reason) this.#cancel(request, error);
       throw error;
     }
   }
 
   /**
-   * On a 2025-era session a client that gives up on a request says so: closing the stream is not a
-   * cancellation there. Sends `notifications/cancelled` with the caller's reason (failures ignored).
-   * Spec (2025-11-25): basic/utilities/cancellation, basic/transports §Sending Messages to the Server.
+   * On a 2025-era session a closed stream is no cancellation (the server may keep the request
+   * running for a resumption): tells the server with `notifications/cancelled`. An initialize is
+   * never cancelled. Spec (2025-11-25): basic/utilities/cancellation, basic/transports.
    */
-  async #cancelOnSession(request: JSONRPCRequest, signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted !== true || this.#closed || this.#era.kind !== "legacy") return;
-    if (request.method === "initialize") return;
-    const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? "");
-    await this.notify({
+  #cancel(request: JSONRPCRequest, reason: unknown): void {
+    if (this.#era.kind !== "legacy" || this.#closed || request.method === "initialize") return;
+    const why = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "";
+    this.notify({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
-      params: { requestId: request.id, ...(reason === "" ? {} : { reason }) },
-    }).catch(() => undefined);
-  }
-
-  async #exchange(request: JSONRPCRequest, options: TransportRequestOptions): Promise<JSONRPCResponse> {
-    return this.#withController(options.signal, async (signal) => {
-      const session = this.#sessionId;
-      const response = await this.#post(request, options.headers, signal);
-      const minted = response.headers.get(SESSION_ID_HEADER)?.trim();
-      if (request.method === "initialize" && response.ok && minted) this.#sessionId = minted;
-      const deliver = (notification: JSONRPCNotification) =>
-        this.#deliver(notification, options.onNotification ?? this.onNotification);
-      return this.#readResponse(request, response, session, deliver, signal);
-    });
+      params: { requestId: request.id, ...(why === "" ? {} : { reason: why }) },
+    }).catch((error: unknown) =>
+      this.#report(error instanceof Error ? error : new TransportError(String(error))),
+    );
   }
 
   /** Sends a notification; the server must answer 202 Accepted. {@inheritDoc Transport.notify} */
@@ -266,9 +265,6 @@ export class HttpClientTransport implements Transport {
     for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
     if ("method" in message) {
       for (const [name, value] of Object.entries(requestMetadataHeaders(message))) headers.set(name, value);
-    }
-    if (this.#era.kind === "legacy" && headers.has(SESSION_ID_HEADER)) {
-      headers.set(MCP_HEADERS.protocolVersion, this.#era.protocolVersion);
     }
     headers.set("Content-Type", "application/json");
     headers.set("Accept", ACCEPT);

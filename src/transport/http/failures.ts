@@ -9,17 +9,17 @@
 import { type ErrorObject, McpError } from "../../protocol/errors.js";
 import { TransportError } from "../transport.js";
 
-/** What the network error codes Node's `fetch` reports mean, in words. */
+/** What the network error codes Node's `fetch` reports mean, in words that precede the URL. */
 const NETWORK_ERRORS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "host lookup failed (temporary DNS failure)",
-  ETIMEDOUT: "connection timed out",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
-  UND_ERR_SOCKET: "connection closed by the server",
+  ECONNREFUSED: "connection refused to",
+  ECONNRESET: "connection reset by the server at",
+  ENOTFOUND: "host not found (DNS lookup failed) for",
+  EAI_AGAIN: "temporary DNS failure for",
+  ETIMEDOUT: "connection timed out to",
+  EHOSTUNREACH: "host unreachable for",
+  ENETUNREACH: "network unreachable for",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out to",
+  UND_ERR_SOCKET: "connection closed by the server at",
 };
 
 /** The first error code found on `error`, its `cause` chain, or the errors of an `AggregateError`. */
@@ -39,15 +39,27 @@ function networkCode(error: unknown, depth = 0): string | undefined {
 /**
  * The `TransportError` for a `fetch` to `url` that failed without an HTTP answer: "connection
  * refused to http://127.0.0.1:1234/mcp" (the code's meaning and the URL) when a network error code
- * is found, else "HTTP request to <url> failed: <message>". The original error is the `cause`.
+ * is found, else "HTTP request to <url> failed: <message>: <its cause's message>" (Node's `fetch`
+ * says only "fetch failed"; the reason is its cause). The original error is the `cause`.
  */
 export function fetchFailure(url: URL, error: unknown): TransportError {
   const code = networkCode(error);
   if (code !== undefined) {
-    return new TransportError(`${NETWORK_ERRORS[code]} to ${url.href} (${code})`, { cause: error });
+    return new TransportError(`${NETWORK_ERRORS[code]} ${url.href} (${code})`, { cause: error });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new TransportError(`HTTP request to ${url.href} failed: ${message}`, { cause: error });
+  return new TransportError(`HTTP request to ${url.href} failed: ${describeChain(error)}`, { cause: error });
+}
+
+/** The messages of `error` and its causes, outermost first, joined with ": ". */
+function describeChain(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    const message = current instanceof Error ? current.message : String(current);
+    if (message !== "" && !parts.includes(message)) parts.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(": ");
 }
 
 /**

@@ -1,0 +1,63 @@
+/**
+ * One request's trip over a transport: the per-request timeout, cancellation by the caller's
+ * signal, the response's id checked against the request's, and an error response raised as
+ * `McpError`. Spec: basic/index §Responses, basic/utilities/cancellation.
+ */
+import { linkSignal } from "../protocol/async.js";
+import { McpError } from "../protocol/errors.js";
+import { isErrorResponse, type JSONRPCNotification, type JSONRPCRequest } from "../protocol/jsonrpc.js";
+import type { Transport } from "../transport/transport.js";
+import { InvalidServerResponseError, RequestTimeoutError } from "./errors.js";
+
+/** How one request travels. */
+export interface ExchangeOptions {
+  /** Milliseconds before it fails with `RequestTimeoutError`; `Infinity` waits forever. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  onNotification: (notification: JSONRPCNotification) => void;
+}
+
+/**
+ * Sends `request` and resolves with its result object.
+ *
+ * @throws McpError for an error response; InvalidServerResponseError for a response to another id;
+ *   RequestTimeoutError; TransportError; the signal's reason when cancelled.
+ */
+export async function exchange(
+  transport: Transport,
+  request: JSONRPCRequest,
+  options: ExchangeOptions,
+): Promise<Record<string, unknown>> {
+  const { method, id } = request;
+  const { timeoutMs } = options;
+  const controller = new AbortController();
+  if (options.signal?.aborted) throw options.signal.reason;
+  const unlink = linkSignal(options.signal, controller);
+  const timer =
+    timeoutMs === Number.POSITIVE_INFINITY
+      ? undefined
+      : setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs);
+  try {
+    const response = await transport.request(request, {
+      signal: controller.signal,
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+      onNotification: options.onNotification,
+    });
+    if (response.id !== undefined && response.id !== id) {
+      throw new InvalidServerResponseError(
+        `${method}: response id ${String(response.id)} does not match request id ${id}`,
+      );
+    }
+    if (isErrorResponse(response)) throw McpError.fromObject(response.error);
+    return response.result;
+  } catch (error) {
+    if (controller.signal.aborted && controller.signal.reason instanceof RequestTimeoutError) {
+      throw controller.signal.reason;
+    }
+    throw error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    unlink();
+  }
+}
