@@ -16,8 +16,18 @@ import { type HttpServerHandle, serve } from "../transport/http/node.js";
 import { TransportError } from "../transport/transport.js";
 import { Client } from "./client.js";
 
+/** Resolves with the abort reason of the `wait` tool's last call once the server sees it cancelled. */
+let waitCancelled: Promise<unknown> | undefined;
+
 function createServer(): MCPServer {
   const mcp = new MCPServer("http-peer", { version: "1.0.0" });
+  mcp.tool("wait", { inputSchema: z.object({}) }, async (_args, ctx) => {
+    waitCancelled = new Promise((resolve) =>
+      ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason)),
+    );
+    await waitCancelled;
+    return "cancelled";
+  });
   mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => `echo: ${text}`);
   mcp.tool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {
     const answer = await ctx.elicit({
@@ -59,6 +69,7 @@ describe("Client.connect over Streamable HTTP", () => {
   const clients: Client[] = [];
 
   beforeEach(async () => {
+    waitCancelled = undefined;
     handle = await serve(createServer(), { keepAliveMs: 0 });
   });
 
@@ -86,7 +97,12 @@ describe("Client.connect over Streamable HTTP", () => {
     });
     expect(client.protocolVersion).toBe("2025-11-25");
     expect((client.session.transport as HttpClientTransport).sessionId).toBeTypeOf("string");
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo", "ask", "work"]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "wait",
+      "echo",
+      "ask",
+      "work",
+    ]);
     expect(textOf(await client.callTool("ask"))).toBe("hello Ada");
   });
 
@@ -100,6 +116,17 @@ describe("Client.connect over Streamable HTTP", () => {
     );
     expect(progress).toEqual([1, 2]);
     expect(logs).toEqual([{ level: "info", data: "halfway" }]);
+  });
+
+  it("legacy mode cancels a call the caller aborts: the server's handler sees its signal abort", async () => {
+    const client = await connect(handle.url, { protocolVersion: "legacy" });
+    const controller = new AbortController();
+    const call = client.callTool("wait", {}, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort(new Error("the user gave up"));
+    await expect(call).rejects.toThrow("the user gave up");
+    expect(waitCancelled).toBeDefined();
+    await expect(waitCancelled).resolves.toBeDefined();
   });
 
   it("initializes a new session once when the server forgot the old one, and retries the call", async () => {

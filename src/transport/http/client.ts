@@ -289,11 +289,16 @@ export class HttpClientTransport implements Transport {
   async #checkSession(response: Response, session: string | undefined): Promise<void> {
     if (response.status !== 404 || session === undefined) return;
     await discard(response);
-    if (this.#sessionId === session) this.#endSession();
-    throw new SessionExpiredError(
+    const expired = new SessionExpiredError(
       `the server ended session ${JSON.stringify(session)} (HTTP 404 from ${this.url.href}); initialize a new one`,
       { httpStatus: 404 },
     );
+    if (this.#sessionId === session) {
+      this.#endSession();
+      // The server's requests of that session can no longer be answered.
+      this.#incoming.abortAll(expired);
+    }
+    throw expired;
   }
 
   /** Checks the 202 a notification or an answer must get (after the session check). */
