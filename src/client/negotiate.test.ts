@@ -181,7 +181,13 @@ describe("the auto probe", () => {
     expect(client.serverInfo).toEqual(INITIALIZE_RESULT.serverInfo);
   });
 
-  for (const kind of ["METHOD_NOT_FOUND", "INVALID_REQUEST", "INTERNAL_ERROR", "PARSE_ERROR"] as const) {
+  for (const kind of [
+    "METHOD_NOT_FOUND",
+    "INVALID_REQUEST",
+    "INTERNAL_ERROR",
+    "PARSE_ERROR",
+    "REQUEST_TIMEOUT",
+  ] as const) {
     it(`any JSON-RPC error from the probe falls back to initialize (${McpError.of(kind, "").code})`, async () => {
       const transport = new ScriptedTransport({
         "server/discover": [McpError.of(kind, "no")],
