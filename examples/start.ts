@@ -5,22 +5,33 @@
  * or the question's default when stdin is not a terminal), retries with your answer and the echoed
  * `requestState`, and prints the result. Every leg on the wire is shown.
  *
- * Usage: npm start [-- --region eu-west-1] [--name orders]
+ * With `--server legacy` the server is a handshake-era one built on the official 1.x SDK
+ * (`legacy-provisioning.ts`): the client's `server/discover` probe is refused, it falls back to
+ * `initialize`, and the region question arrives as an `elicitation/create` request over the
+ * back-channel, answered by the same callback.
+ *
+ * Usage: npm start [-- --region eu-west-1] [--name orders] [--server modern|legacy]
  */
 import { parseArgs } from "node:util";
 import { isCancel, select } from "@clack/prompts";
 import { Client, type ElicitationCallback } from "tsmcp/client";
 import { serve } from "tsmcp/node";
-import { HttpClientTransport, type Transport, type TransportRequestOptions } from "tsmcp/transport";
+import {
+  HttpClientTransport,
+  type IncomingRequestOptions,
+  type Transport,
+  type TransportRequestOptions,
+} from "tsmcp/transport";
 import type {
   ElicitRequestFormParams,
   JSONRPCNotification,
   JSONRPCRequest,
   JSONRPCResponse,
 } from "tsmcp/types";
+import { serveLegacyProvisioning } from "./legacy-provisioning.js";
 import { createProvisioningServer } from "./provisioning.js";
 
-const USAGE = "Usage: npm start [-- --region <region>] [--name <name>]";
+const USAGE = "Usage: npm start [-- --region <region>] [--name <name>] [--server modern|legacy]";
 
 /** A mistake on the command line: reported in one line with the usage, exit code 2. */
 class UsageError extends Error {}
@@ -38,8 +49,36 @@ class NarratingTransport implements Transport {
     return this.inner.sendsHttpHeaders;
   }
 
+  /** The server's own requests (2025 era): shown as they arrive, then answered by the session. */
+  get onRequest(): Transport["onRequest"] {
+    return this.inner.onRequest;
+  }
+
+  set onRequest(handler: Transport["onRequest"]) {
+    if (handler === undefined) {
+      this.inner.onRequest = undefined;
+      return;
+    }
+    this.inner.onRequest = async (request: JSONRPCRequest, options: IncomingRequestOptions) => {
+      const message = (request.params as { message?: unknown } | undefined)?.message;
+      console.log(
+        `← ${request.method} ${JSON.stringify(message ?? "")} ${dim("(a request from the server, over the back-channel)")}`,
+      );
+      const result = await handler(request, options);
+      console.log(`→ answer to ${request.method}: ${JSON.stringify(result)}`);
+      return result;
+    };
+  }
+
+  setProtocolEra(era: { kind: "modern" } | { kind: "legacy"; protocolVersion: string }): void {
+    this.inner.setProtocolEra?.(era);
+  }
+
   async request(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
     const params = request.params ?? {};
+    if (request.method === "server/discover" || request.method === "initialize") {
+      return this.#handshake(request, options);
+    }
     if (request.method === "tools/call") {
       const extras = [
         params.inputResponses ? `inputResponses [${Object.keys(params.inputResponses).join(", ")}]` : "",
@@ -70,7 +109,8 @@ class NarratingTransport implements Transport {
         const text = (result.content as { type: string; text?: string }[] | undefined)
           ?.map((c) => c.text ?? `[${c.type}]`)
           .join(" ");
-        console.log(`← ${String(result.resultType)}: ${text}`);
+        // A 2025-era result has no resultType: it is complete.
+        console.log(`← ${String(result.resultType ?? "result")}: ${text}`);
       }
     }
     return response;
@@ -78,6 +118,26 @@ class NarratingTransport implements Transport {
 
   notify(notification: JSONRPCNotification): Promise<void> {
     return this.inner.notify(notification);
+  }
+
+  /** Shows how the era is agreed: the `server/discover` probe, and `initialize` when it is refused. */
+  async #handshake(request: JSONRPCRequest, options?: TransportRequestOptions): Promise<JSONRPCResponse> {
+    console.log(`→ ${request.method}`);
+    try {
+      const response = await this.inner.request(request, options);
+      if ("error" in response) console.log(`← error ${response.error.code}: ${response.error.message}`);
+      else if (request.method === "initialize")
+        console.log(`← ${String(response.result.protocolVersion)}: a session`);
+      else console.log(`← supported: ${JSON.stringify(response.result.supportedVersions)}`);
+      return response;
+    } catch (error) {
+      const status = (error as { httpStatus?: unknown }).httpStatus;
+      const why = `${typeof status === "number" ? `HTTP ${status}: ` : ""}${error instanceof Error ? error.message : String(error)}`;
+      console.log(`← ${why}`);
+      if (request.method === "server/discover")
+        console.log(dim("  an older server: falling back to initialize"));
+      throw error;
+    }
   }
 
   close(): Promise<void> {
@@ -120,21 +180,38 @@ function regionAnswerer(regionFlag: string | undefined): ElicitationCallback {
 
 /** Runs the provisioning flow end to end over real HTTP. */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  let values: { region?: string | undefined; name: string };
+  let values: { region?: string | undefined; name: string; server: string };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { region: { type: "string" }, name: { type: "string", default: "orders" } },
+      options: {
+        region: { type: "string" },
+        name: { type: "string", default: "orders" },
+        server: { type: "string", default: "modern" },
+      },
     }));
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const server = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
-  console.log(bold("tsmcp: a multi round-trip tools/call over Streamable HTTP"));
+  if (values.server !== "modern" && values.server !== "legacy") {
+    throw new UsageError(`--server must be modern or legacy, got ${values.server}`);
+  }
+  const server =
+    values.server === "legacy"
+      ? await serveLegacyProvisioning()
+      : await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
+  console.log(
+    bold(
+      values.server === "legacy"
+        ? "tsmcp: the same flow against a handshake-era server (official 1.x SDK, 2025-11-25)"
+        : "tsmcp: a multi round-trip tools/call over Streamable HTTP",
+    ),
+  );
   console.log(dim(`server listening on ${server.url}\n`));
   const client = await Client.connect(new NarratingTransport(new HttpClientTransport(server.url)), {
     elicitationCallback: regionAnswerer(values.region),
   });
+  console.log(dim(`agreed protocol version: ${client.protocolVersion}\n`));
   try {
     const result = await client.callTool("provision", { name: values.name });
     const text = result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");

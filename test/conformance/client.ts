@@ -4,8 +4,11 @@
  *
  * - `MCP_CONFORMANCE_SCENARIO`: which scenario (e.g. `http-custom-headers`);
  * - `MCP_CONFORMANCE_PROTOCOL_VERSION`: `2026-07-28` runs the stateless path (`server/discover`,
- *   per-request `_meta`); any other revision needs the 2025-11-25 handshake, which tsmcp does not
- *   have yet, so the client says so and exits 1. Unset means 2026-07-28 (a run by hand);
+ *   per-request `_meta`); a 2025 revision (`2025-11-25`, `2025-06-18`, ...) connects with
+ *   `protocolVersion: "legacy"`: the `initialize` handshake at 2025-11-25, a session, and the
+ *   server's requests answered over the back-channel by the same callbacks. (The 2025 mock servers
+ *   answer any unknown method with an empty result, so a `server/discover` probe would not tell.)
+ *   Unset means 2026-07-28 (a run by hand);
  * - `MCP_CONFORMANCE_CONTEXT`: JSON with scenario input (the exact calls of `http-custom-headers`).
  *
  * Exits 0 when the scenario's flow completed as expected, 1 when it did not (the reason on stderr),
@@ -90,8 +93,12 @@ const listRootsCallback: ListRootsCallback = () => ({
   roots: [{ uri: "file:///tmp/conformance", name: "conformance" }],
 });
 
+/** `"legacy"` for a 2025 revision, else the stateless 2026-07-28 path; set once in `main`. */
+let era: "2026-07-28" | "legacy" = "2026-07-28";
+
 async function connect(url: string): Promise<Client> {
   return Client.connect(url, {
+    protocolVersion: era,
     clientInfo: { name: "tsmcp-conformance-client", version: "0.1.0" },
     elicitationCallback,
     samplingCallback,
@@ -150,6 +157,9 @@ const listOnly: Handler = ({ url }) =>
   });
 
 const SCENARIOS: Record<string, Handler> = {
+  /** The handshake itself: connect (initialize, initialized), list the tools, close. */
+  initialize: listOnly,
+
   tools_call: ({ url }) =>
     withClient(url, async (client) => {
       const tools = await allTools(client);
@@ -199,6 +209,23 @@ const SCENARIOS: Record<string, Handler> = {
 
   "json-schema-ref-no-deref": listOnly,
 
+  /** The server's elicitation/create: the callback fills every field from its schema default. */
+  "elicitation-sep1034-client-defaults": callEveryTool,
+
+  /**
+   * The server closes the tool call's SSE stream after a priming event that carries `retry`; the
+   * transport waits that long and resumes with GET + `Last-Event-ID`, where the result arrives.
+   */
+  "sse-retry": ({ url }) =>
+    withClient(url, async (client) => {
+      await allTools(client);
+      expectText(
+        await client.callTool("test_reconnection"),
+        "Reconnection test completed successfully",
+        "test_reconnection",
+      );
+    }),
+
   "json-schema-2020-12-preservation": ({ url }) =>
     withClient(url, async (client) => {
       const tools = await allTools(client);
@@ -229,12 +256,9 @@ async function main(): Promise<void> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
   if (scenario === undefined || scenario === "") fail("MCP_CONFORMANCE_SCENARIO is not set", 2);
   const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "2026-07-28";
-  if (version !== "2026-07-28") {
-    fail(
-      `protocol ${version} needs the initialize handshake of the 2025-11-25 era, which tsmcp's client ` +
-        `does not implement yet; only 2026-07-28 (stateless) is supported`,
-    );
-  }
+  if (version.startsWith("2025-") || version.startsWith("2024-")) era = "legacy";
+  else if (version !== "2026-07-28")
+    fail(`MCP_CONFORMANCE_PROTOCOL_VERSION ${version} is no known revision`, 2);
   const missing = missingCapability(scenario);
   if (missing !== undefined) fail(`scenario ${scenario}: ${missing}`);
   const handler = SCENARIOS[scenario];

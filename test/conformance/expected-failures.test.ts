@@ -8,7 +8,7 @@ import {
 } from "./expected-failures.js";
 
 /** The legs `npm run conformance` runs. */
-const LEGS = ["server@2026-07-28", "server@2025-11-25", "client@2026-07-28"];
+const LEGS = ["server@2026-07-28", "server@2025-11-25", "client@2026-07-28", "client@2025-11-25"];
 
 const SAMPLE = `# header comment
 server@2026-07-28:

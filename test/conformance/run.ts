@@ -1,8 +1,9 @@
 /**
  * `npm run conformance`: the official suite as a required check. Builds the fixtures and runs,
- * through `scripts/run-conformance.sh`, three legs: the server leg at 2026-07-28 and at 2025-11-25
+ * through `scripts/run-conformance.sh`, four legs: the server leg at 2026-07-28 and at 2025-11-25
  * (the same everything-server, one endpoint serving both eras, started afresh on a free loopback
- * port for each) and the client leg at 2026-07-28 (the everything-client, one scenario at a time).
+ * port for each) and the client leg at 2026-07-28 and at 2025-11-25 (the everything-client, one
+ * scenario at a time; at 2025-11-25 it connects with the `initialize` handshake).
  * It prints each leg's last line and judges each against its section of
  * `test/conformance/expected-failures.yaml`: it exits 1 when a scenario fails that is not on the
  * list, or a listed scenario passes (remove its entry), or the list names a scenario the run did not
@@ -10,8 +11,8 @@
  *
  * Environment: `CONFORMANCE_RESULTS` (where results go; default
  * `~/.cache/mcp-conformance/results/tsmcp-<utc>`), `CONFORMANCE_LEGS` (space-separated legs, each
- * `<role>@<revision>` or a bare role for all of that role's legs; default all three:
- * `server@2026-07-28 server@2025-11-25 client@2026-07-28`), and everything
+ * `<role>@<revision>` or a bare role for all of that role's legs; default all four:
+ * `server@2026-07-28 server@2025-11-25 client@2026-07-28 client@2025-11-25`), and everything
  * `scripts/run-conformance.sh` reads.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -34,6 +35,7 @@ const LEGS: readonly Leg[] = [
   { role: "server", revision: "2026-07-28" },
   { role: "server", revision: "2025-11-25" },
   { role: "client", revision: "2026-07-28" },
+  { role: "client", revision: "2025-11-25" },
 ];
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const runner = join(root, "scripts/run-conformance.sh");
