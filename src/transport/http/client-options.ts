@@ -26,15 +26,17 @@ export interface HttpClientTransportOptions {
    */
   maxResponseBytes?: number;
   /**
-   * Reconnection attempts in a row, without an event received, to an SSE stream of a 2025-era
-   * session (the GET stream, or a request's stream the server closed before its response) before
-   * giving up. Default {@link DEFAULT_MAX_RECONNECT_ATTEMPTS} (5).
+   * Reconnections in a row to an SSE stream of a 2025-era session (the GET stream, or a request's
+   * stream the server closed before its response) that deliver no JSON-RPC message before giving
+   * up: a failed reconnection counts, and so does one that carried only a priming event or
+   * comments. Default {@link DEFAULT_MAX_RECONNECT_ATTEMPTS} (5).
    */
   maxReconnectAttempts?: number;
   /**
-   * Milliseconds before reconnecting when the server sent no `retry:`; doubles with each failed
-   * attempt, up to 30 seconds. The server's `retry:` always wins. Default
-   * {@link DEFAULT_RECONNECT_DELAY_MS} (1000).
+   * Milliseconds before reconnecting when the server sent no `retry:`. The server's `retry:` wins,
+   * brought into 100 ms .. 10 minutes (`MIN_SERVER_RETRY_MS`, `MAX_SERVER_RETRY_MS`). Either delay
+   * doubles with each reconnection in a row that delivered no message, up to 30 seconds (or the
+   * server's longer `retry:`). Default {@link DEFAULT_RECONNECT_DELAY_MS} (1000).
    */
   reconnectDelayMs?: number;
 }

@@ -42,7 +42,12 @@ export {
   DEFAULT_MAX_RESPONSE_BYTES,
   type HttpClientTransportOptions,
 } from "./client-options.js";
-export { DEFAULT_MAX_RECONNECT_ATTEMPTS, DEFAULT_RECONNECT_DELAY_MS } from "./reconnect.js";
+export {
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
+  DEFAULT_RECONNECT_DELAY_MS,
+  MAX_SERVER_RETRY_MS,
+  MIN_SERVER_RETRY_MS,
+} from "./reconnect.js";
 
 const ACCEPT = "application/json, text/event-stream";
 /** The session header, as the spec spells it. */

@@ -10,6 +10,8 @@ export {
   DEFAULT_RECONNECT_DELAY_MS,
   HttpClientTransport,
   type HttpClientTransportOptions,
+  MAX_SERVER_RETRY_MS,
+  MIN_SERVER_RETRY_MS,
 } from "./client.js";
 export {
   type DecodedHeaderValue,

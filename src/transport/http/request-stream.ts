@@ -2,14 +2,15 @@
  * Reading the SSE stream that answers one POSTed request: the messages before the response go to
  * `route` (notifications, the server's requests), the response ends the reading. On a 2025-era
  * session a stream that ends before the response, after an event id, is resumed: after the
- * server's `retry:`, a GET with `Last-Event-ID` carries the rest (SSE polling), a bounded number of
- * times in a row. Spec (2025-11-25): basic/transports §Sending Messages to the Server,
- * §Resumability and Redelivery.
+ * server's `retry:`, a GET with `Last-Event-ID` carries the rest (SSE polling); after `maxAttempts`
+ * resumptions in a row that delivered no message (failed, or priming events only) it gives up.
+ * Spec (2025-11-25): basic/transports §Sending Messages to the Server, §Resumability and
+ * Redelivery.
  */
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "../transport.js";
 import { newCursor, readSseMessages } from "./event-stream.js";
-import { type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
+import { linkedController, type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
 
 /** Options of {@link readRequestStream}. */
 export interface RequestStreamOptions {
@@ -30,7 +31,8 @@ export interface RequestStreamOptions {
  * Reads `first`, and the resumed connections after it, until the response to `request`.
  *
  * @throws TransportError when the stream ends without the response and cannot be resumed (not
- *   resumable, no event id yet, or out of attempts: the last failure is the cause);
+ *   resumable, no event id yet, or `maxAttempts` resumptions in a row delivered no message: the
+ *   last failure is the cause);
  *   SessionExpiredError when the session ends meanwhile; the signal's reason when it aborts;
  *   what {@link readSseMessages} throws.
  */
@@ -41,20 +43,22 @@ export async function readRequestStream(
   const { request, maxEventBytes, reconnect, signal } = options;
   const cursor = newCursor();
   let body: ReadableStream<Uint8Array> | undefined = first;
+  // The resumed connection's own controller (none for `first`), unlinked when it ends.
+  let connection: { unlink(): void } | undefined;
+  // Resumptions in a row that delivered no message (failed, or priming events only).
   let failures = 0;
+  let resumed = false;
   let lastFailure: unknown;
   for (;;) {
     let result: JSONRPCResponse | undefined;
-    let received = false;
-    if (body !== undefined) {
-      try {
+    let delivered = false;
+    try {
+      if (body !== undefined) {
         await readSseMessages(body, {
           maxEventBytes,
           cursor,
-          onEvent: () => {
-            received = true;
-          },
           onMessage: (message) => {
+            delivered = true;
             if (!("method" in message) && message.id === request.id) {
               result = message;
               return true;
@@ -63,12 +67,15 @@ export async function readRequestStream(
             return false;
           },
         });
-      } catch (error) {
-        // A lost connection is no cancellation: on a session the stream is resumed below.
-        const lost = !(error instanceof TransportError) && !signal.aborted && options.resumable();
-        if (!lost) throw error;
-        lastFailure = error;
       }
+    } catch (error) {
+      // A lost connection is no cancellation: on a session the stream is resumed below.
+      const lost = !(error instanceof TransportError) && !signal.aborted && options.resumable();
+      if (!lost) throw error;
+      lastFailure = error;
+    } finally {
+      connection?.unlink();
+      connection = undefined;
     }
     if (result !== undefined) return result;
     if (!options.resumable() || cursor.lastEventId === undefined) {
@@ -76,8 +83,8 @@ export async function readRequestStream(
         `the SSE stream ended without the response to request ${JSON.stringify(request.id)}`,
       );
     }
-    // A connection that carried no event counts as a failed attempt, as does one that failed.
-    if (body !== undefined) failures = received ? 0 : failures + 1;
+    if (delivered) failures = 0;
+    else if (resumed) failures++;
     if (failures >= reconnect.maxAttempts) {
       throw new TransportError(
         `the SSE stream of request ${JSON.stringify(request.id)} ended without its response and could ` +
@@ -85,14 +92,17 @@ export async function readRequestStream(
         { cause: lastFailure },
       );
     }
-    await sleep(reconnectDelay(reconnect, cursor, failures + 1), signal);
+    await sleep(reconnectDelay(reconnect, cursor, failures), signal);
+    resumed = true;
     body = undefined;
+    const linked = linkedController(signal);
     try {
-      body = await options.resume(cursor.lastEventId, signal);
+      body = await options.resume(cursor.lastEventId, linked.signal);
+      connection = linked;
     } catch (error) {
+      linked.unlink();
       if (error instanceof SessionExpiredError || signal.aborted) throw error;
       lastFailure = error;
-      failures++;
     }
   }
 }

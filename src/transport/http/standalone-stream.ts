@@ -2,15 +2,16 @@
  * The standalone GET stream of a 2025-era Streamable HTTP session: the SSE stream on which the
  * server sends messages unrelated to any client request (`notifications/tools/list_changed`,
  * resource updates, log messages, and server -> client requests). It is kept open: when the
- * connection ends, the client reconnects after the server's `retry:` with `Last-Event-ID`, a
- * bounded number of times in a row; a server that offers no GET stream (405) is left alone. Spec
+ * connection ends, the client reconnects after the server's `retry:` with `Last-Event-ID`; after
+ * `maxAttempts` reconnections in a row that delivered no message it gives up; a server that offers
+ * no GET stream (405) is left alone. Spec
  * (2025-11-25): basic/transports §Listening for Messages from the Server, §Resumability and
  * Redelivery.
  */
 import type { JSONRPCMessage } from "../../protocol/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "../transport.js";
 import { newCursor, readSseMessages } from "./event-stream.js";
-import { type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
+import { linkedController, type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
 
 /** What the standalone stream needs from its transport. */
 export interface StandaloneStreamOptions {
@@ -60,19 +61,23 @@ export class StandaloneStream {
     const { connect, maxEventBytes, reconnect, onMessage, onError } = this.#options;
     const signal = this.#stopped.signal;
     const cursor = newCursor();
+    // Reconnections in a row that delivered no message: priming events and comments do not reset
+    // it, so a server that only primes and closes cannot keep the client reconnecting forever.
     let failures = 0;
+    let reconnecting = false;
     while (!signal.aborted) {
-      let received = false;
+      let delivered = false;
+      // Each connection has its own controller, unlinked when it ends: no listener per
+      // reconnection accumulates on the long-lived stop signal.
+      const connection = linkedController(signal);
       try {
-        const body = await connect(cursor.lastEventId, signal);
+        const body = await connect(cursor.lastEventId, connection.signal);
         if (body === undefined) return;
         await readSseMessages(body, {
           maxEventBytes,
           cursor,
-          onEvent: () => {
-            received = true;
-          },
           onMessage: (message) => {
+            delivered = true;
             onMessage(message);
             return false;
           },
@@ -84,8 +89,11 @@ export class StandaloneStream {
           return;
         }
         onError(error instanceof Error ? error : new TransportError(String(error)));
+      } finally {
+        connection.unlink();
       }
-      failures = received ? 0 : failures + 1;
+      if (delivered) failures = 0;
+      else if (reconnecting) failures++;
       if (failures >= reconnect.maxAttempts) {
         onError(
           new TransportError(
@@ -96,10 +104,11 @@ export class StandaloneStream {
         return;
       }
       try {
-        await sleep(reconnectDelay(reconnect, cursor, failures + 1), signal);
+        await sleep(reconnectDelay(reconnect, cursor, failures), signal);
       } catch {
         return;
       }
+      reconnecting = true;
     }
   }
 }
