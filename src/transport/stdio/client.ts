@@ -129,7 +129,7 @@ export class StdioClientTransport implements Transport {
     },
     onHandlerError: (error) => this.#report(error),
   });
-  readonly #incoming = new IncomingRequests();
+  readonly #incoming: IncomingRequests;
   #era: ProtocolEra["kind"] = "modern";
   #running: Running | undefined;
   #closing: Promise<void> | undefined;
@@ -144,6 +144,7 @@ export class StdioClientTransport implements Transport {
     this.#closeGracePeriodMs = params.closeGracePeriodMs ?? DEFAULT_CLOSE_GRACE_PERIOD_MS;
     this.#terminateGracePeriodMs = params.terminateGracePeriodMs ?? DEFAULT_TERMINATE_GRACE_PERIOD_MS;
     this.#maxLineBytes = params.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#incoming = new IncomingRequests(params.maxConcurrentServerRequests);
     this.#stderrOut = this.#stderrMode === "pipe" ? new PassThrough() : undefined;
     this.stderr = this.#stderrOut ?? null;
   }
