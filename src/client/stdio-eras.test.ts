@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { ServerProcessExitedError } from "../transport/stdio/client.js";
 import type { InputRequestContext } from "./callbacks.js";
 import { Client } from "./client.js";
 
@@ -59,6 +60,25 @@ describe("Client.connect to a stdio command", () => {
     const progress: number[] = [];
     await client.callTool("count", { steps: 2 }, { onProgress: (update) => progress.push(update.progress) });
     expect(progress).toEqual([1, 2]);
+  });
+
+  it("legacy mode initializes the restarted process after the server exits, and its back-channel works", async () => {
+    const eras: string[] = [];
+    const client = await Client.connect(COMMAND, {
+      protocolVersion: "legacy",
+      elicitationCallback: callback(eras),
+    });
+    clients.push(client);
+    const firstPid = textOf(await client.callTool("pid"));
+    await expect(client.callTool("exit")).rejects.toThrow(ServerProcessExitedError);
+    // The new process knows of no session: the call fails SessionExpiredError underneath, the
+    // client initializes it (declaring elicitation again) and retries.
+    expect(textOf(await client.callTool("provision", { name: "orders" }))).toBe(
+      "Provisioned orders in eu-west-1",
+    );
+    expect(eras).toEqual(["legacy"]);
+    expect(textOf(await client.callTool("pid"))).not.toBe(firstPid);
+    expect(client.protocolVersion).toBe("2025-11-25");
   });
 
   it("auto mode falls back to initialize on the same child process when the probe is refused", async () => {

@@ -7,6 +7,7 @@
  * Spec: basic/transports/stdio.
  */
 
+export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../transport/incoming.js";
 export { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../transport/stdio/back-channel.js";
 export {
   ServerProcessExitedError,

@@ -6,6 +6,7 @@
  * `import("tsmcp/stdio")` here instead of into `node:child_process`; on Node.js (the `"node"`
  * condition) the real entry loads. Spec: basic/transports/stdio.
  */
+export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../transport/incoming.js";
 export { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../transport/stdio/back-channel.js";
 export { DEFAULT_MAX_LINE_BYTES } from "../transport/stdio/framing.js";
 export {

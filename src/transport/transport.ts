@@ -91,9 +91,10 @@ export class TransportError extends Error {
 }
 
 /**
- * Raised by a transport when the server says the 2025-era session is gone (HTTP 404 on a request
- * that carried `Mcp-Session-Id`). The `Client` then initializes a new session once and retries the
- * request. Spec: basic/transports §Session Management.
+ * Raised by a transport when the 2025-era session is gone: the server says so (HTTP 404 on a
+ * request that carried `Mcp-Session-Id`), or the stdio server process it was made with has exited.
+ * The `Client` then initializes a new session once and retries the request. Spec:
+ * basic/transports §Session Management, basic/lifecycle.
  */
 export class SessionExpiredError extends TransportError {
   override readonly name: string = "SessionExpiredError";

@@ -3,6 +3,7 @@
  * the transport is built). Spec: basic/transports/streamable-http.
  */
 import { checkFunction, checkInteger, checkObject, checkOptionsObject } from "../../protocol/options.js";
+import { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../incoming.js";
 import {
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_RECONNECT_DELAY_MS,
@@ -39,6 +40,13 @@ export interface HttpClientTransportOptions {
    * server's longer `retry:`). Default {@link DEFAULT_RECONNECT_DELAY_MS} (1000).
    */
   reconnectDelayMs?: number;
+  /**
+   * The most requests from the server (`elicitation/create`, `sampling/createMessage`, `roots/list`,
+   * `ping` on a 2025-era session) answered at once; one beyond it is answered at once with -32600
+   * "Too many concurrent requests from the server (limit N)" and never reaches the client's
+   * callbacks. An integer >= 1. Default {@link DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS} (16).
+   */
+  maxConcurrentServerRequests?: number;
 }
 
 /** {@link HttpClientTransportOptions} checked, with every default filled in. */
@@ -47,6 +55,7 @@ export interface CheckedClientOptions {
   readonly fetch: typeof fetch;
   readonly maxResponseBytes: number;
   readonly reconnect: ReconnectPolicy;
+  readonly maxConcurrentServerRequests: number;
 }
 
 /**
@@ -64,6 +73,7 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
     maxResponseBytes,
     maxReconnectAttempts,
     reconnectDelayMs,
+    maxConcurrentServerRequests,
   } = checkOptionsObject(owner, options);
   checkObject(owner, "headers", headers);
   const checkedHeaders = new Headers(headers);
@@ -75,6 +85,7 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
   checkInteger(owner, "maxResponseBytes", maxResponseBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "maxReconnectAttempts", maxReconnectAttempts);
   checkInteger(owner, "reconnectDelayMs", reconnectDelayMs, { unit: "milliseconds" });
+  checkInteger(owner, "maxConcurrentServerRequests", maxConcurrentServerRequests, { min: 1 });
   return {
     headers: checkedHeaders,
     fetch: fetchImpl,
@@ -83,5 +94,6 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
       maxAttempts: maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS,
       delayMs: reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
     },
+    maxConcurrentServerRequests: maxConcurrentServerRequests ?? DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS,
   };
 }

@@ -38,6 +38,7 @@ import { readRequestStream } from "./request-stream.js";
 import { discard } from "./response-body.js";
 import { StandaloneStream } from "./standalone-stream.js";
 
+export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../incoming.js";
 export {
   DEFAULT_MAX_RESPONSE_BYTES,
   type HttpClientTransportOptions,
@@ -99,7 +100,7 @@ export class HttpClientTransport implements Transport {
   readonly #maxResponseBytes: number;
   readonly #reconnect: ReconnectPolicy;
   readonly #inFlight = new Set<AbortController>();
-  readonly #incoming = new IncomingRequests();
+  readonly #incoming: IncomingRequests;
   #era: ProtocolEra = { kind: "modern" };
   #sessionId: string | undefined;
   #standalone: StandaloneStream | undefined;
@@ -108,7 +109,8 @@ export class HttpClientTransport implements Transport {
   /**
    * @throws TypeError when `url` is not an absolute http(s) URL, a header is not a valid HTTP header, or
    *   `fetch` is not a function; RangeError when `maxResponseBytes` is not a positive integer, or
-   *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer.
+   *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer, or
+   *   `maxConcurrentServerRequests` is not a positive integer.
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = parseHttpUrl('HttpClientTransport option "url"', url);
@@ -117,6 +119,7 @@ export class HttpClientTransport implements Transport {
     this.#fetch = checked.fetch;
     this.#maxResponseBytes = checked.maxResponseBytes;
     this.#reconnect = checked.reconnect;
+    this.#incoming = new IncomingRequests(checked.maxConcurrentServerRequests);
   }
 
   /** The `Mcp-Session-Id` the server gave with its initialize response, while the session lasts. */

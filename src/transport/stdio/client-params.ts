@@ -34,6 +34,13 @@ export interface StdioClientTransportParams {
   terminateGracePeriodMs?: number;
   /** The longest line accepted from the server, in bytes. Default 16 MiB. */
   maxLineBytes?: number;
+  /**
+   * The most requests from the server (`elicitation/create`, `sampling/createMessage`, `roots/list`,
+   * `ping` on a 2025-era session) answered at once; one beyond it is answered at once with -32600
+   * "Too many concurrent requests from the server (limit N)" and never reaches the client's
+   * callbacks. An integer >= 1. Default `DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS` (16).
+   */
+  maxConcurrentServerRequests?: number;
 }
 
 const OWNER = "StdioClientTransport";
@@ -60,6 +67,7 @@ export function checkParams(params: StdioClientTransportParams): void {
   checkInteger(OWNER, "closeGracePeriodMs", params.closeGracePeriodMs, { unit: "milliseconds" });
   checkInteger(OWNER, "terminateGracePeriodMs", params.terminateGracePeriodMs, { unit: "milliseconds" });
   checkInteger(OWNER, "maxLineBytes", maxLineBytes, { min: 1, unit: "bytes" });
+  checkInteger(OWNER, "maxConcurrentServerRequests", params.maxConcurrentServerRequests, { min: 1 });
 }
 
 export function describeExit(exit: ProcessExit): string {

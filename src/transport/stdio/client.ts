@@ -19,6 +19,7 @@ import { IncomingRequests } from "../incoming.js";
 import {
   type IncomingRequestOptions,
   type ProtocolEra,
+  SessionExpiredError,
   type Transport,
   TransportError,
   type TransportRequestOptions,
@@ -36,6 +37,7 @@ import {
   DEFAULT_CLOSE_GRACE_PERIOD_MS,
   DEFAULT_TERMINATE_GRACE_PERIOD_MS,
   type ProcessExit,
+  settlesWithin,
   terminateProcess,
 } from "./terminate.js";
 import { MessageWriter } from "./writer.js";
@@ -73,7 +75,9 @@ interface Running {
  * - The process starts on the first `request`/`notify`, or earlier with {@link start}. If it exits
  *   unexpectedly, in-flight requests reject with {@link ServerProcessExitedError} and the next
  *   request starts a new process (spec: the client SHOULD restart; listen requests must be
- *   re-sent).
+ *   re-sent). At `legacy` the 2025-era session ended with the process, so the next request or
+ *   notification other than `initialize` rejects with `SessionExpiredError` instead (the session
+ *   then initializes anew, which starts the new process).
  * - Responses are matched by id; an id (or a `_meta.progressToken`) already in flight is refused.
  *   Notifications go to the request they belong to (its `onNotification`): by
  *   `_meta["io.modelcontextprotocol/subscriptionId"]` (listen streams), by the `progressToken` the
@@ -129,9 +133,11 @@ export class StdioClientTransport implements Transport {
     },
     onHandlerError: (error) => this.#report(error),
   });
-  readonly #incoming = new IncomingRequests();
+  readonly #incoming: IncomingRequests;
   #era: ProtocolEra["kind"] = "modern";
   #running: Running | undefined;
+  /** True once a process has been started (a later start is a restart). */
+  #started = false;
   #closing: Promise<void> | undefined;
 
   constructor(params: StdioClientTransportParams) {
@@ -144,6 +150,7 @@ export class StdioClientTransport implements Transport {
     this.#closeGracePeriodMs = params.closeGracePeriodMs ?? DEFAULT_CLOSE_GRACE_PERIOD_MS;
     this.#terminateGracePeriodMs = params.terminateGracePeriodMs ?? DEFAULT_TERMINATE_GRACE_PERIOD_MS;
     this.#maxLineBytes = params.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#incoming = new IncomingRequests(params.maxConcurrentServerRequests);
     this.#stderrOut = this.#stderrMode === "pipe" ? new PassThrough() : undefined;
     this.stderr = this.#stderrOut ?? null;
   }
@@ -154,8 +161,9 @@ export class StdioClientTransport implements Transport {
   }
 
   /**
-   * Records the era; stdio needs no other change. At `legacy`, a server's `notifications/cancelled`
-   * concerns only the server's own requests. {@inheritDoc Transport.setProtocolEra}
+   * Records the era. At `legacy`, a server's `notifications/cancelled` concerns only the server's
+   * own requests, and once the process has exited only `initialize` starts a new one.
+   * {@inheritDoc Transport.setProtocolEra}
    */
   setProtocolEra(era: ProtocolEra): void {
     this.#era = era.kind;
@@ -183,13 +191,15 @@ export class StdioClientTransport implements Transport {
    * @throws TypeError when `request.id` is not a string or integer.
    * @throws TransportError when the transport is closed, the id (or the `_meta.progressToken`) is
    *   already in flight, the process cannot start, or it exits first
-   *   ({@link ServerProcessExitedError}); the signal's reason when `signal` aborts.
+   *   ({@link ServerProcessExitedError}); SessionExpiredError at `legacy` when the process has
+   *   exited and `request` is not `initialize`; the signal's reason when `signal` aborts.
    */
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
     if (!isRequestId(request?.id) || typeof request.method !== "string") {
       throw new TypeError("StdioClientTransport.request: request needs a string or integer id and a method");
     }
     if (this.#closing !== undefined) throw new TransportError("transport is closed");
+    if (request.method !== "initialize") this.#checkSession();
     const inFlight = this.#requests.add(request, options);
     try {
       await this.start();
@@ -209,13 +219,15 @@ export class StdioClientTransport implements Transport {
    * Writes a notification to the server. Resolves once it is handed to the child's stdin.
    *
    * @throws TypeError for a message with an id or without a method; TransportError when the
-   *   transport is closed or the process cannot start or be written to.
+   *   transport is closed or the process cannot start or be written to; SessionExpiredError at
+   *   `legacy` when the process has exited.
    */
   async notify(notification: JSONRPCNotification): Promise<void> {
     if (typeof notification?.method !== "string" || "id" in notification) {
       throw new TypeError("StdioClientTransport.notify: a notification needs a method and no id");
     }
     if (this.#closing !== undefined) throw new TransportError("transport is closed");
+    this.#checkSession();
     await this.start();
     if (!this.#running?.writer.write(notification)) {
       throw new TransportError("cannot write to the MCP server: its stdin is closed");
@@ -256,7 +268,20 @@ export class StdioClientTransport implements Transport {
     this.#stderrOut?.end();
   }
 
+  /**
+   * At `legacy`, a restarted process would know nothing of the handshake (its capabilities, its
+   * version), so the session must initialize it first. Spec (2025-11-25): basic/lifecycle.
+   */
+  #checkSession(): void {
+    if (this.#era === "legacy" && this.#started && this.#running === undefined) {
+      throw new SessionExpiredError(
+        `the MCP server process "${this.#command}" exited, and its session with it`,
+      );
+    }
+  }
+
   #spawn(): Running {
+    this.#started = true;
     const child = spawn(this.#command, this.#args, {
       cwd: this.#cwd,
       env: this.#env,
@@ -384,18 +409,5 @@ export class StdioClientTransport implements Transport {
     } catch {
       // A throwing onError has nowhere left to go.
     }
-  }
-}
-
-/** Resolves once `promise` settles or after `timeoutMs`, whichever comes first; leaves no timer. */
-async function settlesWithin(promise: Promise<void>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-  });
-  try {
-    await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -64,3 +64,16 @@ export async function terminateProcess(
   while (!(await waitForExit(child, options.terminateGracePeriodMs))) child.kill("SIGKILL");
   return "SIGKILL";
 }
+
+/** Resolves once `promise` settles or after `timeoutMs`, whichever comes first; leaves no timer. */
+export async function settlesWithin(promise: Promise<void>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
