@@ -124,10 +124,21 @@ export function decodeHeaderValue(raw: string): DecodedHeaderValue {
  * field is not a string. Spec: basic/transports/streamable-http §Request Metadata.
  */
 export function mcpNameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
-  let value: unknown;
-  if (method === "tools/call" || method === "prompts/get") value = params?.name;
-  else if (method === "resources/read") value = params?.uri;
+  const field = mcpNameFieldOf(method);
+  const value = field === undefined ? undefined : params?.[field];
   return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The body field the `Mcp-Name` header mirrors for `method` (`"name"` for `tools/call` and
+ * `prompts/get`, `"uri"` for `resources/read`), or `undefined` for a method without one. For these
+ * three methods the header is required whatever the body holds. Spec:
+ * basic/transports/streamable-http §Request Metadata.
+ */
+export function mcpNameFieldOf(method: string): "name" | "uri" | undefined {
+  if (method === "tools/call" || method === "prompts/get") return "name";
+  if (method === "resources/read") return "uri";
+  return undefined;
 }
 
 /** The body's `_meta["io.modelcontextprotocol/protocolVersion"]` when it is a string. */

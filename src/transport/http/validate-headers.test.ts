@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { META, rpc } from "./http-test-fixtures.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Server } from "../../server/server.js";
+import { baseHeaders, createFixture, META, post, rpc } from "./http-test-fixtures.js";
+import { type HttpServerHandle, serve } from "./node.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 const call = rpc(1, "tools/call", { name: "bar", arguments: {} });
@@ -123,5 +125,98 @@ describe("validateRequestHeaders", () => {
     const error = check({ ...good, "Mcp-Name": "\u00e9" }, request);
     expect(error?.code).toBe(-32020);
     expect(error?.message).toContain("invalid characters");
+  });
+});
+
+describe("Mcp-Name over HTTP when the body has no string name or uri", () => {
+  let handle: HttpServerHandle;
+  beforeAll(async () => {
+    handle = await serve(createFixture((options) => new Server("headers", options)).dispatcher);
+  });
+  afterAll(() => handle.close());
+
+  async function refusal(request: ReturnType<typeof rpc>, headers: Record<string, string>) {
+    const response = await post(handle.url, request, headers);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as {
+      id: unknown;
+      error: { code: number; message: string; data: unknown };
+    };
+    expect(body.id).toBe(request.id);
+    return body.error;
+  }
+
+  it.each([
+    ["tools/call", { arguments: {} }, "name"],
+    ["tools/call", { name: 42 }, "name"],
+    ["prompts/get", {}, "name"],
+    ["prompts/get", { name: null }, "name"],
+    ["resources/read", {}, "uri"],
+    ["resources/read", { uri: ["test://a"] }, "uri"],
+  ])("answers %s with params %j and no Mcp-Name -32020, not -32602", async (method, params, field) => {
+    const error = await refusal(rpc(30, method, params), baseHeaders(method));
+    expect(error.code).toBe(-32020);
+    expect(error.message).toBe(
+      `Header mismatch: required Mcp-Name header is missing (the body has no string params.${field})`,
+    );
+    expect(error.data).toEqual({ header: "Mcp-Name" });
+  });
+
+  it("answers an Mcp-Name that mirrors nothing in the body with -32020 naming the header value", async () => {
+    const error = await refusal(rpc(31, "tools/call", { arguments: {} }), {
+      ...baseHeaders("tools/call"),
+      "Mcp-Name": "echo",
+    });
+    expect(error.code).toBe(-32020);
+    expect(error.message).toBe(
+      "Header mismatch: Mcp-Name header value 'echo' has no body value to match (the body has no string params.name)",
+    );
+    expect(error.data).toEqual({ header: "Mcp-Name", headerValue: "echo" });
+  });
+});
+
+describe("the order of header checks over HTTP", () => {
+  let handle: HttpServerHandle;
+  beforeAll(async () => {
+    handle = await serve(createFixture((options) => new Server("headers", options)).dispatcher);
+  });
+  afterAll(() => handle.close());
+
+  const noName = (version: string) =>
+    rpc(40, "tools/call", { arguments: {} }, { ...META, "io.modelcontextprotocol/protocolVersion": version });
+
+  async function errorOf(request: ReturnType<typeof rpc>, headers: Record<string, string>) {
+    const response = await post(handle.url, request, headers);
+    expect(response.status).toBe(400);
+    return ((await response.json()) as { error: { code: number; message: string; data: unknown } }).error;
+  }
+
+  it("answers an unsupported version header -32022 first, whatever else is wrong", async () => {
+    const headers = { ...baseHeaders("tools/list"), "MCP-Protocol-Version": "2099-01-01" };
+    const error = await errorOf(noName("2026-07-28"), headers);
+    expect(error.code).toBe(-32022);
+  });
+
+  it("checks Mcp-Method before a version disagreement", async () => {
+    const error = await errorOf(noName("2025-11-25"), baseHeaders("tools/list"));
+    expect(error.code).toBe(-32020);
+    expect(error.data).toEqual({ header: "Mcp-Method", headerValue: "tools/list", bodyValue: "tools/call" });
+  });
+
+  it("answers a version header that disagrees with _meta before Mcp-Name, even for a version the server does not serve", async () => {
+    const error = await errorOf(noName("2025-11-25"), baseHeaders("tools/call"));
+    expect(error.code).toBe(-32020);
+    expect(error.data).toEqual({
+      header: "MCP-Protocol-Version",
+      headerValue: "2026-07-28",
+      bodyValue: "2025-11-25",
+    });
+  });
+
+  it("answers Mcp-Name before the body's own params or missing _meta version", async () => {
+    const bare = rpc(41, "tools/call", { arguments: {} }, null);
+    const error = await errorOf(bare, baseHeaders("tools/call"));
+    expect(error.code).toBe(-32020);
+    expect(error.data).toEqual({ header: "Mcp-Name" });
   });
 });

@@ -8,7 +8,7 @@
 import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { truncate as truncateText } from "../../protocol/text.js";
-import { decodeHeaderValue, MCP_HEADERS, mcpNameOf, protocolVersionOf } from "./headers.js";
+import { decodeHeaderValue, MCP_HEADERS, mcpNameFieldOf, mcpNameOf, protocolVersionOf } from "./headers.js";
 
 /**
  * Longest header or body value echoed in an error, in its message or its `data`; longer ones are
@@ -97,16 +97,56 @@ function checkHeader(
 }
 
 /**
+ * `Mcp-Name` on a method that carries one (`field` is `name` or `uri`) whose body lacks that field
+ * or holds a non-string: the header is still required, and a header present has no body value to
+ * mirror. Either way a -32020, before the dispatcher would answer the body's params (-32602).
+ */
+function checkNameWithoutBodyValue(headers: Headers, field: "name" | "uri"): McpError {
+  const header = MCP_HEADERS.name;
+  const raw = headers.get(header);
+  if (raw === null) {
+    return mismatch(`required ${header} header is missing (the body has no string params.${field})`, {
+      header,
+    });
+  }
+  const value = trimOws(raw);
+  const shown = hasInvalidCharacters(value) ? undefined : truncate(value);
+  return mismatch(
+    `${header} header ${shown === undefined ? "value" : `value ${quote(value)}`} has no body value to match (the body has no string params.${field})`,
+    shown === undefined ? { header } : { header, headerValue: shown },
+  );
+}
+
+/**
  * Validates the standard headers of one JSON-RPC request against its body.
  *
  * - `Mcp-Method` must be present and equal `method` exactly (values are case-sensitive).
  * - `MCP-Protocol-Version` must be present; when the body's `_meta` names a version (a string),
  *   the header must equal it. A body without that field is left to the dispatcher (-32602).
- * - `Mcp-Name` must be present and equal `params.name` (tools/call, prompts/get) or `params.uri`
- *   (resources/read) after base64-sentinel decoding, when the body has that string field.
+ * - `Mcp-Name` must be present on `tools/call`, `prompts/get` and `resources/read` and equal
+ *   `params.name` (the first two) or `params.uri` (the third) after base64-sentinel decoding. A
+ *   body without that field, or with a non-string one, does not excuse the header: its absence is
+ *   a -32020, and so is a header with no body value to mirror.
  *
  * Header names are case-insensitive (`Headers.get`); surrounding whitespace is ignored. A value
  * with control or non-ASCII characters is refused.
+ *
+ * Order of checks. Only the first failure is answered, so a request wrong in several ways gets a
+ * predictable error:
+ *
+ * 1. (the caller, before this function) an `MCP-Protocol-Version` header naming a revision the
+ *    server does not serve: -32022 (HTTP 400), whatever the body or the other headers say, since
+ *    the header rules belong to the revision;
+ * 2. `Mcp-Method`;
+ * 3. `MCP-Protocol-Version` against the body's `_meta` version: when both name a version and
+ *    they differ, -32020 naming the header and both values, even if the body's version is one the
+ *    server does not serve (the header decides the revision; the body must agree with it);
+ * 4. `Mcp-Name`;
+ * 5. (per tool, after this function) `Mcp-Param-*`;
+ * 6. (the dispatcher) the body itself: a missing `_meta` version or malformed params, -32602.
+ *
+ * So every header disagreement is answered before the body's own validity: a `tools/call` without
+ * `params.name` and without `Mcp-Name` is -32020, not -32602.
  *
  * @returns `undefined` when the headers agree with the body, else the -32020 `McpError` to answer
  *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`, both cut
@@ -128,10 +168,9 @@ export function validateRequestHeaders(request: JSONRPCRequest, headers: Headers
     if (versionError !== undefined) return versionError;
   }
 
+  const nameField = mcpNameFieldOf(request.method);
+  if (nameField === undefined) return undefined;
   const bodyName = mcpNameOf(request.method, request.params);
-  if (bodyName !== undefined) {
-    const nameError = checkHeader(headers, MCP_HEADERS.name, bodyName, true);
-    if (nameError !== undefined) return nameError;
-  }
-  return undefined;
+  if (bodyName === undefined) return checkNameWithoutBodyValue(headers, nameField);
+  return checkHeader(headers, MCP_HEADERS.name, bodyName, true);
 }
