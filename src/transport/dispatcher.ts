@@ -136,6 +136,13 @@ export interface Dispatcher {
    * transport is not given a logger of its own. `Server` and `MCPServer` expose theirs.
    */
   readonly logger?: Logger;
+  /**
+   * Called once by every Streamable HTTP handler built for this dispatcher (`serve`,
+   * `createHttpHandler`), when it is built. `MCPServer` uses it to warn that a process-local
+   * requestState key does not survive a restart or reach another instance. Must not throw (a throw
+   * is ignored).
+   */
+  onServedOverHttp?(): void;
 }
 
 /** True for an object that implements {@link Dispatcher}. */

@@ -83,6 +83,13 @@ export interface MCPServerOptions {
   maxResourceSubscriptions?: number;
 }
 
+/** The one warning of an MCPServer served over HTTP on the default process-local requestState key. */
+const EPHEMERAL_KEY_WARNING =
+  "MCPServer: requestState is sealed with a process-local key; after a restart, or on another " +
+  "instance, a client's pending requestState is refused (-32602). Share keys across instances and " +
+  "restarts: new MCPServer(name, { requestStateSecurity: new RequestStateSecurity({ keys }) }) " +
+  '(README, "Deploying").';
+
 function missingAudienceMessage(): string {
   return (
     "MCPServer: an explicit requestStateSecurity needs an audience, and this server has no name to use as " +
@@ -139,6 +146,8 @@ export class MCPServer implements Dispatcher {
   readonly #prompts: Registry<PromptEntry>;
   readonly #resources: ResourceCatalog;
   readonly #read: ResourceReader;
+  /** True while the default process-local key seals requestState and no warning has been logged. */
+  #ephemeralKey: boolean;
 
   constructor(name: string, options: MCPServerOptions = {}) {
     checkOptions(name, options);
@@ -184,6 +193,7 @@ export class MCPServer implements Dispatcher {
           this.#context(ctx, {}),
         ),
     });
+    this.#ephemeralKey = options.requestStateSecurity === undefined;
     const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
   }
@@ -321,6 +331,18 @@ export class MCPServer implements Dispatcher {
    */
   httpHandler(options: HttpHandlerOptions = {}): HttpHandler {
     return createHttpHandler(this, options);
+  }
+
+  /**
+   * Logs one warning, the first time this server is served over HTTP, when it seals requestState
+   * with the default process-local key: a restart or another instance then refuses a client's
+   * pending `requestState` with the same -32602 a forged token gets. Silent with an explicit
+   * `requestStateSecurity`. Called by `serve`, `createHttpHandler` and {@link httpHandler}.
+   */
+  onServedOverHttp(): void {
+    if (!this.#ephemeralKey) return;
+    this.#ephemeralKey = false;
+    this.logger.warn(EPHEMERAL_KEY_WARNING);
   }
 
   /** Ends every open `subscriptions/listen` stream with its final result. */

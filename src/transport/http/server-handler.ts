@@ -230,6 +230,11 @@ export function createExchangeHandler(
     dispatcher.logger,
   );
   const guard = createOriginGuard(options, owner);
+  try {
+    dispatcher.onServedOverHttp?.();
+  } catch {
+    // a failing hook must not stop the handler from being built
+  }
   const report = (error: unknown) => {
     try {
       logger.error("Streamable HTTP handler failed", { error });
