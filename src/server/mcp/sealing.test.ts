@@ -107,7 +107,10 @@ describe("a requestState the server did not mint", () => {
     const { url } = await overHttp(mcp);
     expect(await retry(url, SECRET_STATE)).toEqual({ jsonrpc: "2.0", id: 1, error: FROZEN });
     expect(seen).toEqual([]);
-    expect(warnings(logger)).toEqual(["requestState rejected on tools/call: malformed"]);
+    expect(warnings(logger)).toEqual([
+      expect.stringContaining("process-local key"),
+      "requestState rejected on tools/call: malformed",
+    ]);
   });
 
   it("is refused with exactly the frozen error when the token is altered anywhere", async () => {
@@ -142,7 +145,10 @@ describe("a requestState the server did not mint", () => {
     const { url: urlA } = await overHttp(a.mcp);
     const { url: urlB } = await overHttp(b.mcp);
     expect(await retry(urlB, await firstToken(urlA))).toEqual({ jsonrpc: "2.0", id: 1, error: FROZEN });
-    expect(warnings(b.logger)).toEqual(["requestState rejected on tools/call: unknown key"]);
+    expect(warnings(b.logger)).toEqual([
+      expect.stringContaining("process-local key"),
+      "requestState rejected on tools/call: unknown key",
+    ]);
   });
 });
 
