@@ -7,6 +7,7 @@
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import type { SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
+import { linearRegExp } from "./linear-regexp.js";
 
 /** A JSON Schema given as a plain object (`{ type: "object", properties: { ... } }`). */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
@@ -27,7 +28,8 @@ let sharedAjv: Ajv2020 | undefined;
  * costs CPU that a server without raw schemas never needs to spend at import). `addUsedSchema:
  * false` keeps compiled schemas out of its registry (two tools may reuse an `$id`), no
  * `loadSchema` means a `$ref` to anything but the schema itself fails to compile instead of being
- * fetched, and nothing mutates the validated value.
+ * fetched, and nothing mutates the validated value. Every pattern is evaluated in linear time
+ * (see `linearRegExp`).
  */
 function ajv(): Ajv2020 {
   sharedAjv ??= new Ajv2020({
@@ -36,6 +38,7 @@ function ajv(): Ajv2020 {
     validateFormats: false,
     addUsedSchema: false,
     logger: false,
+    code: { regExp: linearRegExp },
   });
   return sharedAjv;
 }
@@ -55,8 +58,10 @@ function pathOf(error: ErrorObject): string {
  * Compiles a raw JSON Schema into a validator.
  *
  * @throws TypeError when `schema` is not an object, declares a `$schema` dialect other than
- *   2020-12, is not a valid 2020-12 schema, or has a `$ref` it cannot resolve locally (network
- *   references are never fetched). The message starts with `where`.
+ *   2020-12, is not a valid 2020-12 schema, has a `pattern` (or `patternProperties` key, or a
+ *   pattern under `propertyNames`) that a linear-time engine cannot express (backreferences,
+ *   lookaround; the message quotes the pattern), or has a `$ref` it cannot resolve locally
+ *   (network references are never fetched). The message starts with `where`.
  */
 export function compileJsonSchema(schema: unknown, where: string): JsonValidator {
   if (!isPlainObject(schema)) throw new TypeError(`${where} must be a JSON Schema object`);
