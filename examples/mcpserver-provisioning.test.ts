@@ -27,7 +27,10 @@ async function overHttp(callback?: ElicitationCallback): Promise<Client> {
   onTestFinished(() => handle.close());
   const client = await Client.connect(
     handle.url,
-    callback === undefined ? {} : { elicitationCallback: callback },
+    // Without a callback the test drives the loop itself, still declaring the forms it answers.
+    callback === undefined
+      ? { capabilities: { elicitation: { form: {} } } }
+      : { elicitationCallback: callback },
   );
   onTestFinished(() => client.close());
   return client;

@@ -39,7 +39,12 @@ import type {
 import type { Transport } from "../transport/transport.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, resolveTransport } from "./connect.js";
-import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, driveInputRequired } from "./input-required.js";
+import {
+  DEFAULT_INPUT_REQUEST_CONCURRENCY,
+  DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
+  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  driveInputRequired,
+} from "./input-required.js";
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
 import { negotiate, PROTOCOL_VERSION_MODES, type ProtocolVersionMode } from "./negotiate.js";
@@ -64,6 +69,17 @@ export interface ClientOptions extends InputCallbacks {
   capabilities?: ClientCapabilities;
   /** Retries a call may take answering `input_required`; default 10. */
   inputRequiredMaxRounds?: number;
+  /**
+   * Embedded requests one `input_required` round may carry; a round with more fails the call with
+   * `InputRequestsPerRoundExceededError` before any callback runs. Default 64
+   * (`DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND`).
+   */
+  inputRequestsMaxPerRound?: number;
+  /**
+   * Callbacks of one round that run at the same time; the others wait their turn. At least 1;
+   * default 8 (`DEFAULT_INPUT_REQUEST_CONCURRENCY`).
+   */
+  inputRequestConcurrency?: number;
   /** Per-request timeout in milliseconds; default 60 000. */
   timeoutMs?: number;
   /**
@@ -100,6 +116,14 @@ function checkClientOptions(options: ClientOptions): void {
   checkCommonClientOptions("Client", checked, false);
   for (const name of CALLBACKS) checkFunction("Client", name, checked[name]);
   checkInteger("Client", "inputRequiredMaxRounds", checked.inputRequiredMaxRounds, { unit: "rounds" });
+  checkInteger("Client", "inputRequestsMaxPerRound", checked.inputRequestsMaxPerRound, {
+    min: 1,
+    unit: "requests",
+  });
+  checkInteger("Client", "inputRequestConcurrency", checked.inputRequestConcurrency, {
+    min: 1,
+    unit: "callbacks",
+  });
   checkBoolean("Client", "discover", checked.discover);
   checkFunction("Client", "onLog", checked.onLog);
   checkFunction("Client", "onNotification", checked.onNotification);
@@ -143,6 +167,8 @@ export class Client {
   readonly session: ClientSession;
   readonly #callbacks: InputCallbacks;
   readonly #maxRounds: number;
+  readonly #maxRequestsPerRound: number;
+  readonly #concurrency: number;
   readonly #clock: Clock;
   /** The carrier calls in flight, to say which one a 2025-era server request serves. */
   readonly #calls = new Set<CallInFlight>();
@@ -152,7 +178,8 @@ export class Client {
    *
    * @throws TypeError naming an option of the wrong type (a callback that is not a function, a
    *   `clock` without `now` and `sleep`, ...): `Client option "clock" must be ...`; RangeError
-   *   for a bad `inputRequiredMaxRounds` or `timeoutMs`.
+   *   for a bad `inputRequiredMaxRounds`, `inputRequestsMaxPerRound`, `inputRequestConcurrency`
+   *   or `timeoutMs`.
    */
   constructor(transport: Transport, options: ClientOptions = {}) {
     checkClientOptions(options);
@@ -163,6 +190,8 @@ export class Client {
       ...(options.listRootsCallback ? { listRootsCallback: options.listRootsCallback } : {}),
     };
     this.#maxRounds = maxRounds;
+    this.#maxRequestsPerRound = options.inputRequestsMaxPerRound ?? DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND;
+    this.#concurrency = options.inputRequestConcurrency ?? DEFAULT_INPUT_REQUEST_CONCURRENCY;
     this.#clock = options.clock ?? systemClock;
     this.session = new ClientSession(transport, {
       capabilities: declaredCapabilities(this.#callbacks, options.capabilities),
@@ -259,8 +288,10 @@ export class Client {
    * since it was listed: the client lists the tools again and resends that leg, once per call.
    * Spec: basic/transports/streamable-http §Custom Headers (the client SHOULD refresh and retry).
    *
-   * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`; UnsupportedInputRequestError
-   *   when the server asks for input no callback gives; a callback's error; McpError for a server error.
+   * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`;
+   *   InputRequestsPerRoundExceededError for a round with more than `inputRequestsMaxPerRound`
+   *   requests; UnsupportedInputRequestError when the server asks for input no callback gives; a
+   *   callback's error; McpError for a server error.
    */
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     let refreshed = false;
@@ -377,6 +408,8 @@ export class Client {
       {
         method,
         maxRounds: this.#maxRounds,
+        maxRequestsPerRound: this.#maxRequestsPerRound,
+        concurrency: this.#concurrency,
         clock: this.#clock,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),

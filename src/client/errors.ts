@@ -20,6 +20,27 @@ export class InputRequiredRoundsExceededError extends Error {
   }
 }
 
+/**
+ * One `input_required` round carried more embedded requests than the client's per-round cap; the
+ * call fails before any callback runs and no retry is sent.
+ */
+export class InputRequestsPerRoundExceededError extends Error {
+  override readonly name = "InputRequestsPerRoundExceededError";
+  /** The cap that was exceeded (`inputRequestsMaxPerRound`). */
+  readonly maxPerRound: number;
+  /** How many `inputRequests` the round carried. */
+  readonly count: number;
+
+  constructor(maxPerRound: number, count: number, method: string) {
+    super(
+      `The server answered ${method} with ${count} inputRequests in one round, more than the ${maxPerRound} ` +
+        "allowed; raise inputRequestsMaxPerRound on the Client if the server is trusted to ask that many.",
+    );
+    this.maxPerRound = maxPerRound;
+    this.count = count;
+  }
+}
+
 /** A session call received an `InputRequiredResult` without `allowInputRequired: true`. */
 export class UnexpectedInputRequiredError extends Error {
   override readonly name = "UnexpectedInputRequiredError";

@@ -21,6 +21,7 @@ export type {
 export { type CallOptions, Client, type ClientOptions } from "./client.js";
 export type { ConnectTarget, StdioCommand } from "./connect.js";
 export {
+  InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,
   InvalidServerResponseError,
   MethodNotInEraError,
@@ -30,6 +31,8 @@ export {
   UnsupportedInputRequestError,
 } from "./errors.js";
 export {
+  DEFAULT_INPUT_REQUEST_CONCURRENCY,
+  DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
   DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
   STATE_ONLY_BACKOFF_INITIAL_MS,
   STATE_ONLY_BACKOFF_MAX_MS,

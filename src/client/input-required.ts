@@ -1,8 +1,9 @@
 /**
- * The client's multi-round-trip loop: while the server answers `input_required`, fulfil every
- * embedded request of the round concurrently and retry the same call with the answers under the
- * same keys and the `requestState` echoed byte for byte; back off on rounds that carry only state;
- * stop past a round cap. Spec: basic/patterns/mrtr §Client Requirements (Basic Workflow).
+ * The client's multi-round-trip loop: while the server answers `input_required`, fulfil the
+ * embedded requests of the round (at most a few at a time) and retry the same call with the answers
+ * under the same keys and the `requestState` echoed byte for byte; back off on rounds that carry
+ * only state; stop past a round cap, and refuse a round that asks for more than the per-round cap.
+ * Spec: basic/patterns/mrtr §Client Requirements (Basic Workflow).
  */
 import { linkSignal } from "../protocol/async.js";
 import type { Clock } from "../protocol/clock.js";
@@ -13,10 +14,17 @@ import type {
   InputResponse,
   InputResponses,
 } from "../protocol/schema/input.js";
-import { InputRequiredRoundsExceededError } from "./errors.js";
+import { InputRequestsPerRoundExceededError, InputRequiredRoundsExceededError } from "./errors.js";
 
 /** Retries a call allows by default before giving up: 10. */
 export const DEFAULT_INPUT_REQUIRED_MAX_ROUNDS = 10;
+/**
+ * Embedded requests one `input_required` round may carry by default: 64. A round with more fails
+ * with `InputRequestsPerRoundExceededError` before any callback runs.
+ */
+export const DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND = 64;
+/** Callbacks of one round that run at the same time by default: 8. */
+export const DEFAULT_INPUT_REQUEST_CONCURRENCY = 8;
 /** The first wait before retrying a round that carried only `requestState`: 50 ms. */
 export const STATE_ONLY_BACKOFF_INITIAL_MS = 50;
 /** The longest wait between state-only rounds: 250 ms. */
@@ -42,6 +50,10 @@ export interface DriveOptions {
   method: string;
   /** Retries allowed; the first `input_required` answer is round 1. */
   maxRounds: number;
+  /** Embedded requests one round may carry; more fails the call. */
+  maxRequestsPerRound: number;
+  /** Callbacks of one round that run at the same time (at least 1). */
+  concurrency: number;
   /** Where back-off waits come from. */
   clock: Clock;
   /** Cancels the whole call. */
@@ -55,8 +67,10 @@ export interface DriveOptions {
 /**
  * Runs the loop to the final result.
  *
- * @throws InputRequiredRoundsExceededError past `maxRounds`; the first callback failure (its
- *   siblings are aborted and no retry is sent); whatever a leg throws.
+ * @throws InputRequiredRoundsExceededError past `maxRounds`; InputRequestsPerRoundExceededError
+ *   for a round with more than `maxRequestsPerRound` requests (no callback runs, no retry is
+ *   sent); the first callback failure (its siblings are aborted, the rest never start, and no
+ *   retry is sent); whatever a leg throws.
  */
 export async function driveInputRequired<R>(
   send: SendLeg<R>,
@@ -73,9 +87,16 @@ export async function driveInputRequired<R>(
       throw new InputRequiredRoundsExceededError(options.maxRounds, options.method);
     const requests = Object.entries(required.inputRequests ?? {});
     let responses: InputResponses | undefined;
+    if (requests.length > options.maxRequestsPerRound) {
+      throw new InputRequestsPerRoundExceededError(
+        options.maxRequestsPerRound,
+        requests.length,
+        options.method,
+      );
+    }
     if (requests.length > 0) {
       delayMs = STATE_ONLY_BACKOFF_INITIAL_MS;
-      responses = await fulfilAll(requests, fulfil, rounds, options.signal);
+      responses = await fulfilAll(requests, fulfil, rounds, options.concurrency, options.signal);
     } else {
       await options.clock.sleep(delayMs, options.signal);
       delayMs = Math.min(delayMs * 2, STATE_ONLY_BACKOFF_MAX_MS);
@@ -85,26 +106,35 @@ export async function driveInputRequired<R>(
   return result as R;
 }
 
+/** Fulfils `requests` with at most `concurrency` callbacks running; the first failure aborts the rest. */
 async function fulfilAll(
   requests: [string, InputRequest][],
   fulfil: Fulfil,
   round: number,
+  concurrency: number,
   outer: AbortSignal | undefined,
 ): Promise<InputResponses> {
   const controller = new AbortController();
   if (outer?.aborted) throw outer.reason;
   const unlink = linkSignal(outer, controller);
+  const answers: [string, InputResponse][] = new Array(requests.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < requests.length && !controller.signal.aborted) {
+      const index = next++;
+      const [key, request] = requests[index] as [string, InputRequest];
+      try {
+        answers[index] = [key, await fulfil(request, key, round, controller.signal)];
+      } catch (error) {
+        controller.abort(error);
+        throw error;
+      }
+    }
+  };
   try {
-    const answers = await Promise.all(
-      requests.map(async ([key, request]) => {
-        try {
-          return [key, await fulfil(request, key, round, controller.signal)] as const;
-        } catch (error) {
-          controller.abort(error);
-          throw error;
-        }
-      }),
-    );
+    const workers = Math.max(1, Math.min(concurrency, requests.length));
+    await Promise.all(Array.from({ length: workers }, worker));
+    if (controller.signal.aborted) throw controller.signal.reason;
     return Object.fromEntries(answers);
   } finally {
     unlink();

@@ -14,6 +14,7 @@ export type {
   LegacySession,
   RequestEnvironment,
 } from "../transport/dispatcher.js";
+export { inputRequestCapabilityGate } from "./capability-gate.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
 export { ELICITATION_COMPLETE, elicitationComplete } from "./elicitation-complete.js";
 export type { Awaitable, Handler, ServerHandlers } from "./handlers.js";

@@ -47,6 +47,9 @@ function briefingServer(): MCPServer {
   return mcp;
 }
 
+/** A client that drives the loop itself but declares forms, as the briefing prompt asks one. */
+const ANSWERS_FORMS = { capabilities: { elicitation: { form: {} } } };
+
 describe("a prompt that asks for input", () => {
   it("completes through the client's MRTR loop with the user's answer", async () => {
     const asked: ElicitRequestFormParams[] = [];
@@ -68,7 +71,7 @@ describe("a prompt that asks for input", () => {
   });
 
   it("answers the first leg with the question and a sealed state, and the retry with the messages", async () => {
-    const { client } = await overHttp(briefingServer());
+    const { client } = await overHttp(briefingServer(), ANSWERS_FORMS);
     const first = await client.session.getPrompt(
       "briefing",
       { topic: "backups" },
@@ -94,7 +97,7 @@ describe("a prompt that asks for input", () => {
   });
 
   it("asks again when the answer is declined", async () => {
-    const { client } = await overHttp(briefingServer());
+    const { client } = await overHttp(briefingServer(), ANSWERS_FORMS);
     const again = await client.session.getPrompt(
       "briefing",
       { topic: "billing" },

@@ -41,6 +41,9 @@ const ASK_PASSPHRASE_HINT = elicitationRequest({
   requestedSchema: { type: "object", properties: { folder: { type: "string" } }, required: ["folder"] },
 });
 
+/** A client that drives the loop itself but declares forms, as these tools and templates ask one. */
+const ANSWERS_FORMS = { capabilities: { elicitation: { form: {} } } };
+
 describe("resources/read", () => {
   it("reads a static resource with its MIME type", async () => {
     const { client } = await overHttp(notesServer());
@@ -166,7 +169,7 @@ describe("a resource template that asks for input", () => {
   });
 
   it("answers the first leg with a sealed state and no cache hints", async () => {
-    const { client } = await overHttp(vaultServer());
+    const { client } = await overHttp(vaultServer(), ANSWERS_FORMS);
     const first = await client.session.readResource("vault://passport", { allowInputRequired: true });
     expect(first).toMatchObject({
       resultType: "input_required",
@@ -306,7 +309,7 @@ describe("ctx.readResource", () => {
       const { contents } = await ctx.readResource("peek://1");
       return (contents[0] as { text: string }).text;
     });
-    const { client } = await overHttp(mcp);
+    const { client } = await overHttp(mcp, ANSWERS_FORMS);
     const first = await client.session.callTool("outer", undefined, { allowInputRequired: true });
     expect(first).toMatchObject({
       resultType: "input_required",

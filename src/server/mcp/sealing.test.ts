@@ -25,6 +25,9 @@ const ASK = elicitationRequest({
   requestedSchema: { type: "object", properties: { region: { type: "string" } }, required: ["region"] },
 });
 
+/** The capabilities of a client that answers forms, as the `provision` tool asks one. */
+const ASKS_FORMS = { elicitation: { form: {} } };
+
 /** A server whose `provision` tool asks once, minting SECRET_STATE, and records what its context saw. */
 function provisioning(options: MCPServerOptions = {}, name = "fleet") {
   const seen: Pick<Context, "inputResponses" | "requestState">[] = [];
@@ -49,7 +52,7 @@ async function firstToken(
   url: URL,
   args: Record<string, unknown> = { name: ARGUMENT_VALUE },
 ): Promise<string> {
-  const response = await postRaw(url, "tools/call", { name: "provision", arguments: args });
+  const response = await postRaw(url, "tools/call", { name: "provision", arguments: args }, ASKS_FORMS);
   const result = (response as JSONRPCResultResponse).result;
   expect(result.resultType).toBe("input_required");
   return result.requestState as string;
@@ -61,12 +64,17 @@ function retry(
   name = "provision",
   args: Record<string, unknown> = { name: ARGUMENT_VALUE },
 ) {
-  return postRaw(url, "tools/call", {
-    name,
-    arguments: args,
-    inputResponses: { region: { action: "accept", content: { region: "eu" } } },
-    requestState,
-  });
+  return postRaw(
+    url,
+    "tools/call",
+    {
+      name,
+      arguments: args,
+      inputResponses: { region: { action: "accept", content: { region: "eu" } } },
+      requestState,
+    },
+    ASKS_FORMS,
+  );
 }
 
 describe("the requestState a client sees", () => {

@@ -20,6 +20,7 @@ import {
   type HttpHandler,
   type HttpHandlerOptions,
 } from "../../transport/http/server-handler.js";
+import { inputRequestCapabilityGate } from "../capability-gate.js";
 import type { RequestContext } from "../context.js";
 import { checkLegacyInputRequired, type LegacyInputRequired } from "../legacy/input-required.js";
 import type { Logger } from "../logger.js";
@@ -130,6 +131,9 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
  * and completions, whatever is registered. The requestState boundary is its first middleware:
  * handlers read and write plaintext `requestState`; clients only ever see sealed tokens, and a token
  * that does not verify answers `{"code":-32602,"message":"Invalid or expired requestState",...}`.
+ * Its second is the capability gate: an `InputRequiredResult` a handler builds by hand that asks for
+ * a kind of input the client did not declare answers -32021 with `data.requiredCapabilities`
+ * instead of going out (Spec: basic/patterns/mrtr).
  *
  * @throws TypeError when `name` is not a string, an option has the wrong type, or an explicit
  *   `requestStateSecurity` without `audience` is given to a server whose name is empty;
@@ -196,6 +200,7 @@ export class MCPServer implements Dispatcher {
     this.#ephemeralKey = options.requestStateSecurity === undefined;
     const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
+    this.server.use(inputRequestCapabilityGate());
   }
 
   /** Where diagnostics go. */
