@@ -169,7 +169,7 @@ function json(body: unknown, status: number, headers?: Record<string, string>): 
   return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
 }
 
-/** An id-less JSON-RPC error for a refusal at the HTTP layer (403, 405, 406, 413, 415). */
+/** An id-less JSON-RPC error for a refusal at the HTTP layer, before the body is read (403, 405, 413, 415). */
 function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): HttpAnswer {
   return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
 }
@@ -329,7 +329,10 @@ export function createExchangeHandler(
     if (headerError !== undefined) return errorJson(headerError, message.id);
     const streamable = acceptsEventStream(request.headers.get("accept"));
     if (!streamable && message.method === "subscriptions/listen") {
-      return refusal("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream");
+      return errorJson(
+        McpError.of("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream"),
+        message.id,
+      );
     }
 
     return answerRequest(dispatcher, request, message, { ...answering, streamable });
