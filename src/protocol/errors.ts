@@ -3,7 +3,7 @@
  * Streamable HTTP transport answers with, and `McpError`, the single wire error class.
  * Spec: basic/index §Error Codes, basic/transports/streamable-http.
  */
-import { truncate } from "./text.js";
+import { MAX_QUOTED_LENGTH, truncate } from "./text.js";
 
 /**
  * Every error kind tsmcp puts on the wire: its JSON-RPC `code` and its HTTP status. This is the
@@ -112,9 +112,12 @@ export class McpError extends Error {
   }
 }
 
-/** -32601: the method is unknown, removed, or behind a capability this server does not advertise. */
+/**
+ * -32601: the method is unknown, removed, or behind a capability this server does not advertise.
+ * The message quotes `method` cut to `MAX_QUOTED_LENGTH` (200) characters.
+ */
 export function methodNotFound(method: string): McpError {
-  return McpError.of("METHOD_NOT_FOUND", `Method not found: ${method}`);
+  return McpError.of("METHOD_NOT_FOUND", `Method not found: ${truncate(method, MAX_QUOTED_LENGTH)}`);
 }
 
 /** -32602 with a message naming what is wrong. */

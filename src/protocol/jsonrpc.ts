@@ -145,15 +145,71 @@ export function classifyMessage(value: unknown): ParsedMessage {
 }
 
 /**
- * Parses one message from text: malformed JSON gets -32700 ("Parse error: Invalid JSON"), the rest
- * as {@link classifyMessage}.
+ * The nesting depth {@link parseMessage} accepts by default when a caller asks for a limit: 64
+ * objects and arrays within each other, the message itself counting as 1 (so a `tools/call`
+ * leaves 61 levels to its `arguments`). The servers apply it to every incoming message.
  */
-export function parseMessage(text: string): ParsedMessage {
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/** Options of {@link parseMessage}. */
+export interface ParseOptions {
+  /**
+   * The deepest nesting of objects and arrays accepted, the message itself counting as 1; a deeper
+   * message is refused with -32600 before anyone sees it. Default: no limit.
+   */
+  maxDepth?: number;
+}
+
+/**
+ * True when the JSON text nests objects and arrays more than `maxDepth` deep. One pass over the
+ * text, allocating nothing; string contents are skipped with `indexOf`, so a large string costs
+ * about what copying it does. Only called on text `JSON.parse` accepted.
+ */
+function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (char === 0x22 /* " */) {
+      // Jump to the closing quote: one preceded by an even run of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        let backslashes = 0;
+        while (text.charCodeAt(i - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+    } else if (char === 0x7b /* { */ || char === 0x5b /* [ */) {
+      if (++depth > maxDepth) return true;
+    } else if (char === 0x7d /* } */ || char === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Parses one message from text: malformed JSON gets -32700 ("Parse error: Invalid JSON"); with
+ * `maxDepth`, a message nested deeper gets -32600 ("Invalid Request: nested deeper than N levels"),
+ * its id echoed when it can be read; the rest as {@link classifyMessage}.
+ *
+ * A too-deep message is an Invalid Request, not a Parse error: the text is valid JSON (the JSON-RPC
+ * error table keeps -32700 for text that is not), but not a request this server accepts, like a
+ * body over the size limit (basic/index §Error Codes, HTTP 400).
+ */
+export function parseMessage(text: string, options: ParseOptions = {}): ParsedMessage {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { kind: "invalid", error: McpError.of("PARSE_ERROR", "Parse error: Invalid JSON") };
+  }
+  const { maxDepth } = options;
+  if (maxDepth !== undefined && nestsDeeperThan(text, maxDepth)) {
+    const id = isObject(value) && isRequestId(value.id) ? value.id : undefined;
+    return {
+      kind: "invalid",
+      error: McpError.of("INVALID_REQUEST", `Invalid Request: nested deeper than ${maxDepth} levels`),
+      ...(id === undefined ? {} : { id }),
+    };
   }
   return classifyMessage(value);
 }

@@ -4,6 +4,12 @@
  */
 
 /**
+ * How many characters of a value the other side sent an error message quotes (a tool name, a
+ * method, a URI, a header value) before cutting it with {@link truncate}.
+ */
+export const MAX_QUOTED_LENGTH = 200;
+
+/**
  * `text` cut to `limit` UTF-16 code units plus "…" when it is longer, never splitting a surrogate
  * pair (the cut moves one unit earlier instead). `text` itself when it fits.
  */

@@ -12,6 +12,7 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "../../protocol/schema/methods.js";
+import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import { deepFreeze, isPlainObject } from "../schema/json.js";
 import type { CacheHint } from "../shaping.js";
 import { type Completer, checkCompleters } from "./completion.js";
@@ -58,9 +59,12 @@ interface TemplateResource {
 
 type Entry = StaticResource | TemplateResource;
 
-/** -32602 "Resource not found" with `data.uri`. Spec: server/resources §Error Handling. */
+/**
+ * -32602 "Resource not found" with `data.uri`, cut to `MAX_QUOTED_LENGTH` (200) characters so a
+ * long URI never makes a long answer. Spec: server/resources §Error Handling.
+ */
 export function resourceNotFound(uri: string): McpError {
-  return invalidParams("Resource not found", { uri });
+  return invalidParams("Resource not found", { uri: truncate(uri, MAX_QUOTED_LENGTH) });
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   CompleteRequestParams,
   GetPromptRequestParams,
 } from "../../protocol/schema/methods.js";
+import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   createHttpHandler,
@@ -357,20 +358,22 @@ export class MCPServer implements Dispatcher {
 
   #tool(params: Pick<CallToolRequestParams, "name">): ToolEntry {
     const tool = this.#tools.get(params.name);
-    if (tool === undefined) throw invalidParams(`Unknown tool: ${params.name}`);
+    if (tool === undefined) throw invalidParams(`Unknown tool: ${truncate(params.name, MAX_QUOTED_LENGTH)}`);
     return tool;
   }
 
   #prompt(params: Pick<GetPromptRequestParams, "name">): PromptEntry {
     const prompt = this.#prompts.get(params.name);
-    if (prompt === undefined) throw invalidParams(`Unknown prompt: ${params.name}`);
+    if (prompt === undefined)
+      throw invalidParams(`Unknown prompt: ${truncate(params.name, MAX_QUOTED_LENGTH)}`);
     return prompt;
   }
 
   #completers(ref: CompleteRequestParams["ref"]): ReadonlyMap<string, Completer> {
     if (ref.type === "ref/prompt") return this.#prompt(ref).completers;
     const template = this.#resources.template(ref.uri);
-    if (template === undefined) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+    if (template === undefined)
+      throw invalidParams(`Unknown resource template: ${truncate(ref.uri, MAX_QUOTED_LENGTH)}`);
     return template.completers;
   }
 

@@ -73,6 +73,37 @@ describe("serve", () => {
     }
   });
 
+  it("answers a malformed Host with a JSON-RPC 400, not an empty text/plain one", async () => {
+    const fixture = newFixture();
+    const handle = await serve(fixture.dispatcher);
+    try {
+      const body = JSON.stringify(discover);
+      const head = Object.entries({ ...baseHeaders("server/discover"), Host: "localhost:99999" })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("");
+      const socket = connect(handle.port, "127.0.0.1");
+      let raw = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => {
+        raw += chunk;
+      });
+      const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      socket.write(
+        `POST /mcp HTTP/1.1\r\n${head}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      await ended;
+      const [headText = "", payload = ""] = raw.split("\r\n\r\n");
+      expect(headText).toMatch(/^HTTP\/1\.1 400 /);
+      expect(headText.toLowerCase()).toContain("content-type: application/json");
+      expect(JSON.parse(payload)).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Invalid Request: malformed Host header or request target" },
+      });
+      expect(fixture.calls).toHaveLength(0);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("accepts the host it is bound to besides the loopback defaults", async () => {
     const handle = await serve(newFixture().dispatcher, { host: "localhost" });
     try {

@@ -13,6 +13,8 @@ import {
 import type { AddressInfo } from "node:net";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { internalError, McpError } from "../../protocol/errors.js";
+import { errorResponse } from "../../protocol/jsonrpc.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import type { Dispatcher } from "../dispatcher.js";
 import { type BodyText, BoundedBody } from "./body.js";
@@ -235,6 +237,29 @@ async function writeStream(body: ReadableStream<Uint8Array>, outgoing: ServerRes
   }
 }
 
+/** A JSON-RPC error answer built without the handler, for a request it never got to see. */
+function jsonRefusal(error: McpError): Response {
+  return new Response(JSON.stringify(errorResponse(undefined, error)), {
+    status: error.httpStatus,
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
+/**
+ * The answer when `@hono/node-server` cannot build a `Request` at all: a malformed `Host`
+ * (`localhost:99999`), a missing one, or a malformed request target. Like every other refusal it
+ * is a JSON-RPC error (-32600, HTTP 400), never the listener's empty `text/plain` 400. Anything
+ * else escaping the listener is -32603 (HTTP 500).
+ */
+function listenerError(error: unknown): Response {
+  if (error instanceof Error && error.name === "RequestError") {
+    return jsonRefusal(
+      McpError.of("INVALID_REQUEST", "Invalid Request: malformed Host header or request target"),
+    );
+  }
+  return jsonRefusal(internalError());
+}
+
 async function start(
   handler: HttpExchangeHandler,
   host: string,
@@ -250,7 +275,7 @@ async function start(
       const { incoming, outgoing } = env as HttpBindings;
       return serveExchange(handler, request, incoming, outgoing);
     },
-    { overrideGlobalObjects: false },
+    { overrideGlobalObjects: false, errorHandler: listenerError },
   );
   const server = createServer((incoming, outgoing) => {
     void listener(incoming, outgoing);

@@ -548,9 +548,10 @@ describe("subscriptions/listen", () => {
     }
   });
 
-  it("is refused with 406 when Accept lacks text/event-stream", async () => {
+  it("is refused with 406 when Accept lacks text/event-stream, keeping the request id", async () => {
     const headers = { ...baseHeaders("subscriptions/listen"), Accept: "application/json" };
-    await expectError(await post(handle.url, listen, headers), 406, -32600);
+    const body = await expectError(await post(handle.url, listen, headers), 406, -32600);
+    expect(body.id).toBe(50);
     expect(fixture.calls).toHaveLength(0);
   });
 });

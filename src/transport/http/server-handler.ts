@@ -13,6 +13,7 @@ import {
   unsupportedProtocolVersion,
 } from "../../protocol/errors.js";
 import {
+  DEFAULT_MAX_JSON_DEPTH,
   errorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
@@ -58,6 +59,12 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
   allowedOrigins?: readonly string[] | "*";
   /** Largest request body in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of objects and arrays a message may have, the message itself counting as 1;
+   * a deeper one is answered -32600 (HTTP 400, the request id echoed) before any middleware or
+   * handler sees it. Default {@link DEFAULT_MAX_JSON_DEPTH} (64).
+   */
+  maxJsonDepth?: number;
   /**
    * Milliseconds between `: keep-alive` comment lines on an open SSE stream; 0 sends none.
    * Default {@link DEFAULT_KEEP_ALIVE_MS} (15000).
@@ -127,6 +134,7 @@ function exchangeOf(request: Request): HttpExchange {
 
 interface CheckedOptions {
   maxBodyBytes: number;
+  maxJsonDepth: number;
   keepAliveMs: number;
   maxStreamBufferBytes: number;
   logger: Pick<Logger, "error">;
@@ -138,14 +146,19 @@ function checkOptions(
   options: HttpHandlerOptions,
   fallbackLogger: Pick<Logger, "error"> = stderrLogger,
 ): CheckedOptions {
-  const { maxBodyBytes, keepAliveMs, maxStreamBufferBytes, logger } = checkOptionsObject(owner, options);
+  const { maxBodyBytes, maxJsonDepth, keepAliveMs, maxStreamBufferBytes, logger } = checkOptionsObject(
+    owner,
+    options,
+  );
   checkInteger(owner, "maxBodyBytes", maxBodyBytes, { min: 1, unit: "bytes" });
+  checkInteger(owner, "maxJsonDepth", maxJsonDepth, { min: 1, unit: "levels" });
   checkInteger(owner, "maxStreamBufferBytes", maxStreamBufferBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "keepAliveMs", keepAliveMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
   const sessions = checkSessionOptions(owner, options);
   return {
     sessions,
     maxBodyBytes: maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxJsonDepth: maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     maxStreamBufferBytes: maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
     logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
@@ -156,7 +169,7 @@ function json(body: unknown, status: number, headers?: Record<string, string>): 
   return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
 }
 
-/** An id-less JSON-RPC error for a refusal at the HTTP layer (403, 405, 406, 413, 415). */
+/** An id-less JSON-RPC error for a refusal at the HTTP layer, before the body is read (403, 405, 413, 415). */
 function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): HttpAnswer {
   return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
 }
@@ -171,8 +184,8 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  *
  * Per request, in order: `Host` then `Origin` allowed (else 403, whatever the method); POST, or GET
  * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
- * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message (-32700 / -32600, HTTP
- * 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
+ * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message nested at most
+ * `maxJsonDepth` deep (-32700 / -32600, HTTP 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
  * header, or `Mcp-Method` and a `_meta` revision) takes the stateless 2026-07-28 path; one with
  * `Mcp-Session-Id`, a 2025 `MCP-Protocol-Version`, or `initialize` or no revision at all is
  * handshake-era and served as the `legacy` option says (sessions by default: see
@@ -202,7 +215,7 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * ends every session.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
- *   RangeError for an out-of-range `maxBodyBytes`, `keepAliveMs`, `maxStreamBufferBytes` or
+ *   RangeError for an out-of-range `maxBodyBytes`, `maxJsonDepth`, `keepAliveMs`, `maxStreamBufferBytes` or
  *   session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
@@ -224,7 +237,7 @@ export function createExchangeHandler(
   if (!isDispatcher(dispatcher)) {
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, keepAliveMs, maxStreamBufferBytes, logger, sessions } = checkOptions(
+  const { maxBodyBytes, maxJsonDepth, keepAliveMs, maxStreamBufferBytes, logger, sessions } = checkOptions(
     owner,
     options,
     dispatcher.logger,
@@ -284,7 +297,7 @@ export function createExchangeHandler(
     if (body.kind === "invalid-utf8") {
       return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
     }
-    const parsed = parseMessage(body.text);
+    const parsed = parseMessage(body.text, { maxDepth: maxJsonDepth });
     if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
     if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
     switch (parsed.kind) {
@@ -321,7 +334,10 @@ export function createExchangeHandler(
     if (headerError !== undefined) return errorJson(headerError, message.id);
     const streamable = acceptsEventStream(request.headers.get("accept"));
     if (!streamable && message.method === "subscriptions/listen") {
-      return refusal("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream");
+      return errorJson(
+        McpError.of("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream"),
+        message.id,
+      );
     }
 
     return answerRequest(dispatcher, request, message, { ...answering, streamable });

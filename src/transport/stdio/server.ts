@@ -12,6 +12,7 @@ import type { Readable, Writable } from "node:stream";
 import { deferred } from "../../protocol/async.js";
 import { internalError, McpError } from "../../protocol/errors.js";
 import {
+  DEFAULT_MAX_JSON_DEPTH,
   errorResponse,
   isRequestId,
   type JSONRPCMessage,
@@ -55,6 +56,12 @@ export interface ServeStdioOptions {
    */
   maxLineBytes?: number;
   /**
+   * Deepest nesting of objects and arrays a message may have, the message itself counting as 1;
+   * a deeper one is answered -32600 (its id echoed when it can be read) and never dispatched.
+   * Default `DEFAULT_MAX_JSON_DEPTH` (64).
+   */
+  maxJsonDepth?: number;
+  /**
    * On a handshake-era connection, how long a server -> client request (`elicitation/create`,
    * `sampling/createMessage`, `roots/list`, `ping`) waits for the client's answer before it is
    * cancelled and rejects with -32001, in milliseconds, unless the request names its own.
@@ -85,7 +92,10 @@ function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
   if (!isDispatcher(dispatcher)) {
     throw new TypeError("serveStdio: dispatcher must implement handle(message, env)");
   }
-  const { stdin, stdout, logger, maxLineBytes, requestTimeoutMs } = checkOptionsObject("serveStdio", options);
+  const { stdin, stdout, logger, maxLineBytes, maxJsonDepth, requestTimeoutMs } = checkOptionsObject(
+    "serveStdio",
+    options,
+  );
   if (stdin !== undefined && (typeof stdin?.on !== "function" || typeof stdin.pause !== "function")) {
     throw optionTypeError("serveStdio", "stdin", "a Readable stream");
   }
@@ -94,6 +104,7 @@ function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
   }
   if (logger !== undefined) checkLogger(logger, "serveStdio", "logger", STDIO_LOG_LEVELS);
   checkInteger("serveStdio", "maxLineBytes", maxLineBytes, { min: 1, unit: "bytes" });
+  checkInteger("serveStdio", "maxJsonDepth", maxJsonDepth, { min: 1, unit: "levels" });
   checkInteger("serveStdio", "requestTimeoutMs", requestTimeoutMs, { min: 1, unit: "milliseconds" });
 }
 
@@ -118,6 +129,7 @@ class StdioServerLoop implements StdioServerHandle {
   readonly #lifetime = new AbortController();
   readonly #done = deferred<void>();
   readonly #requestTimeoutMs: number | undefined;
+  readonly #maxJsonDepth: number;
   /** Decided by the first request. */
   #era: ConnectionEra | undefined;
   /** The connection's session, once it opened with a handshake-era request. */
@@ -128,6 +140,7 @@ class StdioServerLoop implements StdioServerHandle {
   constructor(dispatcher: Dispatcher, options: ServeStdioOptions) {
     this.#dispatcher = dispatcher;
     this.#requestTimeoutMs = options.requestTimeoutMs;
+    this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#stdin = options.stdin ?? process.stdin;
     this.#logger = options.logger ?? dispatcher.logger ?? stderrLogger;
     this.#decoder = new LineDecoder({
@@ -180,7 +193,7 @@ class StdioServerLoop implements StdioServerHandle {
   }
 
   #onLine(line: string): void {
-    const parsed = parseMessage(line);
+    const parsed = parseMessage(line, { maxDepth: this.#maxJsonDepth });
     switch (parsed.kind) {
       case "invalid":
         this.#logger.debug("answering an invalid message", { code: parsed.error.code });
@@ -376,7 +389,8 @@ class StdioServerLoop implements StdioServerHandle {
  * - `notifications/cancelled {requestId}` aborts that request's signal and its response is never
  *   written; an unknown id is ignored. Other notifications go to the dispatcher.
  * - An unparseable line is answered with -32700 (no id), an invalid message with -32600 (with its
- *   id when readable), an over-long line with -32600 (no id); the loop continues. A response from
+ *   id when readable), as is one nested deeper than `maxJsonDepth`, an over-long line with -32600
+ *   (no id); the loop continues. A response from
  *   the client that answers no server request in flight is ignored and logged. A request reusing an in-flight id is refused with -32600.
  * - While stdout is congested, stdin is paused (backpressure); lines are never split or interleaved.
  * - On stdin EOF (or `close()`), in-flight requests are aborted and `closed` resolves.
@@ -386,7 +400,7 @@ class StdioServerLoop implements StdioServerHandle {
  * @param dispatcher answers each message.
  * @param options streams (default `process.stdin` / `process.stdout`), logger, line limit.
  * @throws TypeError when `dispatcher` or an option is not what it should be; RangeError for a bad
- *   `maxLineBytes`.
+ *   `maxLineBytes`, `maxJsonDepth` or `requestTimeoutMs`.
  */
 export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = {}): StdioServerHandle {
   checkOptions(dispatcher, options);
