@@ -6,13 +6,13 @@
  * basic/transports/streamable-http; (2025-11-25) basic/transports §Sending Messages to the Server.
  */
 import {
+  classifyMessage,
   isErrorResponse,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  parseMessage,
 } from "../../protocol/jsonrpc.js";
 import { TransportError } from "../transport.js";
-import { idlessError, idlessErrorOf } from "./failures.js";
+import { idlessError, idlessErrorIn, idlessErrorOf } from "./failures.js";
 import { type HttpAnswer, isOk, isRedirect } from "./http-answer.js";
 import { isJsonContentType } from "./media-type.js";
 import { readText } from "./response-body.js";
@@ -44,10 +44,18 @@ export async function readJsonAnswer(
   maxBytes: number,
 ): Promise<JSONRPCResponse> {
   const text = await readText(response, maxBytes);
-  const idless = idlessErrorOf(text);
+  // Parsed once, for both questions: an id-less error, then the response to `request`.
+  let value: unknown;
+  let json = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    json = false;
+  }
+  const idless = json ? idlessErrorIn(value) : undefined;
   if (idless !== undefined) throw idlessError(idless, response.status);
-  const parsed = parseMessage(text);
-  if (parsed.kind === "response" && parsed.message.id === request.id) {
+  const parsed = json ? classifyMessage(value) : undefined;
+  if (parsed?.kind === "response" && parsed.message.id === request.id) {
     if (isOk(response) || isErrorResponse(parsed.message)) return parsed.message;
   }
   if (!isOk(response)) throw withoutError(response, url);

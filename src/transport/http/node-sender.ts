@@ -62,8 +62,18 @@ export function nodeSender(url: URL, modules: NodeHttpModules): HttpSender {
   return {
     send(method: HttpMethod, headers: Record<string, string>, body: string | undefined, signal: AbortSignal) {
       return new Promise<HttpAnswer>((resolve, reject) => {
+        if (signal.aborted) {
+          reject(signal.reason);
+          return;
+        }
         if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
-        const req = request({ ...base, method, headers, signal }, (res) => resolve(nodeAnswer(res)));
+        const req = request({ ...base, method, headers }, (res) => resolve(nodeAnswer(res)));
+        // One listener, removed when the exchange is over (the response read or dropped): lighter
+        // than the `signal` option's stream plumbing. Aborting destroys the request and its
+        // response, which fails a reading in progress.
+        const onAbort = () => req.destroy(abortError(signal));
+        signal.addEventListener("abort", onAbort, { once: true });
+        req.once("close", () => signal.removeEventListener("abort", onAbort));
         req.on("error", reject);
         req.end(body);
       });
@@ -165,5 +175,12 @@ function nodeAnswer(res: Http.IncomingMessage): HttpAnswer {
 function connectionLost(): Error {
   return Object.assign(new Error("the connection closed before the response body ended"), {
     code: "ECONNRESET",
+  });
+}
+
+/** What an aborted request fails with (the callers report the signal's own reason). */
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error("the request was aborted", { cause: signal.reason }), {
+    name: "AbortError",
   });
 }
