@@ -75,6 +75,33 @@ describe("HttpClientTransport's sender on Node.js", () => {
     expect(methods.length).toBeGreaterThanOrEqual(3);
     expect(new Set(methods)).toEqual(new Set(["POST"]));
   });
+
+  it.each([
+    ["a runtime without process.getBuiltinModule (a browser, a worker, Node.js before 20.16)", undefined],
+    ["Bun", { ...process.versions, bun: "1.2.0" }],
+    ["Deno", { ...process.versions, deno: "2.1.0" }],
+  ])("uses the global fetch on %s", async (_runtime, versions) => {
+    const used: string[] = [];
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal("fetch", (input: string | URL | Request, init?: RequestInit) => {
+      used.push(init?.method ?? "GET");
+      return realFetch(input, init);
+    });
+    // The sender (and the global fetch it calls) is chosen when the transport is built: the
+    // runtime is faked only for that.
+    vi.stubGlobal(
+      "process",
+      versions === undefined
+        ? { versions: process.versions }
+        : { versions, getBuiltinModule: process.getBuiltinModule },
+    );
+    const transport = new HttpClientTransport(handle.url);
+    vi.unstubAllGlobals();
+    const client = await Client.connect(transport, { elicitationCallback });
+    onTestFinished(() => client.close());
+    expect(textOf(await client.callTool("ask", {}))).toBe("hello Ada");
+    expect(used.length).toBeGreaterThanOrEqual(3);
+  });
 });
 
 /** A raw `node:http` server on 127.0.0.1; closed after the test. */
