@@ -69,6 +69,12 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
  * });
  * ```
  *
+ * Requests go through the `fetch` option when given; otherwise on Node.js (20.16 and later) through
+ * `node:http` / `node:https` with a keep-alive Agent of the transport's own (no web streams; its
+ * idle connections are released by `close`), and elsewhere through the global `fetch`. Every path
+ * keeps the same rules: no redirect followed, `maxResponseBytes`, SSE parsed by
+ * `eventsource-parser`, cancellation by the signal.
+ *
  * `request` resolves with the server's response, including a JSON-RPC error response for the
  * request that came with a 4xx/5xx status. It rejects with an `McpError` (its `httpStatus` the
  * answer's status) when the server answered with a JSON-RPC error that has no id (a refusal of the
