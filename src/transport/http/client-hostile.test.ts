@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { HttpClientTransport } from "./client.js";
+import { fetchAnswer } from "./fetch-sender.js";
 import { MAX_SERVER_RETRY_MS, MIN_SERVER_RETRY_MS, reconnectDelay } from "./reconnect.js";
 import { readRequestStream } from "./request-stream.js";
 
@@ -149,7 +150,7 @@ describe("readRequestStream resuming over real HTTP", () => {
     });
     const controller = new AbortController();
     const listeners: number[] = [];
-    const first = new Response(`id: p0\nretry: 0\ndata: \n\n`).body as ReadableStream<Uint8Array>;
+    const first = fetchAnswer(new Response(`id: p0\nretry: 0\ndata: \n\n`));
     const failure = await readRequestStream(first, {
       request: request(1, "tools/call"),
       maxEventBytes: 1024,
@@ -159,7 +160,7 @@ describe("readRequestStream resuming over real HTTP", () => {
       resume: async (lastEventId, signal) => {
         listeners.push(getEventListeners(controller.signal, "abort").length);
         const response = await fetch(url, { headers: { "Last-Event-ID": lastEventId }, signal });
-        return response.body ?? undefined;
+        return fetchAnswer(response);
       },
       route: () => {},
     }).catch((error: unknown) => error);

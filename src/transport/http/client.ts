@@ -31,11 +31,12 @@ import {
 import { checkClientOptions, type HttpClientTransportOptions } from "./client-options.js";
 import { fetchFailure } from "./failures.js";
 import { MCP_HEADERS, requestMetadataHeaders } from "./headers.js";
+import { type HttpAnswer, type HttpSender, isOk } from "./http-answer.js";
 import { checkAccepted, readJsonAnswer, refuseRedirect, withoutError } from "./json-answer.js";
 import { isEventStreamContentType, isJsonContentType } from "./media-type.js";
 import type { ReconnectPolicy } from "./reconnect.js";
 import { readRequestStream } from "./request-stream.js";
-import { discard } from "./response-body.js";
+import { senderFor } from "./sender.js";
 import { StandaloneStream } from "./standalone-stream.js";
 
 export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../incoming.js";
@@ -51,8 +52,9 @@ export {
 } from "./reconnect.js";
 
 const ACCEPT = "application/json, text/event-stream";
-/** The session header, as the spec spells it. */
-const SESSION_ID_HEADER = "Mcp-Session-Id";
+/** The session header, in lower case as the senders take header names. */
+const SESSION_ID_HEADER = "mcp-session-id";
+const PROTOCOL_VERSION_HEADER = MCP_HEADERS.protocolVersion.toLowerCase();
 /** Milliseconds `close()` waits for the answer to its DELETE. */
 const DELETE_TIMEOUT_MS = 5000;
 
@@ -66,6 +68,12 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
  *   headers: { Authorization: `Bearer ${token}` },
  * });
  * ```
+ *
+ * Requests go through the `fetch` option when given; otherwise on Node.js (20.16 and later) through
+ * `node:http` / `node:https` with a keep-alive Agent of the transport's own (no web streams; its
+ * idle connections are released by `close`), and elsewhere through the global `fetch`. Every path
+ * keeps the same rules: no redirect followed, `maxResponseBytes`, SSE parsed by
+ * `eventsource-parser`, cancellation by the signal.
  *
  * `request` resolves with the server's response, including a JSON-RPC error response for the
  * request that came with a 4xx/5xx status. It rejects with an `McpError` (its `httpStatus` the
@@ -95,8 +103,8 @@ export class HttpClientTransport implements Transport {
   onError?: (error: Error) => void;
   /** The MCP endpoint. */
   readonly url: URL;
-  readonly #headers: Headers;
-  readonly #fetch: typeof fetch;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #sender: HttpSender;
   readonly #maxResponseBytes: number;
   readonly #reconnect: ReconnectPolicy;
   readonly #inFlight = new Set<AbortController>();
@@ -116,7 +124,7 @@ export class HttpClientTransport implements Transport {
     this.url = parseHttpUrl('HttpClientTransport option "url"', url);
     const checked = checkClientOptions(options);
     this.#headers = checked.headers;
-    this.#fetch = checked.fetch;
+    this.#sender = senderFor(this.url, checked.fetch);
     this.#maxResponseBytes = checked.maxResponseBytes;
     this.#reconnect = checked.reconnect;
     this.#incoming = new IncomingRequests(checked.maxConcurrentServerRequests);
@@ -156,8 +164,8 @@ export class HttpClientTransport implements Transport {
         const session = this.#sessionId;
         posted = true;
         const response = await this.#post(request, options.headers, signal);
-        const minted = response.headers.get(SESSION_ID_HEADER)?.trim();
-        if (request.method === "initialize" && response.ok && minted) this.#sessionId = minted;
+        const minted = response.header(SESSION_ID_HEADER)?.trim();
+        if (request.method === "initialize" && isOk(response) && minted) this.#sessionId = minted;
         const deliver = (notification: JSONRPCNotification) =>
           this.#deliver(notification, options.onNotification ?? this.onNotification);
         return this.#readResponse(request, response, session, deliver, signal);
@@ -208,20 +216,24 @@ export class HttpClientTransport implements Transport {
     this.#incoming.abortAll(closed);
     const session = this.#sessionId;
     this.#endSession();
-    if (session === undefined) return;
+    if (session === undefined) {
+      this.#sender.close();
+      return;
+    }
     const headers = this.#baseHeaders(undefined);
-    headers.set(SESSION_ID_HEADER, session);
+    headers[SESSION_ID_HEADER] = session;
     try {
-      const response = await this.#fetch(this.url, {
-        method: "DELETE",
+      const response = await this.#sender.send(
+        "DELETE",
         headers,
-        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
-        redirect: "manual",
-      });
-      await discard(response);
+        undefined,
+        AbortSignal.timeout(DELETE_TIMEOUT_MS),
+      );
+      await response.discard();
     } catch {
       // The session ends on the server's side anyway, when it is idle long enough.
     }
+    this.#sender.close();
   }
 
   /** Forgets the session: closes its GET stream; the next request carries no session id. */
@@ -256,11 +268,13 @@ export class HttpClientTransport implements Transport {
    * The headers of every message: the user's, then the session's (`Mcp-Session-Id` and, at
    * `legacy`, `MCP-Protocol-Version`) except on an initialize, which opens a session.
    */
-  #baseHeaders(message: JSONRPCMessage | undefined): Headers {
-    const headers = new Headers(this.#headers);
+  #baseHeaders(message: JSONRPCMessage | undefined): Record<string, string> {
+    // A fresh plain object per request (names in lower case, so a later one replaces an earlier):
+    // the senders take it as it is, with no `Headers` built on the Node path.
+    const headers = { ...this.#headers };
     if (message !== undefined && "method" in message && message.method === "initialize") return headers;
-    if (this.#sessionId !== undefined) headers.set(SESSION_ID_HEADER, this.#sessionId);
-    if (this.#era.kind === "legacy") headers.set(MCP_HEADERS.protocolVersion, this.#era.protocolVersion);
+    if (this.#sessionId !== undefined) headers[SESSION_ID_HEADER] = this.#sessionId;
+    if (this.#era.kind === "legacy") headers[PROTOCOL_VERSION_HEADER] = this.#era.protocolVersion;
     return headers;
   }
 
@@ -268,35 +282,27 @@ export class HttpClientTransport implements Transport {
     message: JSONRPCMessage,
     extraHeaders: Record<string, string> | undefined,
     signal: AbortSignal,
-  ): Promise<Response> {
+  ): Promise<HttpAnswer> {
     const headers = this.#baseHeaders(message);
-    for (const [name, value] of Object.entries(extraHeaders ?? {})) headers.set(name, value);
-    if ("method" in message) {
-      for (const [name, value] of Object.entries(requestMetadataHeaders(message))) headers.set(name, value);
-    }
-    headers.set("Content-Type", "application/json");
-    headers.set("Accept", ACCEPT);
-    return this.#fetch(this.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(message),
-      signal,
-      redirect: "manual",
-    });
+    if (extraHeaders !== undefined) setHeaders(headers, extraHeaders);
+    if ("method" in message) setHeaders(headers, requestMetadataHeaders(message));
+    headers["content-type"] = "application/json";
+    headers.accept = ACCEPT;
+    return this.#sender.send("POST", headers, JSON.stringify(message), signal);
   }
 
   /** A GET for an SSE stream: the standalone one, or the one `lastEventId` belongs to. */
-  async #get(lastEventId: string | undefined, signal: AbortSignal): Promise<Response> {
+  async #get(lastEventId: string | undefined, signal: AbortSignal): Promise<HttpAnswer> {
     const headers = this.#baseHeaders(undefined);
-    headers.set("Accept", "text/event-stream");
-    if (lastEventId !== undefined) headers.set("Last-Event-ID", lastEventId);
-    return this.#fetch(this.url, { method: "GET", headers, signal, redirect: "manual" });
+    headers.accept = "text/event-stream";
+    if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+    return this.#sender.send("GET", headers, undefined, signal);
   }
 
   /** Throws a `SessionExpiredError` for a 404 to a message that carried a session id. */
-  async #checkSession(response: Response, session: string | undefined): Promise<void> {
+  async #checkSession(response: HttpAnswer, session: string | undefined): Promise<void> {
     if (response.status !== 404 || session === undefined) return;
-    await discard(response);
+    await response.discard();
     const expired = new SessionExpiredError(
       `the server ended session ${JSON.stringify(session)} (HTTP 404 from ${this.url.href}); initialize a new one`,
       { httpStatus: 404 },
@@ -310,28 +316,28 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Checks the 202 a notification or an answer must get (after the session check). */
-  async #checkAccepted(response: Response, session: string | undefined, what: string): Promise<void> {
+  async #checkAccepted(response: HttpAnswer, session: string | undefined, what: string): Promise<void> {
     await this.#checkSession(response, session);
     await checkAccepted(response, what, this.#maxResponseBytes);
   }
 
   async #readResponse(
     request: JSONRPCRequest,
-    response: Response,
+    response: HttpAnswer,
     session: string | undefined,
     deliver: NotificationSink,
     signal: AbortSignal,
   ): Promise<JSONRPCResponse> {
-    const contentType = response.headers.get("content-type");
+    const contentType = response.header("content-type");
     await refuseRedirect(response, this.url);
     await this.#checkSession(response, session);
     if (isJsonContentType(contentType)) {
       return readJsonAnswer(request, response, this.url, this.#maxResponseBytes);
     }
-    if (response.ok && isEventStreamContentType(contentType) && response.body !== null) {
+    if (isOk(response) && isEventStreamContentType(contentType)) {
       // Reading the stream a request's answer came on: on a 2025-era session it is resumed with
       // GET and `Last-Event-ID` when it ends before the response.
-      return readRequestStream(response.body, {
+      return readRequestStream(response, {
         request,
         maxEventBytes: this.#maxResponseBytes,
         reconnect: this.#reconnect,
@@ -341,8 +347,8 @@ export class HttpClientTransport implements Transport {
         route: (message) => this.#route(message, deliver),
       });
     }
-    await discard(response);
-    if (!response.ok) throw withoutError(response, this.url);
+    await response.discard();
+    if (!isOk(response)) throw withoutError(response, this.url);
     throw new TransportError(
       `HTTP ${response.status} with content type ${JSON.stringify(contentType)}: expected application/json or text/event-stream`,
       { httpStatus: response.status },
@@ -354,12 +360,9 @@ export class HttpClientTransport implements Transport {
    *
    * @throws SessionExpiredError for a 404; TransportError for any other answer that is no SSE stream.
    */
-  async #openStream(
-    lastEventId: string | undefined,
-    signal: AbortSignal,
-  ): Promise<ReadableStream<Uint8Array> | undefined> {
+  async #openStream(lastEventId: string | undefined, signal: AbortSignal): Promise<HttpAnswer | undefined> {
     const session = this.#sessionId;
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await this.#get(lastEventId, signal);
     } catch (error) {
@@ -368,11 +371,11 @@ export class HttpClientTransport implements Transport {
     }
     await this.#checkSession(response, session);
     if (response.status === 405 && lastEventId === undefined) {
-      await discard(response);
+      await response.discard();
       return undefined;
     }
-    if (!response.ok || !isEventStreamContentType(response.headers.get("content-type")) || !response.body) {
-      await discard(response);
+    if (!isOk(response) || !isEventStreamContentType(response.header("content-type"))) {
+      await response.discard();
       throw new TransportError(
         `the GET for an SSE stream got HTTP ${response.status} from ${this.url.href}`,
         {
@@ -380,7 +383,7 @@ export class HttpClientTransport implements Transport {
         },
       );
     }
-    return response.body;
+    return response;
   }
 
   #newStandaloneStream(): StandaloneStream {
@@ -437,4 +440,9 @@ export class HttpClientTransport implements Transport {
       // A throwing onError has nowhere left to go.
     }
   }
+}
+
+/** Sets each of `source`'s headers on `headers`, its name in lower case (replacing one set before). */
+function setHeaders(headers: Record<string, string>, source: Record<string, string>): void {
+  for (const name in source) headers[name.toLowerCase()] = source[name] as string;
 }

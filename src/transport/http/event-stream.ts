@@ -9,6 +9,7 @@
 import { createParser } from "eventsource-parser";
 import { type JSONRPCMessage, parseMessage } from "../../protocol/jsonrpc.js";
 import { TransportError } from "../transport.js";
+import type { HttpAnswer } from "./http-answer.js";
 
 /** Where a client stands in one SSE stream: what it resumes from and how long it waits first. */
 export interface SseCursor {
@@ -42,16 +43,13 @@ export interface ReadSseOptions {
 }
 
 /**
- * Reads `body` until `onMessage` returns true (`"stopped"`) or the stream ends (`"ended"`).
+ * Reads the body of `answer` until `onMessage` returns true (`"stopped"`) or the stream ends (`"ended"`).
  * Events of other types are skipped.
  *
  * @throws TransportError when an event exceeds `maxEventBytes` or carries data that is not a
  *   JSON-RPC message; whatever `onMessage` throws; the read error when the connection fails.
  */
-export async function readSseMessages(
-  body: ReadableStream<Uint8Array>,
-  options: ReadSseOptions,
-): Promise<StreamEnd> {
+export async function readSseMessages(answer: HttpAnswer, options: ReadSseOptions): Promise<StreamEnd> {
   const { maxEventBytes, cursor, onMessage, onEvent } = options;
   let stopped = false;
   let failure: unknown;
@@ -86,22 +84,11 @@ export async function readSseMessages(
       }
     },
   });
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let ended = false;
-  try {
-    while (!stopped && failure === undefined) {
-      const { done, value } = await reader.read();
-      if (done) {
-        ended = true;
-        break;
-      }
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-  } finally {
-    if (!ended) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
+  // Decoded chunks go to the parser as they arrive; a stop or a failure releases the body.
+  await answer.read((text) => {
+    parser.feed(text);
+    return stopped || failure !== undefined;
+  });
   if (failure !== undefined) throw failure;
   return stopped ? "stopped" : "ended";
 }

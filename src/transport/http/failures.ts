@@ -74,6 +74,11 @@ export function idlessErrorOf(text: string): ErrorObject | undefined {
   } catch {
     return undefined;
   }
+  return idlessErrorIn(value);
+}
+
+/** {@link idlessErrorOf} for a body already parsed. */
+export function idlessErrorIn(value: unknown): ErrorObject | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const body = value as Record<string, unknown>;
   if (body.jsonrpc !== "2.0" || (body.id !== undefined && body.id !== null)) return undefined;

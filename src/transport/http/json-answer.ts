@@ -6,21 +6,22 @@
  * basic/transports/streamable-http; (2025-11-25) basic/transports §Sending Messages to the Server.
  */
 import {
+  classifyMessage,
   isErrorResponse,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  parseMessage,
 } from "../../protocol/jsonrpc.js";
 import { TransportError } from "../transport.js";
-import { idlessError, idlessErrorOf } from "./failures.js";
+import { idlessError, idlessErrorIn, idlessErrorOf } from "./failures.js";
+import { type HttpAnswer, isOk, isRedirect } from "./http-answer.js";
 import { isJsonContentType } from "./media-type.js";
-import { discard, isRedirect, readText } from "./response-body.js";
+import { readText } from "./response-body.js";
 
 /** Throws the `TransportError` of a redirect (3xx) answer to `url`; does nothing otherwise. */
-export async function refuseRedirect(response: Response, url: URL): Promise<void> {
+export async function refuseRedirect(response: HttpAnswer, url: URL): Promise<void> {
   if (!isRedirect(response)) return;
-  await discard(response);
-  const location = response.headers.get("location");
+  await response.discard();
+  const location = response.header("location");
   throw new TransportError(
     `HTTP ${response.status} from ${url.href} redirects${location === null ? "" : ` to ${location}`}; ` +
       "redirects are not followed (the request would be resent elsewhere): connect to the final URL",
@@ -38,25 +39,33 @@ export async function refuseRedirect(response: Response, url: URL): Promise<void
  */
 export async function readJsonAnswer(
   request: JSONRPCRequest,
-  response: Response,
+  response: HttpAnswer,
   url: URL,
   maxBytes: number,
 ): Promise<JSONRPCResponse> {
   const text = await readText(response, maxBytes);
-  const idless = idlessErrorOf(text);
-  if (idless !== undefined) throw idlessError(idless, response.status);
-  const parsed = parseMessage(text);
-  if (parsed.kind === "response" && parsed.message.id === request.id) {
-    if (response.ok || isErrorResponse(parsed.message)) return parsed.message;
+  // Parsed once, for both questions: an id-less error, then the response to `request`.
+  let value: unknown;
+  let json = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    json = false;
   }
-  if (!response.ok) throw withoutError(response, url);
+  const idless = json ? idlessErrorIn(value) : undefined;
+  if (idless !== undefined) throw idlessError(idless, response.status);
+  const parsed = json ? classifyMessage(value) : undefined;
+  if (parsed?.kind === "response" && parsed.message.id === request.id) {
+    if (isOk(response) || isErrorResponse(parsed.message)) return parsed.message;
+  }
+  if (!isOk(response)) throw withoutError(response, url);
   throw new TransportError(`the JSON body is not the response to request ${JSON.stringify(request.id)}`, {
     httpStatus: response.status,
   });
 }
 
 /** The `TransportError` of a non-2xx answer without a JSON-RPC error. */
-export function withoutError(response: Response, url: URL): TransportError {
+export function withoutError(response: HttpAnswer, url: URL): TransportError {
   return new TransportError(`HTTP ${response.status} from ${url.href} without a JSON-RPC error`, {
     httpStatus: response.status,
   });
@@ -67,16 +76,16 @@ export function withoutError(response: Response, url: URL): TransportError {
  *
  * @throws McpError for an id-less JSON-RPC error body; TransportError for any other status.
  */
-export async function checkAccepted(response: Response, what: string, maxBytes: number): Promise<void> {
+export async function checkAccepted(response: HttpAnswer, what: string, maxBytes: number): Promise<void> {
   if (response.status === 202) {
-    await discard(response);
+    await response.discard();
     return;
   }
-  if (isJsonContentType(response.headers.get("content-type"))) {
+  if (isJsonContentType(response.header("content-type"))) {
     const error = idlessErrorOf(await readText(response, maxBytes));
     if (error !== undefined) throw idlessError(error, response.status);
   } else {
-    await discard(response);
+    await response.discard();
   }
   throw new TransportError(`the server answered ${what} with HTTP ${response.status}, not 202`, {
     httpStatus: response.status,

@@ -10,6 +10,7 @@
 import type { JSONRPCMessage, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "../transport.js";
 import { newCursor, readSseMessages } from "./event-stream.js";
+import type { HttpAnswer } from "./http-answer.js";
 import { linkedController, type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
 
 /** Options of {@link readRequestStream}. */
@@ -22,7 +23,7 @@ export interface RequestStreamOptions {
   /** True when a stream that ended early may be resumed (a 2025-era session). */
   resumable(): boolean;
   /** Opens the stream again after `lastEventId` (a GET); throws when it cannot. */
-  resume(lastEventId: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined>;
+  resume(lastEventId: string, signal: AbortSignal): Promise<HttpAnswer | undefined>;
   /** Receives every message of the stream that is not the response. */
   route(message: JSONRPCMessage): void;
 }
@@ -37,12 +38,12 @@ export interface RequestStreamOptions {
  *   what {@link readSseMessages} throws.
  */
 export async function readRequestStream(
-  first: ReadableStream<Uint8Array>,
+  first: HttpAnswer,
   options: RequestStreamOptions,
 ): Promise<JSONRPCResponse> {
   const { request, maxEventBytes, reconnect, signal } = options;
   const cursor = newCursor();
-  let body: ReadableStream<Uint8Array> | undefined = first;
+  let body: HttpAnswer | undefined = first;
   // The resumed connection's own controller (none for `first`), unlinked when it ends.
   let connection: { unlink(): void } | undefined;
   // Resumptions in a row that delivered no message (failed, or priming events only).

@@ -3,47 +3,25 @@
  * all (released so the connection can be reused).
  */
 import { TransportError } from "../transport.js";
+import type { HttpAnswer } from "./http-answer.js";
 
 /**
- * Reads a response body as UTF-8 text, at most `maxBytes` bytes.
+ * Reads an answer's body as UTF-8 text, at most `maxBytes` bytes.
  *
  * @throws TransportError when `Content-Length` or the bytes read exceed `maxBytes` (the rest of
  *   the body is not read).
  */
-export async function readText(response: Response, maxBytes: number): Promise<string> {
+export async function readText(answer: HttpAnswer, maxBytes: number): Promise<string> {
   const tooLarge = () =>
     new TransportError(`the response body exceeds maxResponseBytes (${maxBytes} bytes)`, {
-      httpStatus: response.status,
+      httpStatus: answer.status,
     });
-  const declared = response.headers.get("content-length");
+  const declared = answer.header("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
-    await discard(response);
+    await answer.discard();
     throw tooLarge();
   }
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-/** Releases a response body we do not read. */
-export async function discard(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => {});
-}
-
-/** True for a redirect answer (3xx, or the opaque answer of `redirect: "manual"`). */
-export function isRedirect(response: Response): boolean {
-  return response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
+  const text = await answer.text(maxBytes);
+  if (text === undefined) throw tooLarge();
+  return text;
 }

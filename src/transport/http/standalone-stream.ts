@@ -11,6 +11,7 @@
 import type { JSONRPCMessage } from "../../protocol/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "../transport.js";
 import { newCursor, readSseMessages } from "./event-stream.js";
+import type { HttpAnswer } from "./http-answer.js";
 import { linkedController, type ReconnectPolicy, reconnectDelay, sleep } from "./reconnect.js";
 
 /** What the standalone stream needs from its transport. */
@@ -20,10 +21,7 @@ export interface StandaloneStreamOptions {
    * undefined when the server offers no GET stream (HTTP 405). Throws `SessionExpiredError` when
    * the session is gone, another error for any other failure.
    */
-  connect(
-    lastEventId: string | undefined,
-    signal: AbortSignal,
-  ): Promise<ReadableStream<Uint8Array> | undefined>;
+  connect(lastEventId: string | undefined, signal: AbortSignal): Promise<HttpAnswer | undefined>;
   readonly maxEventBytes: number;
   readonly reconnect: ReconnectPolicy;
   /** Receives every message of the stream. */
