@@ -122,15 +122,20 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
   seal(payload: Uint8Array): string {
     const { kid, aad, key } = this.#minter;
     const body = Buffer.allocUnsafe(MIN_BODY_BYTES + payload.length);
-    kid.copy(body, 0);
+    body.set(kid, 0);
     const nonce = body.subarray(KID_BYTES, KID_BYTES + NONCE_BYTES);
     fillRandom(nonce);
     const cipher = createCipheriv(ALGORITHM, key, nonce, CIPHER_OPTIONS);
     cipher.setAAD(aad);
-    let offset = KID_BYTES + NONCE_BYTES;
-    offset += cipher.update(payload).copy(body, offset);
-    offset += cipher.final().copy(body, offset);
-    cipher.getAuthTag().copy(body, offset);
+    const ciphertext = cipher.update(payload);
+    body.set(ciphertext, KID_BYTES + NONCE_BYTES);
+    let offset = KID_BYTES + NONCE_BYTES + ciphertext.length;
+    const tail = cipher.final(); // empty for GCM, a stream mode
+    if (tail.length !== 0) {
+      body.set(tail, offset);
+      offset += tail.length;
+    }
+    body.set(cipher.getAuthTag(), offset);
     return REQUEST_STATE_TOKEN_PREFIX + body.toString("base64url");
   }
 

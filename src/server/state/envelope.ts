@@ -40,15 +40,16 @@ export const METHOD_FIELD = 0;
 export const TARGET_FIELD = 1;
 export const DIGEST_FIELD = 2;
 
-/** A text field ready to write: well-formed text (written as UTF-8), or its exact bytes. */
+/** A text field ready to write: ASCII text (one byte per character), or its exact bytes. */
 type FieldText = string | Buffer;
 
-function prepared(text: string): FieldText {
-  return isWellFormed(text) ? text : exactUtf8Bytes(text);
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
-function byteLengthOf(field: FieldText): number {
-  return typeof field === "string" ? Buffer.byteLength(field, "utf8") : field.length;
+function prepared(text: string): FieldText {
+  return isAscii(text) ? text : exactUtf8Bytes(text);
 }
 
 /** The envelope's bytes, in the layout above. */
@@ -73,23 +74,24 @@ export function encodeClaims(claims: RequestStateClaims): Buffer {
     flags |= FLAG_JSON_STATE;
     state = JSON.stringify(state);
   }
-  const lengths = fields.map(byteLengthOf);
   const stateBytes = Buffer.byteLength(state, "utf8");
   let total = HEADER_BYTES + stateBytes;
-  for (const length of lengths) total += LENGTH_BYTES + length;
+  for (const field of fields) total += LENGTH_BYTES + field.length;
   const out = Buffer.allocUnsafe(total);
   out[0] = REQUEST_STATE_ENVELOPE_VERSION;
   out[1] = flags;
   out.writeDoubleBE(claims.issuedAtMs, 2);
   out.writeDoubleBE(claims.expiresAtMs, 10);
   let offset = HEADER_BYTES;
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    const length = lengths[i]!;
+  for (const field of fields) {
+    const length = field.length;
     out.writeUInt32BE(length, offset);
     offset += LENGTH_BYTES;
-    if (typeof field === "string") out.write(field, offset, length, "utf8");
-    else field.copy(out, offset);
+    if (typeof field === "string") {
+      for (let i = 0; i < length; i++) out[offset + i] = field.charCodeAt(i);
+    } else {
+      field.copy(out, offset);
+    }
     offset += length;
   }
   out.write(state, offset, stateBytes, "utf8");
@@ -129,17 +131,19 @@ export class ReadEnvelope {
 
   /** True when field `index` holds exactly the bytes of `text` (see the module comment). */
   fieldEquals(index: number, text: string): boolean {
-    const start = this.bounds[2 * index]!;
-    const end = this.bounds[2 * index + 1]!;
-    const length = end - start;
-    if (isWellFormed(text)) {
-      const textBytes = Buffer.byteLength(text, "utf8");
-      if (textBytes !== length) return false;
-      // All ASCII: equal Latin-1 text means equal bytes, each below 0x80.
-      if (textBytes === text.length) return this.bytes.toString("latin1", start, end) === text;
+    const { bytes, bounds } = this;
+    const start = bounds[2 * index]!;
+    const length = bounds[2 * index + 1]! - start;
+    if (length === text.length) {
+      // Equal only as ASCII: any other character takes more than one byte.
+      for (let i = 0; i < length; i++) {
+        const unit = text.charCodeAt(i);
+        if (unit > 0x7f || bytes[start + i] !== unit) return false;
+      }
+      return true;
     }
     const expected = exactUtf8Bytes(text);
-    return expected.length === length && this.bytes.compare(expected, 0, length, start, end) === 0;
+    return expected.length === length && bytes.compare(expected, 0, length, start, start + length) === 0;
   }
 
   /** Field `index` read as Latin-1 text (one character per byte, so nothing is lost). */
