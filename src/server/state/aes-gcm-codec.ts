@@ -85,6 +85,8 @@ function deriveRingKey(secret: Buffer): RingKey {
  */
 export class AesGcmRequestStateCodec implements RequestStateCodec {
   readonly #minter: RingKey;
+  /** Scratch space for each seal's fresh nonce. */
+  readonly #nonce = Buffer.alloc(NONCE_BYTES);
   /** Ring keys by their kid, read as a big-endian 32-bit integer. */
   readonly #byKid: ReadonlyMap<number, RingKey>;
 
@@ -123,8 +125,10 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
     const { kid, aad, key } = this.#minter;
     const body = Buffer.allocUnsafe(MIN_BODY_BYTES + payload.length);
     body.set(kid, 0);
-    const nonce = body.subarray(KID_BYTES, KID_BYTES + NONCE_BYTES);
+    // Public and used once: the cipher copies it at creation, the token carries it.
+    const nonce = this.#nonce;
     fillRandom(nonce);
+    body.set(nonce, KID_BYTES);
     const cipher = createCipheriv(ALGORITHM, key, nonce, CIPHER_OPTIONS);
     cipher.setAAD(aad);
     const ciphertext = cipher.update(payload);
