@@ -173,5 +173,5 @@ export function checkClaims(payload: Uint8Array, expected: ClaimsExpectation): s
   ) {
     throw new InvalidRequestState("principal");
   }
-  return envelope.state();
+  return envelope.state;
 }

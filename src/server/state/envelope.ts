@@ -20,7 +20,6 @@
  * never share bytes; fields are compared as bytes). A state holding a lone surrogate, which UTF-8
  * cannot carry, is stored as its JSON string literal instead, under flag 4.
  */
-import { isUtf8 } from "node:buffer";
 import type { RequestStateClaims } from "./claims.js";
 import { InvalidRequestState } from "./errors.js";
 import { exactUtf8Bytes, isWellFormed } from "./exact-utf8.js";
@@ -98,7 +97,7 @@ export function encodeClaims(claims: RequestStateClaims): Buffer {
   return out;
 }
 
-/** An envelope read back: its times, and where each field lies in its bytes. */
+/** An envelope read back: its times, where each field lies in its bytes, and the state. */
 export class ReadEnvelope {
   /**
    * @param bytes the envelope.
@@ -107,7 +106,7 @@ export class ReadEnvelope {
    * @param flags the flags byte.
    * @param bounds start and end of each text field, in order (method, target, digest, then the
    *   audience and the principal claim when present); the state starts at the last end.
-   * @param jsonState the state already decoded when it was stored as JSON, else `undefined`.
+   * @param state the plaintext state.
    */
   constructor(
     readonly bytes: Buffer,
@@ -115,7 +114,7 @@ export class ReadEnvelope {
     readonly expiresAtMs: number,
     readonly flags: number,
     readonly bounds: readonly number[],
-    readonly jsonState: string | undefined,
+    readonly state: string,
   ) {}
 
   /** Index of the audience field, or -1 when the envelope has none. */
@@ -150,14 +149,12 @@ export class ReadEnvelope {
   fieldLatin1(index: number): string {
     return this.bytes.toString("latin1", this.bounds[2 * index], this.bounds[2 * index + 1]);
   }
-
-  /** The plaintext state. */
-  state(): string {
-    return this.jsonState ?? this.bytes.toString("utf8", this.bounds[this.bounds.length - 1]);
-  }
 }
 
 const MALFORMED = "malformed";
+
+/** Strict UTF-8: invalid bytes throw instead of becoming U+FFFD, and a leading U+FEFF is kept. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Reads an envelope, checking its structure: known version and flags, every field inside the
@@ -184,17 +181,13 @@ export function readEnvelope(payload: Uint8Array): ReadEnvelope {
     bounds.push(offset + LENGTH_BYTES, end);
     offset = end;
   }
-  if (!isUtf8(bytes.subarray(offset))) throw new InvalidRequestState(MALFORMED);
-  let jsonState: string | undefined;
-  if (flags & FLAG_JSON_STATE) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.toString("utf8", offset));
-    } catch {
-      throw new InvalidRequestState(MALFORMED);
-    }
-    if (typeof parsed !== "string") throw new InvalidRequestState(MALFORMED);
-    jsonState = parsed;
+  let state: unknown;
+  try {
+    state = UTF8.decode(bytes.subarray(offset));
+    if (flags & FLAG_JSON_STATE) state = JSON.parse(state as string);
+  } catch {
+    throw new InvalidRequestState(MALFORMED);
   }
-  return new ReadEnvelope(bytes, bytes.readDoubleBE(2), bytes.readDoubleBE(10), flags, bounds, jsonState);
+  if (typeof state !== "string") throw new InvalidRequestState(MALFORMED);
+  return new ReadEnvelope(bytes, bytes.readDoubleBE(2), bytes.readDoubleBE(10), flags, bounds, state);
 }
