@@ -20,7 +20,8 @@ import { sampleSync } from "./lib/stats.js";
 
 const WARMUP_OPS = 5_000;
 const SAMPLES = 50_000;
-const TARGET_1KIB_US = 20;
+/** The goal for sealing plus opening a 1 KiB state (sum of the two medians), in microseconds. */
+const TARGET_1KIB_ROUND_TRIP_US = 10;
 const BOUNDS = { warmup: WARMUP_OPS, maxSamples: SAMPLES, maxMs: 60_000 };
 
 const policy = benchPolicy();
@@ -60,7 +61,7 @@ console.log("| --- | --- | ---: | ---: |");
 for (const row of rows) {
   console.log(`| ${row.case} | ${row.op} | ${row.medianUs.toFixed(1)} | ${row.p90Us.toFixed(1)} |`);
 }
-const worst1KiB = Math.max(...rows.filter((row) => row.case === "1 KiB").map((row) => row.medianUs));
+const roundTrip1KiB = rows.filter((row) => row.case === "1 KiB").reduce((sum, row) => sum + row.medianUs, 0);
 console.log(
-  `\n1 KiB target: median under ${TARGET_1KIB_US} us — ${worst1KiB < TARGET_1KIB_US ? "met" : "MISSED"} (${worst1KiB.toFixed(1)} us)`,
+  `\n1 KiB seal + open (sum of medians): ${roundTrip1KiB.toFixed(1)} us; goal <= ${TARGET_1KIB_ROUND_TRIP_US} us — ${roundTrip1KiB <= TARGET_1KIB_ROUND_TRIP_US ? "met" : "MISSED"}`,
 );

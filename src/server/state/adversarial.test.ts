@@ -10,6 +10,7 @@ import { type PrincipalBinding, RequestStateSecurity } from "./policy.js";
 import { openRequestState, sealRequestState } from "./sealing.js";
 import {
   CapturingLogger,
+  envelopeFields,
   errorOf,
   flowServer,
   KEY_A,
@@ -341,8 +342,7 @@ describe("principal binding", () => {
   it("carries different salted claims for two mints by one principal, neither revealing it", async () => {
     const target = fixture();
     const codec = target.policy.codec;
-    const claimOf = async () =>
-      JSON.parse(Buffer.from(codec.unseal(await mint(target, {}, alice))).toString()).p as string;
+    const claimOf = async () => envelopeFields(codec.unseal(await mint(target, {}, alice))).p as string;
     const first = await claimOf();
     const second = await claimOf();
     expect(first).not.toBe(second);
@@ -440,9 +440,7 @@ describe("audience", () => {
     const named = fixture({ name: "Provisioner" });
     const anonymous = fixture({ name: "Provisioner", defaultAudience: null });
     const audienceFree = await mint(anonymous);
-    expect(
-      JSON.parse(Buffer.from(anonymous.policy.codec.unseal(audienceFree)).toString()),
-    ).not.toHaveProperty("aud");
+    expect(envelopeFields(anonymous.policy.codec.unseal(audienceFree))).not.toHaveProperty("aud");
     await expectRefused(named, "audience", () =>
       send(named.server, provision({ requestState: audienceFree }, 2)),
     );
@@ -456,7 +454,7 @@ describe("audience", () => {
     const east = fixture({ name: "worker-east", audience: "fleet" });
     const west = fixture({ name: "worker-west", audience: "fleet" });
     const token = await mint(east);
-    expect(JSON.parse(Buffer.from(east.policy.codec.unseal(token)).toString()).aud).toBe("fleet");
+    expect(envelopeFields(east.policy.codec.unseal(token)).aud).toBe("fleet");
     expect(textOf(await send(west.server, provision({ requestState: token }, 2)))).toBe("done after step-1");
   });
 });

@@ -13,11 +13,11 @@ import {
   hkdfSync,
   type KeyObject,
 } from "node:crypto";
-import { decodeCanonicalBase64Url, encodeBase64Url } from "./base64url.js";
+import { decodeCanonicalBase64Url } from "./base64url.js";
 import type { RequestStateCodec } from "./codec.js";
 import { describeType } from "./describe-type.js";
 import { InvalidRequestState } from "./errors.js";
-import { pooledRandomBytes } from "./random-pool.js";
+import { fillRandom } from "./random-pool.js";
 
 /** The shortest secret the key ring accepts, in bytes. */
 export const REQUEST_STATE_MIN_KEY_BYTES = 32;
@@ -40,6 +40,8 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
 const MIN_BODY_BYTES = KID_BYTES + NONCE_BYTES + TAG_BYTES;
+const ALGORITHM = "aes-256-gcm";
+const CIPHER_OPTIONS = Object.freeze({ authTagLength: TAG_BYTES });
 
 interface RingKey {
   readonly kid: Buffer;
@@ -83,7 +85,10 @@ function deriveRingKey(secret: Buffer): RingKey {
  */
 export class AesGcmRequestStateCodec implements RequestStateCodec {
   readonly #minter: RingKey;
-  readonly #byKid: ReadonlyMap<string, RingKey>;
+  /** Scratch space for each seal's fresh nonce. */
+  readonly #nonce = Buffer.alloc(NONCE_BYTES);
+  /** Ring keys by their kid, read as a big-endian 32-bit integer. */
+  readonly #byKid: ReadonlyMap<number, RingKey>;
 
   constructor(keys: readonly RequestStateKey[]) {
     if (!Array.isArray(keys)) {
@@ -94,7 +99,7 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
         `AesGcmRequestStateCodec requires at least one key. ${REQUEST_STATE_KEY_GUIDANCE}`,
       );
     }
-    const byKid = new Map<string, RingKey>();
+    const byKid = new Map<number, RingKey>();
     const ring: RingKey[] = [];
     keys.forEach((entry: unknown, index) => {
       const secret = secretBytes(entry, index);
@@ -106,7 +111,7 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
       }
       const ringKey = deriveRingKey(secret);
       secret.fill(0);
-      const id = ringKey.kid.toString("hex");
+      const id = ringKey.kid.readUInt32BE(0);
       if (byKid.has(id)) throw new RangeError(`keys[${index}] duplicates an earlier ring key`);
       byKid.set(id, ringKey);
       ring.push(ringKey);
@@ -118,14 +123,24 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
   /** Seals `payload` under `keys[0]`: `"v1." + base64url(kid || nonce || ct || tag)`. */
   seal(payload: Uint8Array): string {
     const { kid, aad, key } = this.#minter;
-    const nonce = pooledRandomBytes(NONCE_BYTES);
-    const cipher = createCipheriv("aes-256-gcm", key, nonce, { authTagLength: TAG_BYTES });
+    const body = Buffer.allocUnsafe(MIN_BODY_BYTES + payload.length);
+    body.set(kid, 0);
+    // Public and used once: the cipher copies it at creation, the token carries it.
+    const nonce = this.#nonce;
+    fillRandom(nonce);
+    body.set(nonce, KID_BYTES);
+    const cipher = createCipheriv(ALGORITHM, key, nonce, CIPHER_OPTIONS);
     cipher.setAAD(aad);
-    const head = cipher.update(payload);
-    const tail = cipher.final();
-    const parts = [kid, nonce, head, tail, cipher.getAuthTag()];
-    const body = Buffer.concat(parts, MIN_BODY_BYTES + head.length + tail.length);
-    return REQUEST_STATE_TOKEN_PREFIX + encodeBase64Url(body);
+    const ciphertext = cipher.update(payload);
+    body.set(ciphertext, KID_BYTES + NONCE_BYTES);
+    let offset = KID_BYTES + NONCE_BYTES + ciphertext.length;
+    const tail = cipher.final(); // empty for GCM, a stream mode
+    if (tail.length !== 0) {
+      body.set(tail, offset);
+      offset += tail.length;
+    }
+    body.set(cipher.getAuthTag(), offset);
+    return REQUEST_STATE_TOKEN_PREFIX + body.toString("base64url");
   }
 
   /**
@@ -140,16 +155,17 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
     }
     const body = decodeCanonicalBase64Url(token.slice(REQUEST_STATE_TOKEN_PREFIX.length));
     if (body === undefined || body.length < MIN_BODY_BYTES) throw new InvalidRequestState("malformed");
-    const ringKey = this.#byKid.get(body.toString("hex", 0, KID_BYTES));
+    const ringKey = this.#byKid.get(body.readUInt32BE(0));
     if (ringKey === undefined) throw new InvalidRequestState("unknown key");
     const nonce = body.subarray(KID_BYTES, KID_BYTES + NONCE_BYTES);
     const ciphertext = body.subarray(KID_BYTES + NONCE_BYTES, body.length - TAG_BYTES);
-    const decipher = createDecipheriv("aes-256-gcm", ringKey.key, nonce, { authTagLength: TAG_BYTES });
+    const decipher = createDecipheriv(ALGORITHM, ringKey.key, nonce, CIPHER_OPTIONS);
     decipher.setAAD(ringKey.aad);
     decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
     try {
       const head = decipher.update(ciphertext);
-      return Buffer.concat([head, decipher.final()]);
+      const tail = decipher.final();
+      return tail.length === 0 ? head : Buffer.concat([head, tail]);
     } catch {
       throw new InvalidRequestState("seal");
     }

@@ -9,12 +9,14 @@ import type { MiddlewareRequest, WireResult } from "../middleware.js";
 import { Server } from "../server.js";
 import { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
 import { requestStateBoundary } from "./boundary.js";
+import { encodeClaims, REQUEST_STATE_ENVELOPE_VERSION, requestBinding } from "./claims.js";
 import type { RequestStateCodec } from "./codec.js";
 import { INVALID_REQUEST_STATE_ERROR, InvalidRequestState } from "./errors.js";
 import { RequestStateSecurity } from "./policy.js";
 import {
   ASK_REGION,
   CapturingLogger,
+  envelopeFields,
   errorOf,
   flowServer,
   KEY_A,
@@ -34,7 +36,7 @@ function setup(options: { name?: string; rounds?: number; defaultAudience?: stri
 }
 
 function claimsOf(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(new AesGcmRequestStateCodec([KEY_A]).unseal(token)).toString("utf8"));
+  return envelopeFields(new AesGcmRequestStateCodec([KEY_A]).unseal(token));
 }
 
 function expectFrozenRefusal(response: JSONRPCResponse, logger: CapturingLogger, line: string): void {
@@ -105,7 +107,7 @@ describe("the round trip", () => {
     const { server, clock } = setup();
     const claims = claimsOf(stateOf(await send(server, provision())));
     expect(claims).toEqual({
-      v: 1,
+      v: REQUEST_STATE_ENVELOPE_VERSION,
       iat: clock.nowMs,
       exp: clock.nowMs + 600_000,
       m: "tools/call",
@@ -424,6 +426,48 @@ describe("codec failures", () => {
         fields: { method: "tools/call", reason: "request binding", cause: "RangeError" },
       },
     ]);
+  });
+
+  it("refuses a sealed envelope of an unknown version, and a version-1 JSON envelope, as malformed", async () => {
+    const { server, logger, clock } = setup();
+    const codec = new AesGcmRequestStateCodec([KEY_A]);
+    const claims = {
+      issuedAtMs: clock.nowMs,
+      expiresAtMs: clock.nowMs + 600_000,
+      binding: requestBinding("tools/call", { name: "provision", arguments: { name: "orders" } }),
+      state: "step-1",
+      audience: "Provisioner",
+      principalClaim: undefined,
+    };
+    const current = Buffer.from(encodeClaims(claims));
+    expect(textOf(await send(server, provision({ requestState: codec.seal(current) }, 2)))).toBe(
+      "done after step-1",
+    );
+    const unknown = [1, 0, REQUEST_STATE_ENVELOPE_VERSION + 1, 0xff].map((version) => {
+      const payload = Buffer.from(current);
+      payload[0] = version;
+      return payload;
+    });
+    const versionOne = Buffer.from(
+      JSON.stringify({
+        v: 1,
+        iat: clock.nowMs,
+        exp: clock.nowMs + 600_000,
+        m: "tools/call",
+        t: "provision",
+        a: claims.binding.argumentsDigest,
+        s: "step-1",
+        aud: "Provisioner",
+      }),
+    );
+    for (const payload of [...unknown, versionOne]) {
+      logger.clear();
+      expectFrozenRefusal(
+        await send(server, provision({ requestState: codec.seal(payload) }, 3)),
+        logger,
+        "requestState rejected on tools/call: malformed",
+      );
+    }
   });
 
   it("refuses codec-authenticated bytes that are not a claims envelope", async () => {

@@ -5,29 +5,35 @@
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (bind principal, expiry,
  * originating request).
  *
- * Wire form: compact JSON with keys in this order — `v` (1), `iat` and `exp` (milliseconds since
- * the epoch), `m` (method), `t` (target), `a` (arguments digest), `s` (plaintext state), then
- * `aud` (omitted when there is no audience) and `p` (salted principal claim, omitted when unbound).
+ * Wire form: the binary envelope of `envelope.ts` (version, flags, `iat`, `exp`, method, target,
+ * arguments digest, audience and principal claim when present, then the plaintext state).
  */
 import { createHash } from "node:crypto";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { encodeBase64Url } from "./base64url.js";
+import {
+  DIGEST_FIELD,
+  METHOD_FIELD,
+  REQUEST_STATE_ENVELOPE_VERSION,
+  readEnvelope,
+  TARGET_FIELD,
+} from "./envelope.js";
 import { InvalidRequestState } from "./errors.js";
 import { principalClaimMatches } from "./principal.js";
 
-/** The envelope version every sealed state carries (`"v":1`). */
-export const REQUEST_STATE_ENVELOPE_VERSION = 1;
+export { encodeClaims } from "./envelope.js";
+export { REQUEST_STATE_ENVELOPE_VERSION };
 
 /** How far in the future a mint time (`iat`) may lie before a token is refused, in milliseconds. */
 export const REQUEST_STATE_FUTURE_SKEW_MS = 60_000;
 
 /** Which request a state belongs to; recomputed from every retry and compared. */
 export interface RequestBinding {
-  /** The JSON-RPC method (`m`). */
+  /** The JSON-RPC method. */
   readonly method: string;
-  /** The tool or prompt name, or the resource URI (`t`); `""` when missing. */
+  /** The tool or prompt name, or the resource URI; `""` when missing. */
   readonly target: string;
-  /** {@link argumentsDigest} of the arguments (`a`); resources bind by URI, so `{}`. */
+  /** {@link argumentsDigest} of the arguments; resources bind by URI, so `{}`. */
   readonly argumentsDigest: string;
 }
 
@@ -39,11 +45,11 @@ export interface RequestStateClaims {
   readonly expiresAtMs: number;
   /** The request the state belongs to. */
   readonly binding: RequestBinding;
-  /** The handler's plaintext state (`s`). */
+  /** The handler's plaintext state. */
   readonly state: string;
-  /** The audience (`aud`), or `null` for none. */
+  /** The audience, or `null` for none. */
   readonly audience: string | null;
-  /** The salted principal claim (`p`), or `undefined` when the state is not principal-bound. */
+  /** The salted principal claim, or `undefined` when the state is not principal-bound. */
   readonly principalClaim: string | undefined;
 }
 
@@ -97,7 +103,7 @@ function isSkipped(value: unknown): boolean {
 }
 
 /**
- * The arguments digest `a`: `base64url(SHA-256(canonicalJson(args))[:16])`. `undefined` and `null`
+ * The arguments digest: `base64url(SHA-256(canonicalJson(args))[:16])`. `undefined` and `null`
  * digest like `{}`; key order never matters.
  */
 export function argumentsDigest(args: unknown): string {
@@ -124,84 +130,48 @@ export function requestBinding(method: string, params: Params): RequestBinding {
   return { method, target: targetOf(params.name), argumentsDigest: argumentsDigest(params.arguments) };
 }
 
-/** The envelope's bytes: compact UTF-8 JSON in the documented key order. */
-export function encodeClaims(claims: RequestStateClaims): Uint8Array {
-  const { binding } = claims;
-  const envelope: Record<string, unknown> = {
-    v: REQUEST_STATE_ENVELOPE_VERSION,
-    iat: claims.issuedAtMs,
-    exp: claims.expiresAtMs,
-    m: binding.method,
-    t: binding.target,
-    a: binding.argumentsDigest,
-    s: claims.state,
-  };
-  if (claims.audience !== null) envelope.aud = claims.audience;
-  if (claims.principalClaim !== undefined) envelope.p = claims.principalClaim;
-  return Buffer.from(JSON.stringify(envelope), "utf8");
-}
-
-/**
- * Strict UTF-8: invalid bytes throw instead of becoming U+FFFD, and a byte order mark is kept (so
- * JSON.parse refuses it, as it refuses any text before the envelope).
- */
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function parseEnvelope(payload: Uint8Array): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(UTF8.decode(payload));
-  } catch {
-    throw new InvalidRequestState("malformed");
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new InvalidRequestState("malformed");
-  }
-  const envelope = parsed as Record<string, unknown>;
-  for (const key of ["v", "iat", "exp", "s"]) {
-    if (!Object.hasOwn(envelope, key)) throw new InvalidRequestState("malformed");
-  }
-  if (envelope.v !== REQUEST_STATE_ENVELOPE_VERSION || typeof envelope.s !== "string") {
-    throw new InvalidRequestState("malformed");
-  }
-  return envelope;
-}
-
 /**
  * Reads an opened envelope and checks it against the retry, in this order, returning the plaintext
- * state. Absent and `null` `aud`/`p` count alike.
+ * state. A missing audience matches only `null`.
  *
- * @throws InvalidRequestState with reason `"malformed"` (not UTF-8 JSON, a claim missing, `v` not
- *   1, `s` not a string), `"minted in the future"` (`iat` beyond now + 60 s), `"expired"` (now at or
- *   past `exp`), `"request binding"` (`m`, `t` or `a` differ), `"audience"`, `"principal drift"`
- *   (bound on one side only), `"principal"` (a different principal), or whatever reason
- *   `expected.principal` throws with.
+ * @throws InvalidRequestState with reason `"malformed"` (not an envelope `encodeClaims` writes: an
+ *   unknown version or flag, a field past the end, a state that is not strict UTF-8),
+ *   `"minted in the future"` (`iat` beyond now + 60 s), `"expired"` (now at or past `exp`),
+ *   `"request binding"` (method, target or arguments digest differ), `"audience"`,
+ *   `"principal drift"` (bound on one side only), `"principal"` (a different principal), or
+ *   whatever reason `expected.principal` throws with.
  */
 export function checkClaims(payload: Uint8Array, expected: ClaimsExpectation): string {
-  const envelope = parseEnvelope(payload);
-  const { iat, exp } = envelope;
-  if (!(typeof iat === "number" && iat <= expected.nowMs + REQUEST_STATE_FUTURE_SKEW_MS)) {
+  const envelope = readEnvelope(payload);
+  if (!(envelope.issuedAtMs <= expected.nowMs + REQUEST_STATE_FUTURE_SKEW_MS)) {
     throw new InvalidRequestState("minted in the future");
   }
-  if (!(typeof exp === "number" && expected.nowMs < exp)) throw new InvalidRequestState("expired");
+  if (!(expected.nowMs < envelope.expiresAtMs)) throw new InvalidRequestState("expired");
   const { binding } = expected;
   if (
-    envelope.m !== binding.method ||
-    envelope.t !== binding.target ||
-    envelope.a !== binding.argumentsDigest
+    !envelope.fieldEquals(METHOD_FIELD, binding.method) ||
+    !envelope.fieldEquals(TARGET_FIELD, binding.target) ||
+    !envelope.fieldEquals(DIGEST_FIELD, binding.argumentsDigest)
   ) {
     throw new InvalidRequestState("request binding");
   }
-  if ((envelope.aud ?? null) !== expected.audience) throw new InvalidRequestState("audience");
-  const claim = envelope.p ?? undefined;
-  const principal = expected.principal();
-  if ((claim === undefined) !== (principal === undefined)) throw new InvalidRequestState("principal drift");
+  const audienceField = envelope.audienceField;
   if (
-    claim !== undefined &&
+    audienceField < 0
+      ? expected.audience !== null
+      : expected.audience === null || !envelope.fieldEquals(audienceField, expected.audience)
+  ) {
+    throw new InvalidRequestState("audience");
+  }
+  const principalField = envelope.principalField;
+  const principal = expected.principal();
+  if (principalField < 0 !== (principal === undefined)) throw new InvalidRequestState("principal drift");
+  if (
+    principalField >= 0 &&
     principal !== undefined &&
-    !(typeof claim === "string" && principalClaimMatches(claim, principal))
+    !principalClaimMatches(envelope.fieldLatin1(principalField), principal)
   ) {
     throw new InvalidRequestState("principal");
   }
-  return envelope.s as string;
+  return envelope.state;
 }

@@ -7,12 +7,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestContext } from "../context.js";
 import { decodeCanonicalBase64Url, encodeBase64Url } from "./base64url.js";
+import { exactUtf8Bytes } from "./exact-utf8.js";
 import { pooledRandomBytes } from "./random-pool.js";
 
 const PRINCIPAL_LABEL = Buffer.from("mcp/request-state/principal:", "ascii");
 const SALT_BYTES = 8;
 const TAG_BYTES = 16;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * The default principal binding: the authenticated identity of the request, as the compact JSON
@@ -28,34 +28,11 @@ export function authenticatedPrincipal(ctx: RequestContext): string | undefined 
   return JSON.stringify([auth.clientId ?? null, auth.issuer ?? null, auth.subject ?? null]);
 }
 
-/** UTF-8, except that lone surrogates are encoded as themselves (Python's "surrogatepass"). */
-function surrogatePassBytes(text: string): Buffer {
-  if (!LONE_SURROGATE.test(text)) return Buffer.from(text, "utf8");
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      i++;
-      continue;
-    }
-    parts.push(
-      Buffer.from(text.slice(start, i), "utf8"),
-      Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]),
-    );
-    start = i + 1;
-  }
-  parts.push(Buffer.from(text.slice(start), "utf8"));
-  return Buffer.concat(parts);
-}
-
 function principalTag(salt: Uint8Array, principal: string): Buffer {
   return createHash("sha256")
     .update(PRINCIPAL_LABEL)
     .update(salt)
-    .update(surrogatePassBytes(principal))
+    .update(exactUtf8Bytes(principal))
     .digest()
     .subarray(0, TAG_BYTES);
 }

@@ -13,12 +13,22 @@ let offset = POOL_BYTES;
 /** `size` fresh CSPRNG bytes, copied out of the pool (never shared with a later caller). */
 export function pooledRandomBytes(size: number): Buffer {
   if (size > POOL_BYTES / 4) return randomBytes(size);
+  const bytes = Buffer.allocUnsafe(size);
+  fillRandom(bytes);
+  return bytes;
+}
+
+/** Fills `target` with fresh CSPRNG bytes from the pool (each pooled byte is handed out once). */
+export function fillRandom(target: Uint8Array): void {
+  const size = target.length;
+  if (size > POOL_BYTES / 4) {
+    randomFillSync(target);
+    return;
+  }
   if (offset + size > POOL_BYTES) {
     randomFillSync(pool);
     offset = 0;
   }
-  const bytes = Buffer.allocUnsafe(size);
-  pool.copy(bytes, 0, offset, offset + size);
+  pool.copy(target, 0, offset, offset + size);
   offset += size;
-  return bytes;
 }

@@ -183,3 +183,33 @@ export function textOf(response: JSONRPCResponse): string {
   if (text === undefined) throw new Error(`expected text content, got ${JSON.stringify(response)}`);
   return text;
 }
+
+/**
+ * The claims of an envelope under the names of its documented fields (`v`, `iat`, `exp`, `m`, `t`,
+ * `a`, `s`, then `aud` and `p` when present), read straight from the binary layout: version and
+ * flags bytes, two big-endian doubles, length-prefixed (32-bit) text fields, the state to the end.
+ */
+export function envelopeFields(payload: Uint8Array): Record<string, unknown> {
+  const bytes = Buffer.from(payload);
+  const flags = bytes[1]!;
+  const fields: Record<string, unknown> = {
+    v: bytes[0],
+    iat: bytes.readDoubleBE(2),
+    exp: bytes.readDoubleBE(10),
+  };
+  const names = ["m", "t", "a"];
+  if (flags & 1) names.push("aud");
+  if (flags & 2) names.push("p");
+  let offset = 18;
+  const texts: Record<string, string> = {};
+  for (const name of names) {
+    const length = bytes.readUInt32BE(offset);
+    texts[name] = bytes.toString("utf8", offset + 4, offset + 4 + length);
+    offset += 4 + length;
+  }
+  const state = bytes.toString("utf8", offset);
+  Object.assign(fields, { m: texts.m, t: texts.t, a: texts.a, s: flags & 4 ? JSON.parse(state) : state });
+  if (texts.aud !== undefined) fields.aud = texts.aud;
+  if (texts.p !== undefined) fields.p = texts.p;
+  return fields;
+}
