@@ -4,10 +4,11 @@
  * with ajv). Each becomes the JSON Schema advertised on the wire plus a validator; nothing is
  * converted or compiled per request. Spec: basic/index §JSON Schema Usage, server/tools.
  */
-import { type SchemaIssue, toIssue } from "./issues.js";
+import type { SchemaIssue } from "./issues.js";
 import { deepFreeze, isPlainObject } from "./json.js";
 import { compileJsonSchema, type JsonSchemaObject } from "./json-schema.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
+import { validateStandard } from "./standard-validate.js";
 
 /**
  * A schema tsmcp accepts: a zod v4 schema, any Standard Schema that also implements Standard JSON
@@ -62,11 +63,6 @@ function hasJsonSchema(schema: StandardSchemaV1): schema is StandardSchemaV1 & S
     typeof converter.input === "function" &&
     typeof converter.output === "function"
   );
-}
-
-function standardResult<T>(result: StandardSchemaV1.Result<unknown>): ValidationResult<T> {
-  if (result.issues === undefined) return { ok: true, value: result.value as T };
-  return { ok: false, issues: result.issues.map(toIssue) };
 }
 
 /**
@@ -133,13 +129,10 @@ export function compileSchema<T = unknown>(
 ): CompiledSchema<T> {
   if (isStandardSchema(schema)) {
     const jsonSchema = deepFreeze(structuredClone(convertStandard(schema, side, where)));
-    const validate = schema["~standard"].validate;
     return {
       jsonSchema,
-      validate(value) {
-        const result = validate(value);
-        return result instanceof Promise ? result.then(standardResult<T>) : standardResult<T>(result);
-      },
+      validate: (value) =>
+        validateStandard(schema, value) as ValidationResult<T> | Promise<ValidationResult<T>>,
     };
   }
   if (!isPlainObject(schema)) {
