@@ -135,7 +135,7 @@ const message: fc.Arbitrary<Record<string, unknown>> = fc.record(
 );
 
 /** Body text: a message, a batch, any JSON, or text that is not JSON. */
-const body: fc.Arbitrary<string> = fc.oneof(
+export const fuzzBody: fc.Arbitrary<string> = fc.oneof(
   { weight: 8, arbitrary: message.map((m) => JSON.stringify(m)) },
   { weight: 1, arbitrary: fc.array(message, { maxLength: 4 }).map((batch) => JSON.stringify(batch)) },
   { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value) ?? "null") },
@@ -216,7 +216,7 @@ export function fuzzRequest(host: string): fc.Arbitrary<FuzzRequest> {
         { weight: 12, arbitrary: fc.constant("POST" as const) },
         fc.constantFrom("GET" as const, "DELETE" as const, "PUT" as const),
       ),
-      body,
+      fuzzBody,
     )
     .chain(([method, text]) =>
       headersFor(text, host).map(

@@ -9,13 +9,11 @@
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as z from "zod";
-import { elicit, inputRequired, MCPServer, resolver } from "../../src/server/index.js";
-import { elicitationRequest } from "../../src/server/input-required.js";
-import { silentLogger } from "../../src/server/logger.js";
+import type { MCPServer } from "../../src/server/index.js";
 import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
 import { createHttpHandler, type HttpHandler } from "../../src/transport/http/server-handler.js";
 import { type FuzzRequest, fuzzRequest } from "./arbitraries.js";
+import { fuzzServer } from "./server.js";
 
 /** Runs per property: enough to reach every branch of the generators, a few seconds in all. */
 const RUNS = 300;
@@ -26,44 +24,6 @@ interface Answer {
   readonly contentType: string;
   /** The body, or for an event stream the `data` of each event read (up to the first response). */
   readonly payloads: readonly string[];
-}
-
-function fuzzServer(): MCPServer {
-  const mcp = new MCPServer("fuzz", { logger: silentLogger });
-  mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
-  mcp.tool(
-    "pattern",
-    {
-      inputSchema: {
-        type: "object",
-        properties: { text: { type: "string", pattern: "^(a+)+$" } },
-        required: ["text"],
-      },
-    },
-    () => "matched",
-  );
-  mcp.tool("confirm", {}, (_args, ctx) =>
-    ctx.inputResponses?.ok === undefined
-      ? inputRequired({
-          inputRequests: {
-            ok: elicitationRequest({
-              message: "Proceed?",
-              requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
-            }),
-          },
-          requestState: "confirm-v1",
-        })
-      : "confirmed",
-  );
-  const region = resolver("region", () => elicit("Which region?", z.object({ region: z.string() })));
-  mcp.tool(
-    "provision",
-    { inputSchema: z.object({ name: z.string() }), resolve: { region } },
-    ({ name }, { resolved: { region: answer } }) => `Provisioned ${name} in ${answer.region}`,
-  );
-  mcp.prompt("brief", { argsSchema: z.object({ topic: z.string() }) }, ({ topic }) => `Brief on ${topic}`);
-  mcp.resource("notes://{id}", {}, ({ id }) => `note ${id}`);
-  return mcp;
 }
 
 /**
