@@ -134,9 +134,51 @@ const message: fc.Arbitrary<Record<string, unknown>> = fc.record(
   { requiredKeys: [] },
 );
 
+/** Plausible `arguments`: what each tool takes, a little off, or anything. */
+const plausibleArguments: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record({ text: fc.oneof(fc.string(), fc.constantFrom("aaaa", `${"a".repeat(32)}!`), wildValue) }),
+  fc.record({ name: fc.oneof(fc.string(), wildValue) }),
+  fc.record({ topic: fc.oneof(fc.string(), wildValue) }),
+  wildValue,
+);
+
+/**
+ * A request that gets past the envelope checks: `jsonrpc` "2.0", an integer id, a known method, a
+ * valid `_meta`, a known name, plausible arguments and answers, so that the handlers themselves
+ * meet malformed input.
+ */
+const plausibleMessage: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    id: fc.nat(),
+    method: fc.constantFrom(...KNOWN_METHODS),
+    name: fc.constantFrom(...NAMES),
+    uri: fc.constantFrom("notes://1", "notes://", "file:///etc/passwd"),
+    arguments: plausibleArguments,
+    extra: fc.record(
+      {
+        inputResponses: fc.oneof(
+          fc.constant({ region: { action: "accept", content: { region: "eu" } } }),
+          fc.constant({ ok: { action: "accept", content: { ok: true } } }),
+          fc.constant({ ok: { action: "decline" } }),
+          fc.dictionary(fc.string({ maxLength: 5 }), wildValue, { maxKeys: 3 }),
+        ),
+        requestState: fc.oneof(fc.constant("confirm-v1"), fc.string({ maxLength: 60 })),
+        cursor: fc.oneof(fc.string({ maxLength: 20 }), wildValue),
+      },
+      { requiredKeys: [] },
+    ),
+  })
+  .map(({ id, method, name, uri, arguments: args, extra }) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: { name, uri, arguments: args, ...extra, _meta: validMeta },
+  }));
+
 /** Body text: a message, a batch, any JSON, or text that is not JSON. */
 export const fuzzBody: fc.Arbitrary<string> = fc.oneof(
-  { weight: 8, arbitrary: message.map((m) => JSON.stringify(m)) },
+  { weight: 8, arbitrary: plausibleMessage.map((m) => JSON.stringify(m)) },
+  { weight: 6, arbitrary: message.map((m) => JSON.stringify(m)) },
   { weight: 1, arbitrary: fc.array(message, { maxLength: 4 }).map((batch) => JSON.stringify(batch)) },
   { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value) ?? "null") },
   { weight: 1, arbitrary: fc.string() },
@@ -166,46 +208,68 @@ function methodOf(text: string): string | undefined {
   }
 }
 
-/** An optional header: absent, a plausible value, or arbitrary printable text. */
-function header(...plausible: string[]): fc.Arbitrary<string | undefined> {
+/** The name or uri a body's params carry, when a string (what `Mcp-Name` mirrors). */
+function nameOf(text: string): string | undefined {
+  try {
+    const params = (JSON.parse(text) as { params?: { name?: unknown; uri?: unknown } })?.params;
+    const name = params?.name ?? params?.uri;
+    return typeof name === "string" ? name.slice(0, MAX_MIRRORED_HEADER) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A header's replacement: absent, another plausible value, or arbitrary printable text. */
+function mutation(...plausible: string[]): fc.Arbitrary<string | undefined> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant(undefined) },
-    { weight: 4, arbitrary: fc.constantFrom(...plausible) },
-    { weight: 1, arbitrary: headerValue },
+    { weight: 3, arbitrary: fc.constantFrom(...plausible) },
+    { weight: 2, arbitrary: headerValue },
   );
 }
 
-/** Headers for `text`: each missing, matching, mismatched or garbage. */
+/**
+ * Headers for `text`: the ones a conforming client sends for it (each matching the body), then
+ * up to three of them (or an `Origin`, `Mcp-Param-*` or `Mcp-Session-Id`) removed, replaced by
+ * another plausible value, or replaced by garbage.
+ */
 function headersFor(text: string, host: string): fc.Arbitrary<Record<string, string>> {
-  const named = methodOf(text) ?? "tools/call";
-  return fc
-    .record({
-      "content-type": header(
-        "application/json",
-        "text/plain",
-        "application/json; charset=utf-8",
-        "application/xml",
+  const method = methodOf(text);
+  const name = nameOf(text);
+  const conforming: Record<string, string | undefined> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    "mcp-name": name,
+    host,
+  };
+  const mutations: Record<string, fc.Arbitrary<string | undefined>> = {
+    "content-type": mutation("text/plain", "application/json; charset=utf-8", "application/xml"),
+    accept: mutation("application/json", "text/event-stream", "*/*", "text/html"),
+    "mcp-protocol-version": mutation("2025-11-25", "2025-06-18", "1999-01-01"),
+    "mcp-method": mutation("tools/call", "tools/list", "resources/read"),
+    "mcp-name": mutation(...NAMES.slice(0, 5), "notes://1"),
+    "mcp-param-region": mutation("eu", "=?base64?ZXU=?=", "=?base64?!!!?="),
+    "mcp-session-id": mutation("00000000-0000-4000-8000-000000000000", "x"),
+    origin: mutation(`http://${host}`, "https://evil.example", "null"),
+    host: mutation(host, "evil.example", "127.0.0.1:99999", "[::1", ""),
+  };
+  const changes = fc.array(
+    fc
+      .constantFrom(...Object.keys(mutations))
+      .chain((key) =>
+        (mutations[key] as fc.Arbitrary<string | undefined>).map((value) => [key, value] as const),
       ),
-      accept: header(
-        "application/json, text/event-stream",
-        "application/json",
-        "text/event-stream",
-        "*/*",
-        "text/html",
-      ),
-      "mcp-protocol-version": header("2026-07-28", "2025-11-25", "2025-06-18", "1999-01-01"),
-      "mcp-method": header(named, "tools/list", "resources/read"),
-      "mcp-name": header(...NAMES.slice(0, 5), "notes://1"),
-      "mcp-param-region": header("eu", "=?base64?ZXU=?=", "=?base64?!!!?="),
-      "mcp-session-id": header("00000000-0000-4000-8000-000000000000", "x"),
-      origin: header(`http://${host}`, "https://evil.example", "null"),
-      host: header(host, "evil.example", "127.0.0.1:99999", "[::1", ""),
-    })
-    .map((record) =>
-      Object.fromEntries(
-        Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined),
-      ),
+    { maxLength: 3 },
+  );
+  return changes.map((list) => {
+    const headers = { ...conforming };
+    for (const [key, value] of list) headers[key] = value;
+    return Object.fromEntries(
+      Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
+  });
 }
 
 /** A malformed request for a server reachable at `host` (e.g. `127.0.0.1:54321`). */

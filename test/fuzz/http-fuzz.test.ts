@@ -109,6 +109,8 @@ function sendToNode(url: URL, fuzz: FuzzRequest): Promise<Answer> {
         method: fuzz.method,
         headers: fuzz.headers,
         setHost: !("host" in fuzz.headers),
+        // A fresh connection each time: a pooled one the server closed when idle would reset.
+        agent: false,
         signal: AbortSignal.timeout(10_000),
       },
       (incoming) => {
