@@ -7,7 +7,8 @@
  * 3. in-process cost per request (plain call, MRTR first leg, retry leg);
  * 4. requestState seal and open, 1 KiB and 16 KiB;
  * 5. server heap growth per flow left pending at round one;
- * 6. install footprint of each server package.
+ * 6. install footprint of each server package;
+ * 7. an invalid request's cost next to a valid one's (a huge invalid array, a backtracking pattern).
  *
  * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
  * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
@@ -35,6 +36,7 @@ import type { SampleBounds } from "./lib/stats.js";
 import { measureFootprint } from "./stages/footprint.js";
 import { measureHttpLoad } from "./stages/http-load.js";
 import { type Leg, measureInProcess } from "./stages/in-process.js";
+import { type InvalidInputBounds, measureInvalidInput } from "./stages/invalid-input.js";
 import { measureMemory } from "./stages/memory.js";
 import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrtr-flow.js";
 import { measureSeal, type SealColumn } from "./stages/seal.js";
@@ -47,6 +49,7 @@ interface Config {
   inProcess: SampleBounds;
   seal: SampleBounds;
   memory: { warmupFlows: number; warmupMaxMs: number; pendingFlows: number; connections: number };
+  invalidInput: InvalidInputBounds;
 }
 
 const FULL: Config = {
@@ -55,6 +58,7 @@ const FULL: Config = {
   inProcess: { warmup: 500, maxSamples: 20_000, maxMs: 700 },
   seal: { warmup: 2_000, maxSamples: 20_000, maxMs: 1_000 },
   memory: { warmupFlows: 5_000, warmupMaxMs: 15_000, pendingFlows: 10_000, connections: 10 },
+  invalidInput: { large: { warmup: 3, samples: 15 }, small: { warmup: 500, samples: 3_000 } },
 };
 
 const QUICK: Config = {
@@ -63,6 +67,7 @@ const QUICK: Config = {
   inProcess: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
   seal: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
   memory: { warmupFlows: 200, warmupMaxMs: 5_000, pendingFlows: 10_000, connections: 10 },
+  invalidInput: { large: { warmup: 1, samples: 3 }, small: { warmup: 20, samples: 100 } },
 };
 
 /** Within this factor of each other, a cost counts as flat. */
@@ -95,6 +100,8 @@ const flatGoal: Goal = {
   check: (row) => (row.tsmcp ?? Infinity) <= FLAT_TOLERANCE,
 };
 const sealGoal: Goal = { text: "tsmcp < 20 us", check: (row) => (row.tsmcp ?? Infinity) < 20 };
+/** An invalid request may cost at most twice a valid one of the same shape. */
+const invalidInputGoal: Goal = { text: "tsmcp <= 2x", check: (row) => (row.tsmcp ?? Infinity) <= 2 };
 const memoryGoal: Goal = {
   text: `tsmcp 0 (within +-${ZERO_BYTES_NOISE} B of noise)`,
   check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
@@ -109,7 +116,7 @@ function parseArgs(argv: readonly string[]): {
   const quick = argv.includes("--quick");
   const only = argv.find((arg) => arg.startsWith("--only="));
   const stages = new Set(
-    only === undefined ? [1, 2, 3, 4, 5, 6] : only.slice("--only=".length).split(",").map(Number),
+    only === undefined ? [1, 2, 3, 4, 5, 6, 7] : only.slice("--only=".length).split(",").map(Number),
   );
   return { config: quick ? QUICK : FULL, stages, profile: argv.includes("--profile"), quick };
 }
@@ -375,6 +382,46 @@ async function main(): Promise<void> {
       tsmcp: footprint.tsmcp.installedBytes / 1024,
       official: footprint.official.installedBytes / 1024,
     });
+  }
+
+  if (stages.has(7)) {
+    log(
+      `7. invalid vs valid input, in process through the web handler: ${config.invalidInput.large.samples} ` +
+        `large and ${config.invalidInput.small.samples} small requests of each kind`,
+    );
+    const invalidInput = await measureInvalidInput(config.invalidInput, log);
+    raw.invalidInput = Object.fromEntries(
+      [...invalidInput].map(([label, byKind]) => [label, Object.fromEntries(byKind)]),
+    );
+    for (const [label, byKind] of invalidInput) {
+      const valid = byKind.get("valid");
+      const invalid = byKind.get("invalid");
+      for (const [kind, cost] of [
+        ["valid", valid],
+        ["invalid", invalid],
+      ] as const) {
+        rows.push({
+          stage: 7,
+          measure: `${label}, ${kind}: CPU per request`,
+          unit: "us",
+          tsmcp: cost?.cpuUsPerRequest,
+        });
+      }
+      rows.push({
+        stage: 7,
+        measure: `${label}: CPU per request, invalid / valid`,
+        unit: "x",
+        tsmcp: ratio(invalid?.cpuUsPerRequest, valid?.cpuUsPerRequest),
+        goal: invalidInputGoal,
+      });
+      rows.push({
+        stage: 7,
+        measure: `${label}: median wall time, invalid / valid`,
+        unit: "x",
+        tsmcp: ratio(invalid?.wallUs.median, valid?.wallUs.median),
+        goal: invalidInputGoal,
+      });
+    }
   }
 
   const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;

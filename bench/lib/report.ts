@@ -16,7 +16,7 @@ export interface Goal {
 
 /** One row of the table. */
 export interface Row {
-  /** The scope item, 1-6. */
+  /** The stage, 1-7. */
   readonly stage: number;
   readonly measure: string;
   readonly unit: string;

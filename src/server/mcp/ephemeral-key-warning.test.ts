@@ -1,5 +1,6 @@
 /**
- * An `MCPServer` on the default process-local requestState key warns once when it is first served
+ * An `MCPServer` on a process-local requestState key (the default, or an explicit
+ * `RequestStateSecurity.ephemeral()`) warns once when it is first served
  * over HTTP (a restart or another instance refuses pending tokens with the frozen -32602), and
  * never with explicit keys or when it is not served over HTTP.
  */
@@ -40,6 +41,19 @@ describe("the process-local requestState key warning", () => {
     const handle = await serve(new MCPServer("served", { logger }), { host: "127.0.0.1", port: 0 });
     await handle.close();
     expect(warningsOf(logger)).toHaveLength(1);
+  });
+
+  it("is logged once for an explicit RequestStateSecurity.ephemeral(), as ephemeral as the default", async () => {
+    const logger = recordingLogger();
+    const requestStateSecurity = RequestStateSecurity.ephemeral({ ttlMs: 60_000 });
+    const mcp = new MCPServer("explicit", { logger, requestStateSecurity });
+    const handler = mcp.httpHandler();
+    const handle = await serve(mcp, { host: "127.0.0.1", port: 0 });
+    await handle.close();
+    handler.close();
+    const warnings = warningsOf(logger);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain("process-local key");
   });
 
   it("is not logged with explicit keys", async () => {

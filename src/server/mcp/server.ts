@@ -31,7 +31,7 @@ import type { SchemaLike } from "../schema/compile.js";
 import { isPlainObject } from "../schema/json.js";
 import { type CacheOptions, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
-import { RequestStateSecurity } from "../state/policy.js";
+import { isEphemeralPolicy, RequestStateSecurity } from "../state/policy.js";
 import { type Completer, complete } from "./completion.js";
 import { type Context, createContext, type ResourceReader, type RoundParams } from "./context.js";
 import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
@@ -198,8 +198,8 @@ export class MCPServer implements Dispatcher {
           this.#context(ctx, {}),
         ),
     });
-    this.#ephemeralKey = options.requestStateSecurity === undefined;
     const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
+    this.#ephemeralKey = isEphemeralPolicy(policy);
     this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
     this.server.use(inputRequestCapabilityGate());
   }
@@ -341,9 +341,10 @@ export class MCPServer implements Dispatcher {
 
   /**
    * Logs one warning, the first time this server is served over HTTP, when it seals requestState
-   * with the default process-local key: a restart or another instance then refuses a client's
+   * with a process-local key (the default): a restart or another instance then refuses a client's
    * pending `requestState` with the same -32602 a forged token gets. Silent with an explicit
-   * `requestStateSecurity`. Called by `serve`, `createHttpHandler` and {@link httpHandler}.
+   * `requestStateSecurity` holding real keys; an explicit `RequestStateSecurity.ephemeral()` warns
+   * like the default. Called by `serve`, `createHttpHandler` and {@link httpHandler}.
    */
   onServedOverHttp(): void {
     if (!this.#ephemeralKey) return;

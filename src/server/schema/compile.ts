@@ -4,10 +4,11 @@
  * with ajv). Each becomes the JSON Schema advertised on the wire plus a validator; nothing is
  * converted or compiled per request. Spec: basic/index §JSON Schema Usage, server/tools.
  */
-import { type SchemaIssue, toIssue } from "./issues.js";
+import type { SchemaIssue } from "./issues.js";
 import { deepFreeze, isPlainObject } from "./json.js";
 import { compileJsonSchema, type JsonSchemaObject } from "./json-schema.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
+import { validateStandard } from "./standard-validate.js";
 
 /**
  * A schema tsmcp accepts: a zod v4 schema, any Standard Schema that also implements Standard JSON
@@ -37,7 +38,12 @@ export type ValidationResult<T> =
 export interface CompiledSchema<T = unknown> {
   /** The JSON Schema advertised on the wire (deeply frozen). */
   readonly jsonSchema: JsonSchemaObject;
-  /** Validates a value; answers synchronously unless the underlying Standard Schema is async. */
+  /**
+   * Validates a value; answers synchronously unless the underlying Standard Schema is async. A
+   * zod schema given a value of more than 64 nodes (objects, arrays and primitives) stops at the
+   * first failing element or property, so an invalid value costs about what a valid one does; a
+   * smaller value gets every issue.
+   */
   validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
 }
 
@@ -62,11 +68,6 @@ function hasJsonSchema(schema: StandardSchemaV1): schema is StandardSchemaV1 & S
     typeof converter.input === "function" &&
     typeof converter.output === "function"
   );
-}
-
-function standardResult<T>(result: StandardSchemaV1.Result<unknown>): ValidationResult<T> {
-  if (result.issues === undefined) return { ok: true, value: result.value as T };
-  return { ok: false, issues: result.issues.map(toIssue) };
 }
 
 /**
@@ -133,13 +134,10 @@ export function compileSchema<T = unknown>(
 ): CompiledSchema<T> {
   if (isStandardSchema(schema)) {
     const jsonSchema = deepFreeze(structuredClone(convertStandard(schema, side, where)));
-    const validate = schema["~standard"].validate;
     return {
       jsonSchema,
-      validate(value) {
-        const result = validate(value);
-        return result instanceof Promise ? result.then(standardResult<T>) : standardResult<T>(result);
-      },
+      validate: (value) =>
+        validateStandard(schema, value) as ValidationResult<T> | Promise<ValidationResult<T>>,
     };
   }
   if (!isPlainObject(schema)) {

@@ -6,9 +6,10 @@
  */
 import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
 import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";
-import { describeIssueFields, type SchemaIssue, toIssue } from "./issues.js";
+import { describeIssueFields, type SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { compileJsonSchema, type JsonValidator } from "./json-schema.js";
+import { validateStandard } from "./standard-validate.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
 export type ElicitationContent = NonNullable<ElicitResult["content"]>;
@@ -95,10 +96,10 @@ export function readElicitation<S extends SchemaLike>(
     const issues = validateJson(content);
     return issues === undefined ? { status: "accepted", content: content as Content } : mismatch(issues);
   }
-  const result = (schema as Extract<SchemaLike, { "~standard": unknown }>)["~standard"].validate(content);
+  const result = validateStandard(schema as Extract<SchemaLike, { "~standard": unknown }>, content);
   if (result instanceof Promise) {
+    result.catch(() => undefined);
     throw new TypeError("readElicitation: the schema validates asynchronously; pass a synchronous schema");
   }
-  if (result.issues === undefined) return { status: "accepted", content: result.value as Content };
-  return mismatch(result.issues.map(toIssue));
+  return result.ok ? { status: "accepted", content: result.value as Content } : mismatch(result.issues);
 }

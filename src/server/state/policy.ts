@@ -153,6 +153,19 @@ export class RequestStateSecurity {
    * @throws as the constructor does for the options given.
    */
   static ephemeral(options: RequestStateSecurityCommonOptions = {}): RequestStateSecurity {
-    return new RequestStateSecurity({ ...options, keys: [randomBytes(32)] });
+    const policy = new RequestStateSecurity({ ...options, keys: [randomBytes(32)] });
+    ephemeralPolicies.add(policy);
+    return policy;
   }
+}
+
+/** The policies built by {@link RequestStateSecurity.ephemeral}. */
+const ephemeralPolicies = new WeakSet<RequestStateSecurity>();
+
+/**
+ * True for a policy built by {@link RequestStateSecurity.ephemeral}: its one key never leaves this
+ * process, so a restart or another instance refuses the tokens it sealed.
+ */
+export function isEphemeralPolicy(policy: RequestStateSecurity): boolean {
+  return ephemeralPolicies.has(policy);
 }
