@@ -64,7 +64,7 @@ export interface RequestContext {
   /** The request's `_meta`, as sent. */
   readonly meta: RequestMeta;
   /** The authenticated identity, when an auth layer verified one. */
-  readonly authInfo: AuthInfo | undefined;
+  readonly auth: AuthInfo | undefined;
   /** Aborted when the client cancels or disconnects. */
   readonly signal: AbortSignal;
   /**
@@ -159,7 +159,7 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly meta: RequestMeta;
-  readonly authInfo: AuthInfo | undefined;
+  readonly auth: AuthInfo | undefined;
   readonly signal: AbortSignal;
   readonly session: LegacySession | undefined;
   readonly [ENVIRONMENT]: RequestEnvironment;
@@ -173,7 +173,7 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
     this.clientInfo = handshake === undefined ? meta[META.clientInfo] : handshake.clientInfo;
     this.clientCapabilities = handshake?.clientCapabilities ?? meta[META.clientCapabilities];
     this.meta = meta;
-    this.authInfo = env.authInfo;
+    this.auth = env.auth;
     this.signal = env.signal;
     this.session = env.session;
     this[ENVIRONMENT] = env;
