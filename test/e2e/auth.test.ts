@@ -19,6 +19,7 @@ import {
   jwtVerifier,
   MCPServer,
   protectedResourceMetadata,
+  RequestStateSecurity,
   readElicitation,
   resourceMetadataUrl,
   silentLogger,
@@ -46,7 +47,9 @@ const CONFIRM = elicitationRequest({
 });
 
 /** The notes server: `whoami`, a two-round `delete-note` that needs `notes:write`, and `archive` that needs `notes:admin`. */
-function notesServer(options: { hideUnauthorized?: boolean } = {}): MCPServer {
+function notesServer(
+  options: { hideUnauthorized?: boolean; requestStateSecurity?: RequestStateSecurity } = {},
+): MCPServer {
   const mcp = new MCPServer("notes", { legacyInputRequired: "fulfil", logger: silentLogger, ...options });
   mcp.tool("whoami", {}, (_args, ctx) => `${ctx.auth?.subject} via ${ctx.auth?.clientId}`);
   mcp.tool(
@@ -387,6 +390,59 @@ describe("the introspection verifier against the same authorization server", () 
       expect(refused.challenge).toContain('error="invalid_token"');
     } finally {
       await introspected.close();
+    }
+  });
+});
+
+describe("principal binding of requestState", () => {
+  /** Alice starts `delete-note`; Bob presents her requestState. Resolves with Bob's answer. */
+  async function bobContinuesAlice(
+    server: Protected,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const mine = await as.issue("alice", server.url, [READ, WRITE]);
+    const theirs = await as.issue("bob", server.url, [READ, WRITE]);
+    const first = await post(
+      server.url,
+      call("tools/call", { name: "delete-note", arguments: { id: "n2" } }),
+      mine,
+    );
+    const retry = {
+      name: "delete-note",
+      arguments: { id: "n2" },
+      inputResponses: { confirm: { action: "accept", content: { ok: false } } },
+      requestState: first.body.result.requestState,
+    };
+    return post(server.url, call("tools/call", retry), theirs);
+  }
+
+  it("degrades to the client alone when the verifier supplies no subject (documented)", async () => {
+    const server = await serveProtected(notesServer(), as, (resource) => {
+      const jwt = jwtVerifier({ issuer: as.issuer, audience: resource, jwksUri: as.jwksUri });
+      return { verify: async (token) => ({ ...(await jwt.verify(token)), subject: undefined }) };
+    });
+    try {
+      const continued = await bobContinuesAlice(server);
+      expect(continued.status).toBe(200);
+      expect(continued.body.result).toMatchObject({
+        content: [{ type: "text", text: "kept n2 for undefined (state delete:n2)" }],
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("follows bindPrincipal when the policy sets one, over the token's identity", async () => {
+    const requestStateSecurity = new RequestStateSecurity({
+      keys: [Buffer.alloc(32, 7)],
+      bindPrincipal: (ctx) => String(ctx.auth?.clientId),
+    });
+    const server = await serveProtected(notesServer({ requestStateSecurity }), as, (resource) =>
+      jwtVerifier({ issuer: as.issuer, audience: resource, jwksUri: as.jwksUri }),
+    );
+    try {
+      expect((await bobContinuesAlice(server)).status).toBe(200);
+    } finally {
+      await server.close();
     }
   });
 });
