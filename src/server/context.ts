@@ -63,7 +63,10 @@ export interface RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The request's `_meta`, as sent. */
   readonly meta: RequestMeta;
-  /** The authenticated identity, when an auth layer verified one. */
+  /**
+   * The authenticated identity, when an auth layer verified one (on Streamable HTTP, the handler's
+   * `authenticate` hook, e.g. `bearerAuth`); undefined otherwise. Spec: basic/authorization.
+   */
   readonly auth: AuthInfo | undefined;
   /** Aborted when the client cancels or disconnects. */
   readonly signal: AbortSignal;

@@ -115,8 +115,9 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
 
   /**
    * The session a request names, or the refusal: 400 without the header, 404 for an unknown id and
-   * for a session another principal opened (or one opened with an identity, asked without one): the
-   * same answer as an unknown id, so a guessed or stolen id reveals nothing about the session.
+   * for a session opened by another principal (an identity counts as another principal than none,
+   * both ways): the same answer as an unknown id, so a stolen or guessed id tells its holder
+   * nothing, not even that the session exists.
    * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
    * user).
    */
