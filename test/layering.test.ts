@@ -2,7 +2,8 @@
  * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server |
  * client, and server and client never import each other. Inside server/, the core (its top-level
  * files, and server/legacy, its 2025-era path) and server/schema sit lowest, then server/state, then
- * server/resolve, then server/mcp; server/index.ts, the entry point, may import every server layer.
+ * server/resolve, then server/mcp; server/auth depends on the core alone (and nothing but the entry
+ * imports it); server/index.ts, the entry point, may import every server layer.
  * The package's own entry names (`import("tsmcp/stdio")`) count as the layer they resolve to.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -12,7 +13,14 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
 
-const SERVER_LAYERS = ["server", "server/schema", "server/state", "server/resolve", "server/mcp"];
+const SERVER_LAYERS = [
+  "server",
+  "server/schema",
+  "server/state",
+  "server/resolve",
+  "server/mcp",
+  "server/auth",
+];
 
 /** For each layer, the layers its modules may import (itself included). */
 const ALLOWED: Record<string, string[]> = {
@@ -31,6 +39,8 @@ const ALLOWED: Record<string, string[]> = {
     "server/resolve",
     "server/mcp",
   ],
+  /** Bearer auth, token verifiers, resource metadata: on the core only, beside the sealing layers. */
+  "server/auth": ["protocol", "transport", "server", "server/auth"],
   "server/entry": ["protocol", "transport", ...SERVER_LAYERS],
   client: ["protocol", "transport", "client"],
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
@@ -118,6 +128,19 @@ describe("layering", () => {
       .map(({ path }) => layerOf(path))
       .filter((layer) => layer !== undefined && !(layer in ALLOWED));
     expect(unknown).toEqual([]);
+  });
+
+  it("keeps server/auth on the core: it may not import the sealing or MCPServer layers, nor they it", () => {
+    const imports = [
+      { path: join(root, "server/auth/a.ts"), text: 'import { x } from "../state/policy.js";' },
+      { path: join(root, "server/auth/b.ts"), text: 'import { x } from "../mcp/server.js";' },
+      { path: join(root, "server/mcp/c.ts"), text: 'import { bearerAuth } from "../auth/bearer.js";' },
+      {
+        path: join(root, "server/auth/d.ts"),
+        text: 'import { principalOf } from "../../transport/dispatcher.js";',
+      },
+    ];
+    expect(violations(imports)).toHaveLength(3);
   });
 
   it("catches a wrong-way import", () => {

@@ -5,6 +5,7 @@
 
 export * from "./clock.js";
 export * from "./errors.js";
+export * from "./insufficient-scope.js";
 export * from "./jsonrpc.js";
 export * from "./methods.js";
 export * from "./schema/base.js";

@@ -63,8 +63,11 @@ export interface RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   /** The request's `_meta`, as sent. */
   readonly meta: RequestMeta;
-  /** The authenticated identity, when an auth layer verified one. */
-  readonly authInfo: AuthInfo | undefined;
+  /**
+   * The authenticated identity, when an auth layer verified one (on Streamable HTTP, the handler's
+   * `authenticate` hook, e.g. `bearerAuth`); undefined otherwise. Spec: basic/authorization.
+   */
+  readonly auth: AuthInfo | undefined;
   /** Aborted when the client cancels or disconnects. */
   readonly signal: AbortSignal;
   /**
@@ -159,7 +162,7 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities;
   readonly meta: RequestMeta;
-  readonly authInfo: AuthInfo | undefined;
+  readonly auth: AuthInfo | undefined;
   readonly signal: AbortSignal;
   readonly session: LegacySession | undefined;
   readonly [ENVIRONMENT]: RequestEnvironment;
@@ -173,7 +176,7 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
     this.clientInfo = handshake === undefined ? meta[META.clientInfo] : handshake.clientInfo;
     this.clientCapabilities = handshake?.clientCapabilities ?? meta[META.clientCapabilities];
     this.meta = meta;
-    this.authInfo = env.authInfo;
+    this.auth = env.auth;
     this.signal = env.signal;
     this.session = env.session;
     this[ENVIRONMENT] = env;

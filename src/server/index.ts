@@ -5,15 +5,49 @@
  * `InputRequiredResult`, and resolvers (`resolver`, `elicit`, `sample`, `listRoots`, `outcome`): what
  * a tool declares it needs, the framework asking each question once.
  */
-export type {
-  AuthInfo,
-  BackChannelRequest,
-  BackChannelRequestOptions,
-  Dispatcher,
-  LegacyHandshake,
-  LegacySession,
-  RequestEnvironment,
+export {
+  type AuthInfo,
+  type BackChannelRequest,
+  type BackChannelRequestOptions,
+  type Dispatcher,
+  type LegacyHandshake,
+  type LegacySession,
+  principalOf,
+  type RequestEnvironment,
 } from "../transport/dispatcher.js";
+export type {
+  Authenticate,
+  AuthenticateRequest,
+  AuthenticateResult,
+} from "../transport/http/authenticate.js";
+export {
+  PROTECTED_RESOURCE_METADATA_PATH,
+  type ProtectedResourceMetadata,
+  resourceMetadataUrl,
+} from "../transport/http/resource-metadata.js";
+export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
+export {
+  DEFAULT_INTROSPECTION_CACHE_ENTRIES,
+  DEFAULT_INTROSPECTION_CACHE_TTL_MS,
+  DEFAULT_INTROSPECTION_TIMEOUT_MS,
+  type IntrospectionVerifierOptions,
+  introspectionVerifier,
+} from "./auth/introspection.js";
+export {
+  DEFAULT_CLOCK_SKEW_MS,
+  DEFAULT_JWKS_CACHE_MAX_AGE_MS,
+  DEFAULT_JWKS_COOLDOWN_MS,
+  DEFAULT_JWKS_TIMEOUT_MS,
+  DEFAULT_JWT_ALGORITHMS,
+  type JwtVerifierOptions,
+  jwtVerifier,
+} from "./auth/jwt.js";
+export {
+  DEFAULT_BEARER_METHODS,
+  type ProtectedResourceMetadataOptions,
+  protectedResourceMetadata,
+} from "./auth/metadata.js";
+export { InvalidTokenError, type TokenVerifier } from "./auth/verifier.js";
 export { inputRequestCapabilityGate } from "./capability-gate.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
 export { ELICITATION_COMPLETE, elicitationComplete } from "./elicitation-complete.js";

@@ -29,6 +29,17 @@ export interface AuthInfo {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * The identity an {@link AuthInfo} names, as the compact JSON `[clientId, issuer, subject]` (each
+ * `null` when absent), e.g. `["client-123","https://as.example","alice"]`. Two users of one OAuth
+ * client differ when the verifier supplies subjects; without subjects it is the client alone. The
+ * raw token is not part of it, so a refreshed token names the same principal. The default
+ * principal a sealed requestState and a handshake-era HTTP session are bound to.
+ */
+export function principalOf(auth: AuthInfo): string {
+  return JSON.stringify([auth.clientId ?? null, auth.issuer ?? null, auth.subject ?? null]);
+}
+
 /** What a 2025-era client established with `initialize`. Spec (2025-11-25): basic/lifecycle. */
 export interface LegacyHandshake {
   /** The negotiated revision, e.g. "2025-11-25". */
@@ -96,7 +107,7 @@ export interface RequestEnvironment {
    */
   notify?: (notification: JSONRPCNotification) => void;
   /** The authenticated identity, when an auth layer verified one. */
-  authInfo?: AuthInfo;
+  auth?: AuthInfo;
   /** The HTTP request headers, on Streamable HTTP. */
   headers?: Headers;
   /** The 2025-era session this message belongs to; absent on the stateless 2026-07-28 wire. */

@@ -40,16 +40,16 @@ describe("the handler's Context", () => {
     expect(seen?.method).toBe("tools/call");
     expect(seen?.inputResponses).toBeUndefined();
     expect(seen?.requestState).toBeUndefined();
-    expect(seen?.authInfo).toBeUndefined();
+    expect(seen?.auth).toBeUndefined();
     expect(seen?.signal.aborted).toBe(false);
   });
 
   it("carries the auth info an auth layer established", async () => {
     const mcp = new MCPServer("ctx");
-    mcp.tool("whoami", {}, (_args, ctx) => `${ctx.authInfo?.clientId}/${ctx.authInfo?.subject}`);
+    mcp.tool("whoami", {}, (_args, ctx) => `${ctx.auth?.clientId}/${ctx.auth?.subject}`);
     const response = await mcp.handle(
       { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "whoami", _meta: rawMeta() } },
-      { signal: new AbortController().signal, authInfo: { token: "t", clientId: "app", subject: "alice" } },
+      { signal: new AbortController().signal, auth: { token: "t", clientId: "app", subject: "alice" } },
     );
     expect((response as JSONRPCResultResponse).result.content).toEqual([{ type: "text", text: "app/alice" }]);
   });

@@ -111,8 +111,8 @@ class HandlerContext implements Context, CarriesEnvironment {
   get meta() {
     return this.#base.meta;
   }
-  get authInfo() {
-    return this.#base.authInfo;
+  get auth() {
+    return this.#base.auth;
   }
   get signal() {
     return this.#base.signal;

@@ -24,6 +24,7 @@ import { type Completer, type Completers, checkCompleters } from "./completion.j
 import type { Context } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { toGetPromptResult } from "./results.js";
+import { checkRequiredScopes, requireScopes } from "./scopes.js";
 
 /** The arguments a prompt handler receives: the arguments schema's output type. */
 export type PromptArgs<A> = [A] extends [undefined]
@@ -53,6 +54,11 @@ export interface PromptConfig<A extends SchemaLike | undefined = undefined> {
   icons?: z.infer<typeof IconSchema>[];
   /** Extra `_meta` on the prompt definition. */
   _meta?: Record<string, unknown>;
+  /**
+   * OAuth scopes the request's access token must carry to get it (or, with `MCPServer`'s
+   * `hideUnauthorized`, to see it in `prompts/list`); as a tool's `requiredScopes`. Default none.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /**
@@ -76,6 +82,8 @@ export interface PromptEntry {
   readonly definition: Prompt;
   /** Completers by argument name. */
   readonly completers: ReadonlyMap<string, Completer>;
+  /** Scopes a caller's token must carry (frozen; empty for none). */
+  readonly requiredScopes: readonly string[];
   /** Runs one `prompts/get` with the client's raw arguments. */
   get(args: unknown, ctx: Context): Promise<GetPromptResult | InputRequiredResult>;
 }
@@ -131,10 +139,13 @@ export function createPrompt(name: string, config: unknown, handler: unknown): P
   };
   const body = handler as (args: unknown, ctx: Context) => unknown;
   const description = config.description;
+  const requiredScopes = checkRequiredScopes(config.requiredScopes, `prompt "${name}"`);
   return {
     definition: deepFreeze(definition) as Prompt,
     completers,
+    requiredScopes,
     async get(rawArgs, ctx) {
+      requireScopes(ctx.auth, requiredScopes);
       let value: unknown = {};
       if (args !== undefined) {
         const checked = await args.validate(rawArgs ?? {});

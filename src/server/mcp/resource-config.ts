@@ -37,6 +37,12 @@ export interface ResourceMetadata {
    * fields take the server's defaults.
    */
   cache?: Partial<CacheHint>;
+  /**
+   * OAuth scopes the request's access token must carry to read it (or, with `MCPServer`'s
+   * `hideUnauthorized`, to see it in `resources/list` and `resources/templates/list`); as a tool's
+   * `requiredScopes`. Default none.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** The configuration of a static resource (a URI without template expressions). */

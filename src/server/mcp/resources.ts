@@ -13,6 +13,7 @@ import type {
   ReadResourceResult,
 } from "../../protocol/schema/methods.js";
 import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
+import type { AuthInfo } from "../../transport/dispatcher.js";
 import { deepFreeze, isPlainObject } from "../schema/json.js";
 import type { CacheHint } from "../shaping.js";
 import { type Completer, checkCompleters } from "./completion.js";
@@ -27,6 +28,7 @@ import {
   type ResourceMetadata,
 } from "./resource-config.js";
 import { toReadResourceResult } from "./results.js";
+import { checkRequiredScopes, grants, requireScopes } from "./scopes.js";
 import { UriTemplate } from "./uri-template.js";
 
 /** The message a static resource that returns an `InputRequiredResult` is refused with (logged). */
@@ -44,6 +46,7 @@ interface StaticResource {
   readonly mimeType: string | undefined;
   readonly cache: Partial<CacheHint> | undefined;
   readonly body: Body;
+  readonly requiredScopes: readonly string[];
 }
 
 interface TemplateResource {
@@ -53,6 +56,7 @@ interface TemplateResource {
   readonly mimeType: string | undefined;
   readonly cache: Partial<CacheHint> | undefined;
   readonly body: Body;
+  readonly requiredScopes: readonly string[];
   readonly list: ResourceLister | undefined;
   readonly completers: ReadonlyMap<string, Completer>;
 }
@@ -100,6 +104,7 @@ function createEntry(uri: string, config: unknown, handler: unknown): Entry {
   const template = new UriTemplate(uri);
   const body = handler as Body;
   const shared = {
+    requiredScopes: checkRequiredScopes(config.requiredScopes, where),
     mimeType: config.mimeType,
     cache: config.cache === undefined ? undefined : { ...config.cache },
     body,
@@ -210,6 +215,7 @@ export class ResourceCatalog {
       }
     }
     if (entry === undefined) throw resourceNotFound(uri);
+    requireScopes(ctx.auth, entry.requiredScopes);
     const name = entry.kind === "static" ? entry.definition.uri : entry.template.template;
     const result = toReadResourceResult(await entry.body(variables, ctx), uri, entry.mimeType, name);
     if (result === undefined) throw resourceNotFound(uri);
@@ -222,17 +228,24 @@ export class ResourceCatalog {
 
   /**
    * `resources/list`: static resources and the items of templates' `list` callbacks, in
-   * registration order, `pageSize` items per page.
+   * registration order, `pageSize` items per page; with `hideUnauthorized`, without those whose
+   * `requiredScopes` the request's token lacks.
    *
    * @throws McpError -32602 "Invalid cursor"; TypeError for a listed item without a `uri`.
    */
-  async list(cursor: string | undefined, pageSize: number, ctx: Context): Promise<ListResourcesResult> {
+  async list(
+    cursor: string | undefined,
+    pageSize: number,
+    ctx: Context,
+    hideUnauthorized = false,
+  ): Promise<ListResourcesResult> {
     const start = decodeCursor("resources", cursor);
     const entries = this.#registry.entries;
     const resources: Resource[] = [];
     for (let i = firstIndexFrom(entries, start.seq); i < entries.length; i++) {
       const { seq, value } = entries[i] as Registered<Entry>;
       let items: readonly Resource[];
+      if (hideUnauthorized && !grants(ctx.auth, value.requiredScopes)) continue;
       if (value.kind === "static") items = [value.definition];
       else if (value.list === undefined) continue;
       else items = (await value.list(ctx)).map((item) => listedResource(item, value));
@@ -248,13 +261,21 @@ export class ResourceCatalog {
   }
 
   /**
-   * `resources/templates/list`: the templates in registration order.
+   * `resources/templates/list`: the templates in registration order; with `hideUnauthorized`,
+   * without those whose `requiredScopes` `auth` lacks (a page may then hold fewer).
    *
    * @throws McpError -32602 "Invalid cursor".
    */
-  listTemplates(cursor: string | undefined, pageSize: number): ListResourceTemplatesResult {
+  listTemplates(
+    cursor: string | undefined,
+    pageSize: number,
+    auth?: AuthInfo,
+    hideUnauthorized = false,
+  ): ListResourceTemplatesResult {
     const { page, nextCursor } = pageOf("templates", this.#templateEntries(), cursor, pageSize);
-    const resourceTemplates = page.map((entry) => entry.value.definition);
+    const resourceTemplates = page
+      .filter((entry) => !hideUnauthorized || grants(auth, entry.value.requiredScopes))
+      .map((entry) => entry.value.definition);
     return nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor };
   }
 }

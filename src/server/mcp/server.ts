@@ -7,7 +7,7 @@
  */
 import { invalidParams } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
-import { checkInteger, optionTypeError } from "../../protocol/options.js";
+import { checkBoolean, checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { Implementation } from "../../protocol/schema/base.js";
 import type {
   CallToolRequestParams,
@@ -36,9 +36,10 @@ import { type Completer, complete } from "./completion.js";
 import { type Context, createContext, type ResourceReader, type RoundParams } from "./context.js";
 import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
 import { createPrompt, type PromptConfig, type PromptEntry, type PromptHandler } from "./prompts.js";
-import { type RegistrationHandle, Registry } from "./registry.js";
+import { type Registered, type RegistrationHandle, Registry } from "./registry.js";
 import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
 import { ResourceCatalog } from "./resources.js";
+import { grants } from "./scopes.js";
 import {
   createTool,
   type ToolConfig,
@@ -83,6 +84,12 @@ export interface MCPServerOptions {
    * -32602. Default 1000. See `ServerOptions.maxResourceSubscriptions`.
    */
   maxResourceSubscriptions?: number;
+  /**
+   * Leaves out of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
+   * what declares `requiredScopes` the request's access token lacks (a page may then hold fewer
+   * items). Calling it is refused either way. Default false: everything is listed.
+   */
+  hideUnauthorized?: boolean;
 }
 
 /** The one warning of an MCPServer served over HTTP on the default process-local requestState key. */
@@ -107,6 +114,7 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
   checkCommonServerOptions("MCPServer", options);
   const { pageSize, requestStateSecurity } = options;
   checkInteger("MCPServer", "pageSize", pageSize, { min: 1, unit: "items" });
+  checkBoolean("MCPServer", "hideUnauthorized", options.hideUnauthorized);
   checkLegacyInputRequired("MCPServer", options.legacyInputRequired);
   if (requestStateSecurity !== undefined) {
     if (!(requestStateSecurity instanceof RequestStateSecurity)) {
@@ -151,6 +159,7 @@ export class MCPServer implements Dispatcher {
   readonly #prompts: Registry<PromptEntry>;
   readonly #resources: ResourceCatalog;
   readonly #read: ResourceReader;
+  readonly #hideUnauthorized: boolean;
   /** True while the default process-local key seals requestState and no warning has been logged. */
   #ephemeralKey: boolean;
 
@@ -158,6 +167,7 @@ export class MCPServer implements Dispatcher {
     checkOptions(name, options);
     this.name = name;
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.#hideUnauthorized = options.hideUnauthorized ?? false;
     this.#tools = new Registry(() => this.server.notifyListChanged("tools"));
     this.#prompts = new Registry(() => this.server.notifyListChanged("prompts"));
     this.#resources = new ResourceCatalog(() => this.server.notifyListChanged("resources"));
@@ -174,21 +184,22 @@ export class MCPServer implements Dispatcher {
       ...(options.maxResourceSubscriptions === undefined
         ? {}
         : { maxResourceSubscriptions: options.maxResourceSubscriptions }),
-      onListTools: (_ctx, params) => {
+      onListTools: (ctx, params) => {
         const { page, nextCursor } = pageOf("tools", this.#tools.entries, params.cursor, this.pageSize);
-        const tools = page.map((entry) => entry.value.definition);
+        const tools = this.#permitted(page, ctx).map((entry) => entry.value.definition);
         return nextCursor === undefined ? { tools } : { tools, nextCursor };
       },
       onCallTool: (ctx, params) => this.#tool(params).call(params.arguments, this.#context(ctx, params)),
-      onListPrompts: (_ctx, params) => {
+      onListPrompts: (ctx, params) => {
         const { page, nextCursor } = pageOf("prompts", this.#prompts.entries, params.cursor, this.pageSize);
-        const prompts = page.map((entry) => entry.value.definition);
+        const prompts = this.#permitted(page, ctx).map((entry) => entry.value.definition);
         return nextCursor === undefined ? { prompts } : { prompts, nextCursor };
       },
       onGetPrompt: (ctx, params) => this.#prompt(params).get(params.arguments, this.#context(ctx, params)),
       onListResources: (ctx, params) =>
-        this.#resources.list(params.cursor, this.pageSize, this.#context(ctx, {})),
-      onListResourceTemplates: (_ctx, params) => this.#resources.listTemplates(params.cursor, this.pageSize),
+        this.#resources.list(params.cursor, this.pageSize, this.#context(ctx, {}), this.#hideUnauthorized),
+      onListResourceTemplates: (ctx, params) =>
+        this.#resources.listTemplates(params.cursor, this.pageSize, ctx.auth, this.#hideUnauthorized),
       onReadResource: (ctx, params) => this.#resources.read(params.uri, this.#context(ctx, params)),
       onComplete: (ctx, params) =>
         complete(
@@ -326,6 +337,15 @@ export class MCPServer implements Dispatcher {
   /** The protocol revisions this server serves, newest first (its low-level `Server`'s). */
   get supportedVersions(): readonly string[] {
     return this.server.supportedVersions;
+  }
+
+  /** The entries of a list page the request may see (all of them unless `hideUnauthorized`). */
+  #permitted<E extends { readonly requiredScopes: readonly string[] }>(
+    page: readonly Registered<E>[],
+    ctx: RequestContext,
+  ): readonly Registered<E>[] {
+    if (!this.#hideUnauthorized) return page;
+    return page.filter((entry) => grants(ctx.auth, entry.value.requiredScopes));
   }
 
   /**

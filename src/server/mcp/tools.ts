@@ -34,6 +34,7 @@ import type { JsonSchemaObject } from "../schema/json-schema.js";
 import { type Context, type ResolvedContext, withResolved } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
+import { checkRequiredScopes, requireScopes } from "./scopes.js";
 import { toolResolverParts, withoutResolvedNames } from "./tool-resolvers.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
@@ -93,6 +94,15 @@ export interface ToolConfig<
    * ignored. The handler may not return an `InputRequiredResult` (one channel per call).
    */
   resolve?: R;
+  /**
+   * OAuth scopes the request's access token must carry to call it (or, with `MCPServer`'s
+   * `hideUnauthorized`, to see it in `tools/list`). Checked before anything else of the call: a
+   * token without them (or no token) is refused with -32600 "Forbidden: insufficient scope",
+   * `data: { reason: "insufficient_scope", requiredScopes }`, which Streamable HTTP behind
+   * `bearerAuth` answers 403 with a step-up challenge. Default none. Spec: basic/authorization
+   * §Scope Challenge Handling.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** The arguments a tool handler receives: the input schema's output type. */
@@ -173,6 +183,8 @@ export type ToolInvocation = (args: unknown, ctx: Context) => unknown;
 export interface ToolEntry {
   /** The `Tool` listed by `tools/list` (deeply frozen). */
   readonly definition: Tool;
+  /** Scopes a caller's token must carry (frozen; empty for none). */
+  readonly requiredScopes: readonly string[];
   /** Runs one `tools/call` with the client's raw arguments. */
   call(args: unknown, ctx: Context): Promise<CallToolResult | InputRequiredResult>;
 }
@@ -331,8 +343,13 @@ export function createTool(
     ...(output === undefined ? {} : { outputSchema: output.jsonSchema }),
     ...descriptiveFields(config, ["annotations", "icons", "_meta"]),
   };
+  const requiredScopes = checkRequiredScopes(config.requiredScopes, `tool "${name}"`);
   return {
     definition: deepFreeze(definition) as Tool,
-    call: (args, ctx) => runTool(pipeline, args, ctx),
+    requiredScopes,
+    call: async (args, ctx) => {
+      requireScopes(ctx.auth, requiredScopes);
+      return runTool(pipeline, args, ctx);
+    },
   };
 }

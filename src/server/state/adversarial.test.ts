@@ -96,12 +96,8 @@ async function expectRefused(
   expect(target.seen.slice(handled), "a handler ran").toEqual([]);
 }
 
-async function mint(
-  target: Fixture,
-  params: Record<string, unknown> = {},
-  authInfo?: AuthInfo,
-): Promise<string> {
-  return stateOf(await send(target.server, provision(params), authInfo));
+async function mint(target: Fixture, params: Record<string, unknown> = {}, auth?: AuthInfo): Promise<string> {
+  return stateOf(await send(target.server, provision(params), auth));
 }
 
 describe("a tampered token", () => {

@@ -104,7 +104,7 @@ function said(fields: { reason: string; detail?: string }): string {
  * stack): a warning, and -32602.
  *
  * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
- * (so `ctx.authInfo` is set) and before middleware that should see plaintext.
+ * (so `ctx.auth` is set) and before middleware that should see plaintext.
  *
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (integrity-protect and verify
  * `requestState`; bind principal, expiry and the originating request), §Error Handling.

@@ -5,10 +5,10 @@ import type { AuthInfo } from "../../transport/dispatcher.js";
 import { createRequestContext, type RequestContext } from "../context.js";
 import { authenticatedPrincipal, principalClaim, principalClaimMatches } from "./principal.js";
 
-function contextWith(authInfo?: AuthInfo): RequestContext {
+function contextWith(auth?: AuthInfo): RequestContext {
   return createRequestContext("tools/call", 1, requestMeta() as never, {
     signal: new AbortController().signal,
-    ...(authInfo === undefined ? {} : { authInfo }),
+    ...(auth === undefined ? {} : { auth }),
   });
 }
 

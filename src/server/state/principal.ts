@@ -5,6 +5,7 @@
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (bind the principal).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { principalOf } from "../../transport/dispatcher.js";
 import type { RequestContext } from "../context.js";
 import { decodeCanonicalBase64Url, encodeBase64Url } from "./base64url.js";
 import { exactUtf8Bytes } from "./exact-utf8.js";
@@ -18,14 +19,12 @@ const TAG_BYTES = 16;
  * The default principal binding: the authenticated identity of the request, as the compact JSON
  * `[clientId, issuer, subject]` (each `null` when the auth layer did not supply it), e.g.
  * `["client-123","https://as.example","alice"]`; `undefined` when the request carries no
- * `authInfo` (the state is then not principal-bound). Two users of one OAuth client are distinct
+ * `ctx.auth` (the state is then not principal-bound). Two users of one OAuth client are distinct
  * when the verifier supplies subjects. An auth layer must supply the components consistently, or
  * flows in progress fail ("principal drift").
  */
 export function authenticatedPrincipal(ctx: RequestContext): string | undefined {
-  const auth = ctx.authInfo;
-  if (auth === undefined) return undefined;
-  return JSON.stringify([auth.clientId ?? null, auth.issuer ?? null, auth.subject ?? null]);
+  return ctx.auth === undefined ? undefined : principalOf(ctx.auth);
 }
 
 function principalTag(salt: Uint8Array, principal: string): Buffer {

@@ -145,11 +145,11 @@ export function request(
 export async function send(
   server: Server,
   message: JSONRPCRequest,
-  authInfo?: AuthInfo,
+  auth?: AuthInfo,
 ): Promise<JSONRPCResponse> {
   const response = await server.handle(message, {
     signal: new AbortController().signal,
-    ...(authInfo === undefined ? {} : { authInfo }),
+    ...(auth === undefined ? {} : { auth }),
   });
   if (response === undefined) throw new Error("no response to a request");
   return response;

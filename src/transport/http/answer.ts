@@ -14,7 +14,8 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
-import type { Dispatcher } from "../dispatcher.js";
+import type { AuthInfo, Dispatcher } from "../dispatcher.js";
+import { type Authenticate, scopeChallengeAnswer } from "./authenticate.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /**
@@ -30,6 +31,8 @@ export type HttpAnswer =
 export interface AnsweredRequest {
   readonly signal: AbortSignal;
   readonly headers: Headers;
+  /** The identity the request was authenticated as, handed to the dispatcher. */
+  readonly auth?: AuthInfo;
 }
 
 /** How {@link answerRequest} may answer. */
@@ -42,6 +45,8 @@ export interface AnswerOptions {
   maxStreamBufferBytes: number;
   /** Receives a dispatcher failure (a rejection, or no response to a request). Must not throw. */
   report: (error: unknown) => void;
+  /** Builds the 403 challenge of an insufficient-scope refusal answered as JSON (see `Authenticate`). */
+  challenge?: Authenticate["challenge"];
 }
 
 type Outcome = { ok: true; response: JSONRPCResponse | undefined } | { ok: false; error: unknown };
@@ -113,6 +118,7 @@ export async function answerRequest(
       signal: controller.signal,
       ...(options.streamable ? { notify } : {}),
       headers: request.headers,
+      ...(request.auth === undefined ? {} : { auth: request.auth }),
     });
   } catch (error) {
     handled = Promise.reject(error);
@@ -138,7 +144,10 @@ export async function answerRequest(
     return errorResponse(message.id, internalError());
   };
 
-  if (stream === undefined) return jsonAnswer(finalResponse(await outcome));
+  if (stream === undefined) {
+    const response = finalResponse(await outcome);
+    return scopeChallengeAnswer(response, options.challenge) ?? jsonAnswer(response);
+  }
   const open = stream;
   void outcome.then((result) => {
     open.send(finalResponse(result));

@@ -3,6 +3,7 @@
  * the request-metadata header codec. The `node:http` adapter (`node.ts`) is exported from
  * tsmcp/node instead. Spec: basic/transports/streamable-http.
  */
+export type { Authenticate, AuthenticateRequest, AuthenticateResult } from "./authenticate.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export {
   DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS,
@@ -30,6 +31,11 @@ export {
   paramHeadersFor,
   validateParamHeaders,
 } from "./param-headers.js";
+export {
+  PROTECTED_RESOURCE_METADATA_PATH,
+  type ProtectedResourceMetadata,
+  resourceMetadataUrl,
+} from "./resource-metadata.js";
 export {
   createHttpHandler,
   DEFAULT_KEEP_ALIVE_MS,

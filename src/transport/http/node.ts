@@ -19,6 +19,7 @@ import { checkInteger, checkOptionsObject, optionTypeError } from "../../protoco
 import type { Dispatcher } from "../dispatcher.js";
 import { type BodyText, BoundedBody } from "./body.js";
 import { DEFAULT_ALLOWED_HOSTS, normalizeHostname } from "./origin-guard.js";
+import { isProtectedResourceMetadataPath } from "./resource-metadata.js";
 import {
   createExchangeHandler,
   type HttpExchange,
@@ -41,7 +42,11 @@ export interface ServeOptions extends HttpHandlerOptions {
   host?: string;
   /** TCP port; 0 picks a free one (read it from the handle). Default 0. */
   port?: number;
-  /** The MCP endpoint path; other paths get a plain 404. Default {@link DEFAULT_PATH} ("/mcp"). */
+  /**
+   * The MCP endpoint path; other paths get a plain 404, except the protected resource metadata
+   * paths (`/.well-known/oauth-protected-resource...`), which the handler answers (404 without
+   * `protectedResourceMetadata`). Default {@link DEFAULT_PATH} ("/mcp").
+   */
   path?: string;
 }
 
@@ -268,7 +273,8 @@ async function start(
 ): Promise<HttpServerHandle> {
   const listener = getRequestListener(
     (request, env) => {
-      if (new URL(request.url).pathname !== path) {
+      const { pathname } = new URL(request.url);
+      if (pathname !== path && !isProtectedResourceMetadataPath(pathname)) {
         return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
       }
       // The server below is a node:http (HTTP/1.1) server, so the bindings are always node:http's.

@@ -24,12 +24,20 @@ import {
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject } from "../../protocol/options.js";
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
-import { type Dispatcher, isDispatcher } from "../dispatcher.js";
+import { type AuthInfo, type Dispatcher, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
+import { type Authenticate, authenticateRequest, checkAuthenticate, withAuth } from "./authenticate.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
+import {
+  answerResourceMetadata,
+  type CheckedMetadata,
+  checkMetadata,
+  isProtectedResourceMetadataPath,
+  type ProtectedResourceMetadata,
+} from "./resource-metadata.js";
 import { routeRequest } from "./route.js";
 import { createLegacyEntry, type LegacyEntry } from "./session/legacy.js";
 import { type CheckedSessionOptions, checkSessionOptions, type SessionOptions } from "./session/options.js";
@@ -39,6 +47,9 @@ import { validateRequestHeaders } from "./validate-headers.js";
 
 /** Milliseconds between keep-alive comments on an open SSE stream, by default. */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/** A path under the metadata prefix that names no document served here. */
+const NOT_FOUND: HttpAnswer = { kind: "json", status: 404, text: JSON.stringify({ error: "not_found" }) };
 
 /** The longest keep-alive interval a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -84,6 +95,24 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
    * "Internal error". Only `error` is called. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s), else `stderrLogger`.
    */
   logger?: Pick<Logger, "error">;
+  /**
+   * The auth hook, run on every MCP request after the Host and Origin checks and before the body is
+   * read (both eras, every HTTP method): its `AuthInfo` is handed to the dispatcher with the
+   * request (`ctx.auth` in handlers, the principal a sealed requestState and a handshake-era session
+   * are bound to); a `Response` it returns is sent instead; `undefined` serves the request without
+   * an identity. A session opened by one principal refuses requests of any other (404, as for an
+   * unknown session). Default: none (no request carries an identity). Build one with `bearerAuth()`
+   * from tsmcp/server. Spec: basic/authorization.
+   */
+  authenticate?: Authenticate;
+  /**
+   * The protected resource metadata document (RFC 9728) to serve, to any origin, at
+   * `/.well-known/oauth-protected-resource` and at the path-suffixed form of its `resource` (e.g.
+   * `/.well-known/oauth-protected-resource/mcp`), before `authenticate` runs. Default: none. Build one with
+   * `protectedResourceMetadata()` from tsmcp/server. Other paths under that prefix get 404. Spec: basic/authorization §Protected
+   * Resource Metadata Discovery Requirements.
+   */
+  protectedResourceMetadata?: ProtectedResourceMetadata;
 }
 
 /** A web-standard request handler. Never rejects. */
@@ -110,6 +139,11 @@ export interface HttpExchange {
   readonly signal: AbortSignal;
   /** Reads the body as UTF-8 text under the limit, with the semantics of `readBodyText`. */
   readBody(maxBodyBytes: number): Promise<BodyText>;
+  /**
+   * The identity the request was authenticated as. Set by the handler from its `authenticate`
+   * hook (a front end leaves it unset).
+   */
+  readonly auth?: AuthInfo;
 }
 
 /** The handler over exchanges: never rejects. */
@@ -139,6 +173,8 @@ interface CheckedOptions {
   maxStreamBufferBytes: number;
   logger: Pick<Logger, "error">;
   sessions: CheckedSessionOptions;
+  authenticate: Authenticate | undefined;
+  metadata: CheckedMetadata | undefined;
 }
 
 function checkOptions(
@@ -162,6 +198,8 @@ function checkOptions(
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     maxStreamBufferBytes: maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
     logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
+    authenticate: checkAuthenticate(owner, options.authenticate),
+    metadata: checkMetadata(owner, options.protectedResourceMetadata),
   };
 }
 
@@ -182,7 +220,9 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`), serving both
  * eras on one endpoint.
  *
- * Per request, in order: `Host` then `Origin` allowed (else 403, whatever the method); POST, or GET
+ * Per request, in order: `Host` allowed (else 403); the protected resource metadata document, when
+ * configured and asked for; `Origin` allowed (else 403, whatever the method); the `authenticate`
+ * hook, when configured (its `Response`, if it returns one); POST, or GET
  * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
  * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message nested at most
  * `maxJsonDepth` deep (-32700 / -32600, HTTP 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
@@ -237,11 +277,16 @@ export function createExchangeHandler(
   if (!isDispatcher(dispatcher)) {
     throw new TypeError(`${owner}: dispatcher must have a handle() method`);
   }
-  const { maxBodyBytes, maxJsonDepth, keepAliveMs, maxStreamBufferBytes, logger, sessions } = checkOptions(
-    owner,
-    options,
-    dispatcher.logger,
-  );
+  const {
+    maxBodyBytes,
+    maxJsonDepth,
+    keepAliveMs,
+    maxStreamBufferBytes,
+    logger,
+    sessions,
+    authenticate,
+    metadata,
+  } = checkOptions(owner, options, dispatcher.logger);
   const guard = createOriginGuard(options, owner);
   try {
     dispatcher.onServedOverHttp?.();
@@ -256,12 +301,13 @@ export function createExchangeHandler(
     }
   };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
-  const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report };
+  const challenge = authenticate?.challenge;
+  const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
   const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
   const legacy: LegacyEntry | undefined =
     sessions.legacy === "reject"
       ? undefined
-      : createLegacyEntry({ dispatcher, registry, mode: sessions.legacy, report });
+      : createLegacyEntry({ dispatcher, registry, mode: sessions.legacy, report, challenge });
 
   /**
    * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
@@ -317,7 +363,11 @@ export function createExchangeHandler(
   }
 
   async function serveNotification(request: HttpExchange, message: JSONRPCNotification): Promise<HttpAnswer> {
-    await dispatcher.handle(message, { signal: request.signal, headers: request.headers });
+    await dispatcher.handle(message, {
+      signal: request.signal,
+      headers: request.headers,
+      ...(request.auth === undefined ? {} : { auth: request.auth }),
+    });
     return { kind: "empty", status: 202 };
   }
 
@@ -343,11 +393,34 @@ export function createExchangeHandler(
     return answerRequest(dispatcher, request, message, { ...answering, streamable });
   }
 
-  async function serve(request: HttpExchange): Promise<HttpAnswer> {
-    const host = request.headers.get("host") ?? new URL(request.url).host;
+  /**
+   * The answer to a request under the metadata prefix: the document (readable from any origin), or
+   * 404 for another resource's path or when none is configured; undefined for any other path.
+   */
+  function metadataAnswer(request: HttpExchange): HttpAnswer | undefined {
+    if (!request.url.includes("/.well-known/")) return undefined;
+    const { pathname } = new URL(request.url);
+    if (!isProtectedResourceMetadataPath(pathname)) return undefined;
+    const answer =
+      metadata === undefined
+        ? undefined
+        : answerResourceMetadata(request.method, pathname, metadata.document, metadata.resourcePath);
+    return answer ?? NOT_FOUND;
+  }
+
+  async function serve(exchange: HttpExchange): Promise<HttpAnswer> {
+    const host = exchange.headers.get("host") ?? new URL(exchange.url).host;
     if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
-    if (!guard.isOriginAllowed(request.headers.get("origin"))) {
+    const document = metadataAnswer(exchange);
+    if (document !== undefined) return document;
+    if (!guard.isOriginAllowed(exchange.headers.get("origin"))) {
       return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
+    }
+    let request = exchange;
+    if (authenticate !== undefined) {
+      const outcome = await authenticateRequest(authenticate, exchange);
+      if ("answer" in outcome) return outcome.answer;
+      request = withAuth(exchange, outcome.auth);
     }
     const route = routeRequest(request, sessions.legacy === "session", supportedVersions);
     switch (route.kind) {

@@ -18,8 +18,9 @@ import {
   type RequestId,
 } from "../../../protocol/jsonrpc.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
-import type { Dispatcher, RequestEnvironment } from "../../dispatcher.js";
+import { type AuthInfo, type Dispatcher, principalOf, type RequestEnvironment } from "../../dispatcher.js";
 import type { HttpAnswer } from "../answer.js";
+import { type Authenticate, scopeChallengeAnswer } from "../authenticate.js";
 import { acceptsEventStream } from "../media-type.js";
 import { SSE_HEADERS } from "../sse.js";
 import type { CheckedSessionOptions } from "./options.js";
@@ -37,6 +38,8 @@ const ASSUMED_VERSION = "2025-03-26";
 export interface LegacyExchange {
   readonly headers: Headers;
   readonly signal: AbortSignal;
+  /** The identity the request was authenticated as. */
+  readonly auth?: AuthInfo;
 }
 
 /** What the legacy entry needs from its handler. */
@@ -46,6 +49,8 @@ export interface LegacyEntryOptions {
   readonly mode: Exclude<CheckedSessionOptions["legacy"], "reject">;
   /** Receives a dispatcher failure. Must not throw. */
   readonly report: (error: unknown) => void;
+  /** Builds the 403 challenge of an insufficient-scope refusal answered as JSON. */
+  readonly challenge?: Authenticate["challenge"];
 }
 
 /** The legacy entry's three methods. */
@@ -74,7 +79,19 @@ function versionHeader(headers: Headers): string | undefined {
 
 /** Builds the legacy entry of one handler. */
 export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
-  const { dispatcher, registry, mode, report } = options;
+  const { dispatcher, registry, mode, report, challenge } = options;
+
+  /** The environment of a message on `session`: its signal, headers, session and identity. */
+  function baseEnv(exchange: LegacyExchange, signal: AbortSignal, session: HttpSession): RequestEnvironment {
+    const env: RequestEnvironment = { signal, headers: exchange.headers, session };
+    if (exchange.auth !== undefined) env.auth = exchange.auth;
+    return env;
+  }
+
+  /** A JSON answer of a response on a session: HTTP 200, or 403 with the step-up challenge. */
+  function sessionAnswer(response: JSONRPCResponse): HttpAnswer {
+    return scopeChallengeAnswer(response, challenge) ?? json(response, 200);
+  }
 
   /** Dispatches, turning a rejection or a missing response into -32603 (the cause reported). */
   async function dispatch(message: JSONRPCRequest, env: RequestEnvironment): Promise<JSONRPCResponse> {
@@ -96,14 +113,23 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     }
   }
 
-  /** The session a request names, or the refusal: 400 without the header, 404 for an unknown id. */
+  /**
+   * The session a request names, or the refusal: 400 without the header, 404 for an unknown id and
+   * for a session opened by another principal (an identity counts as another principal than none,
+   * both ways): the same answer as an unknown id, so a stolen or guessed id tells its holder
+   * nothing, not even that the session exists.
+   * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
+   * user).
+   */
   function sessionOf(exchange: LegacyExchange, id?: RequestId): HttpSession | HttpAnswer {
     const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
     if (sessionId === undefined || sessionId === "") {
       return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
     }
     const session = registry.get(sessionId);
-    if (session === undefined) return refusal(404, "Session not found", id);
+    const principal = exchange.auth === undefined ? undefined : principalOf(exchange.auth);
+    if (session === undefined || session.principal !== principal)
+      return refusal(404, "Session not found", id);
     const version = versionHeader(exchange.headers);
     const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;
     if (version !== undefined && negotiated !== undefined && version !== negotiated) {
@@ -115,7 +141,8 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
   async function initialize(exchange: LegacyExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
     if (mode === "session" && !registry.hasRoom) return everySessionBusy(message.id);
     const session = mode === "session" ? registry.create() : registry.createStateless();
-    const response = await dispatch(message, { signal: exchange.signal, headers: exchange.headers, session });
+    if (exchange.auth !== undefined) session.principal = principalOf(exchange.auth);
+    const response = await dispatch(message, baseEnv(exchange, exchange.signal, session));
     const version = "result" in response ? response.result.protocolVersion : undefined;
     if (mode === "stateless" || typeof version !== "string") {
       session.end();
@@ -189,7 +216,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     };
     exchange.signal.addEventListener("abort", onClientGone, { once: true });
 
-    const env: RequestEnvironment = { signal: controller.signal, headers: exchange.headers, session };
+    const env = baseEnv(exchange, controller.signal, session);
     if (streamable) {
       env.notify = send;
       if (backChannel) env.request = session.backChannel(send);
@@ -211,7 +238,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     if (stream === undefined || readable === undefined) {
       const response = await outcome;
       onDone();
-      if (!cancelled()) return json(response, 200);
+      if (!cancelled()) return sessionAnswer(response);
       if (!streamable) return { kind: "empty", status: 202 };
       const empty = session.openStream();
       const emptyReadable = empty.connect();
@@ -246,11 +273,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
         return serveRequest(exchange, session, parsed.message, false, () => session.end());
       }
       if (parsed.kind === "notification") {
-        await dispatchNotification(parsed.message, {
-          signal: session.signal,
-          headers: exchange.headers,
-          session,
-        });
+        await dispatchNotification(parsed.message, baseEnv(exchange, session.signal, session));
       }
       session.end();
       return { kind: "empty", status: 202 };
@@ -266,11 +289,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
         return { kind: "empty", status: 202 };
       case "notification":
         if (parsed.message.method === "notifications/cancelled") session.cancelIncoming(parsed.message);
-        await dispatchNotification(parsed.message, {
-          signal: session.signal,
-          headers: exchange.headers,
-          session,
-        });
+        await dispatchNotification(parsed.message, baseEnv(exchange, session.signal, session));
         return { kind: "empty", status: 202 };
     }
   }

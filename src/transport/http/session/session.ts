@@ -59,6 +59,11 @@ export class HttpSession implements LegacySession {
   readonly request?: BackChannelRequest;
   /** The revision the client's `initialize` response named, as the transport saw it. */
   negotiatedVersion: string | undefined;
+  /**
+   * The principal (`principalOf`) of the identity that opened the session; undefined when it was
+   * opened without one. Every later request must come from the same principal.
+   */
+  principal: string | undefined;
 
   readonly #options: HttpSessionOptions;
   readonly #ended = new AbortController();

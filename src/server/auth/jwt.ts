@@ -1,0 +1,133 @@
+/**
+ * A {@link TokenVerifier} for JWT access tokens (RFC 9068) on `jose`: the signature against the
+ * issuer's JWKS (fetched over HTTP, cached, refetched when a token names an unknown key, at most
+ * once per cooldown), the issuer, the audience bound to this resource (RFC 8707), `exp` and `nbf`
+ * with a small clock skew, an algorithm allow-list. Spec: basic/authorization §Token Handling,
+ * §Token Audience Binding and Validation; RFC 9068 §4.
+ */
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { checkInteger, checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
+import type { AuthInfo } from "../../transport/dispatcher.js";
+import { InvalidTokenError, scopesOfClaims, type TokenVerifier } from "./verifier.js";
+
+/** Allowed signature algorithms by default: asymmetric only (RS256, PS256, ES256, EdDSA). */
+export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze(["RS256", "PS256", "ES256", "EdDSA"]);
+
+/** Milliseconds of clock difference tolerated on `exp`, `nbf` and `iat`, by default. */
+export const DEFAULT_CLOCK_SKEW_MS = 30_000;
+
+/** Milliseconds after a JWKS fetch before an unknown `kid` may trigger another, by default. */
+export const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
+
+/** Milliseconds a fetched JWKS is used before it is fetched again, by default. */
+export const DEFAULT_JWKS_CACHE_MAX_AGE_MS = 600_000;
+
+/** Milliseconds a JWKS fetch may take, by default. */
+export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
+
+/** Options of {@link jwtVerifier}. */
+export interface JwtVerifierOptions {
+  /** The exact `iss` tokens must carry: the authorization server's issuer identifier. */
+  issuer: string;
+  /**
+   * This resource's canonical URI (RFC 8707), which the token's `aud` must contain, exactly as
+   * written (`https://mcp.example.com/mcp`); the same string as the metadata's `resource`.
+   */
+  audience: string;
+  /** Where the issuer publishes its JWKS (`jwks_uri` of its metadata). Exactly one of this and `jwks`. */
+  jwksUri?: string;
+  /** A key resolver of your own (`jose`'s `createLocalJWKSet`, ...). Exactly one of this and `jwksUri`. */
+  jwks?: JWTVerifyGetKey;
+  /** Accepted `alg` values. Default {@link DEFAULT_JWT_ALGORITHMS}; `none` and HMAC are never sensible here. */
+  algorithms?: readonly string[];
+  /** Clock skew tolerated, in milliseconds. Default {@link DEFAULT_CLOCK_SKEW_MS} (30000). */
+  clockSkewMs?: number;
+  /** Required `typ` header, e.g. `"at+jwt"` (RFC 9068 §4). Default: not checked. */
+  typ?: string;
+  /** With `jwksUri`: milliseconds between refetches on an unknown `kid`. Default {@link DEFAULT_JWKS_COOLDOWN_MS}. */
+  jwksCooldownMs?: number;
+  /** With `jwksUri`: milliseconds a fetched JWKS stays fresh. Default {@link DEFAULT_JWKS_CACHE_MAX_AGE_MS}. */
+  jwksCacheMaxAgeMs?: number;
+  /** With `jwksUri`: milliseconds a JWKS fetch may take. Default {@link DEFAULT_JWKS_TIMEOUT_MS}. */
+  jwksTimeoutMs?: number;
+}
+
+/** jose failures that say nothing about the token: the JWKS could not be had. */
+const UNAVAILABLE = new Set(["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID"]);
+
+/** The `AuthInfo` of verified claims: `client_id` (else `azp`), `iss`, `sub`, scopes, `exp`. */
+function authInfoOf(token: string, payload: JWTPayload): AuthInfo {
+  const auth: AuthInfo = { token, scopes: scopesOfClaims(payload), extra: { ...payload } };
+  const clientId = typeof payload.client_id === "string" ? payload.client_id : payload.azp;
+  if (typeof clientId === "string") auth.clientId = clientId;
+  if (typeof payload.iss === "string") auth.issuer = payload.iss;
+  if (typeof payload.sub === "string") auth.subject = payload.sub;
+  if (typeof payload.exp === "number") auth.expiresAtMs = payload.exp * 1000;
+  return auth;
+}
+
+/**
+ * Verifies JWT access tokens. Resolves with `clientId` (`client_id`, else `azp`), `issuer`,
+ * `subject` (`sub`), `scopes` (`scope` or `scp`), `expiresAtMs` and every claim in `extra`.
+ * Rejects with `InvalidTokenError` for a token that fails any check (its cause says which; the
+ * client is never told); with the underlying error when the JWKS cannot be fetched.
+ *
+ * @throws TypeError for a missing `issuer` or `audience`, not exactly one of `jwksUri` and
+ *   `jwks`, a `jwksUri` that is not an absolute http(s) URL, an empty `algorithms`; RangeError
+ *   for a negative duration.
+ */
+export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  const owner = "jwtVerifier";
+  checkOptionsObject(owner, options);
+  const { issuer, audience, typ } = options;
+  if (typeof issuer !== "string" || issuer === "")
+    throw optionTypeError(owner, "issuer", "a non-empty string");
+  parseHttpUrl(`${owner} option "audience"`, audience);
+  if (typeof typ !== "undefined" && typeof typ !== "string") throw optionTypeError(owner, "typ", "a string");
+  if ((options.jwksUri === undefined) === (options.jwks === undefined)) {
+    throw new TypeError(`${owner} takes exactly one of jwksUri and jwks`);
+  }
+  if (options.jwks !== undefined && typeof options.jwks !== "function") {
+    throw optionTypeError(owner, "jwks", "a key resolver function");
+  }
+  const algorithms = options.algorithms ?? DEFAULT_JWT_ALGORITHMS;
+  if (
+    !Array.isArray(algorithms) ||
+    algorithms.length === 0 ||
+    !algorithms.every((alg) => typeof alg === "string")
+  ) {
+    throw optionTypeError(owner, "algorithms", "a non-empty array of algorithm names");
+  }
+  for (const name of ["clockSkewMs", "jwksCooldownMs", "jwksCacheMaxAgeMs", "jwksTimeoutMs"] as const) {
+    checkInteger(owner, name, options[name], { unit: "milliseconds" });
+  }
+  const clockSkewMs = options.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
+  const keys =
+    options.jwks ??
+    createRemoteJWKSet(parseHttpUrl(`${owner} option "jwksUri"`, options.jwksUri), {
+      cooldownDuration: options.jwksCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
+      cacheMaxAge: options.jwksCacheMaxAgeMs ?? DEFAULT_JWKS_CACHE_MAX_AGE_MS,
+      timeoutDuration: options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
+    });
+  const verifyOptions = {
+    issuer,
+    audience,
+    algorithms: [...algorithms],
+    clockTolerance: clockSkewMs / 1000,
+    requiredClaims: ["exp"],
+    ...(typ === undefined ? {} : { typ }),
+  };
+  return {
+    async verify(token: string): Promise<AuthInfo> {
+      try {
+        const { payload } = await jwtVerify(token, keys, verifyOptions);
+        return authInfoOf(token, payload);
+      } catch (error) {
+        if (error instanceof errors.JOSEError && !UNAVAILABLE.has(error.code)) {
+          throw new InvalidTokenError(`JWT refused: ${error.code}`, { cause: error });
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The small interface every access-token verifier implements, and the one error it throws for a
+ * token it refuses. `bearerAuth` turns that refusal into a 401 challenge. Spec:
+ * basic/authorization §Token Handling (OAuth 2.1 §5.2), RFC 6750 §3.1.
+ */
+import type { AuthInfo } from "../../transport/dispatcher.js";
+
+/**
+ * Checks an access token and says whom it speaks for. Implement it to plug in any token format
+ * (opaque tokens through a database lookup, a vendor SDK): resolve with the `AuthInfo` (with the
+ * token's `clientId`, `issuer` and `subject`, consistently, as principal binding hashes them;
+ * `scopes`; `expiresAtMs`), reject with {@link InvalidTokenError} for a token that is not valid
+ * for this resource (answered 401 `invalid_token`). Any other rejection means the token could not
+ * be checked (the authorization server is down): the request is answered 500.
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<AuthInfo>;
+}
+
+/**
+ * A token refused by a verifier (bad signature, wrong issuer or audience, expired, revoked,
+ * inactive). Its message is log-only; the client is told only `invalid_token`. The underlying
+ * failure, if any, is its `cause`.
+ */
+export class InvalidTokenError extends Error {
+  override readonly name = "InvalidTokenError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The scopes of a `scope` claim (space-separated, RFC 9068 §2.2.3) or an `scp` array. */
+export function scopesOfClaims(claims: Readonly<Record<string, unknown>>): string[] {
+  if (typeof claims.scope === "string") return claims.scope.split(" ").filter((scope) => scope !== "");
+  if (Array.isArray(claims.scp))
+    return claims.scp.filter((scope): scope is string => typeof scope === "string");
+  return [];
+}
+
+/** The scopes of `required` that `auth` was not granted (all of them without `auth`). */
+export function missingScopes(auth: AuthInfo | undefined, required: readonly string[]): string[] {
+  const granted = new Set(auth?.scopes ?? []);
+  return required.filter((scope) => !granted.has(scope));
+}
