@@ -10,6 +10,7 @@ export type {
   BackChannelRequest,
   BackChannelRequestOptions,
   Dispatcher,
+  HeaderReader,
   LegacyHandshake,
   LegacySession,
   RequestEnvironment,

@@ -14,7 +14,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Dispatcher, HeaderReader } from "../dispatcher.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /**
@@ -29,7 +29,7 @@ export type HttpAnswer =
 /** The request side {@link answerRequest} needs: the signal that fires when the client goes away, and the headers. */
 export interface AnsweredRequest {
   readonly signal: AbortSignal;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
 }
 
 /** How {@link answerRequest} may answer. */

@@ -24,7 +24,7 @@ import {
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject } from "../../protocol/options.js";
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
-import { type Dispatcher, isDispatcher } from "../dispatcher.js";
+import { type Dispatcher, type HeaderReader, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
 import { protocolVersionOf } from "./headers.js";
@@ -105,7 +105,7 @@ export interface HttpHandler {
 export interface HttpExchange {
   readonly method: string;
   readonly url: string;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** Reads the body as UTF-8 text under the limit, with the semantics of `readBodyText`. */

@@ -18,7 +18,7 @@ import {
   type RequestId,
 } from "../../../protocol/jsonrpc.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
-import type { Dispatcher, RequestEnvironment } from "../../dispatcher.js";
+import type { Dispatcher, HeaderReader, RequestEnvironment } from "../../dispatcher.js";
 import type { HttpAnswer } from "../answer.js";
 import { acceptsEventStream } from "../media-type.js";
 import { SSE_HEADERS } from "../sse.js";
@@ -35,7 +35,7 @@ const ASSUMED_VERSION = "2025-03-26";
 
 /** The request side the legacy entry reads. */
 export interface LegacyExchange {
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   readonly signal: AbortSignal;
 }
 
@@ -67,7 +67,7 @@ function sseAnswer(readable: ReadableStream<Uint8Array>): HttpAnswer {
   return { kind: "response", response: new Response(readable, { status: 200, headers: SSE_HEADERS }) };
 }
 
-function versionHeader(headers: Headers): string | undefined {
+function versionHeader(headers: HeaderReader): string | undefined {
   const value = headers.get("mcp-protocol-version")?.trim();
   return value === undefined || value === "" ? undefined : value;
 }
