@@ -30,6 +30,12 @@ export type HttpAnswer =
 export interface AnsweredRequest {
   readonly signal: AbortSignal;
   readonly headers: HeaderReader;
+  /**
+   * Makes `controller` the request's own: aborted when the client goes away, its signal then being
+   * `signal`. False when the request's signal already exists (it is then linked instead). Lets a
+   * front end that makes its signal lazily serve a request with one controller.
+   */
+  adoptAbortController?(controller: AbortController): boolean;
 }
 
 /** How {@link answerRequest} may answer. */
@@ -85,8 +91,12 @@ export async function answerRequest(
 ): Promise<HttpAnswer> {
   const controller = new AbortController();
   const onClientGone = () => controller.abort(request.signal.reason);
-  if (request.signal.aborted) onClientGone();
-  else request.signal.addEventListener("abort", onClientGone, { once: true });
+  // A front end that adopts the controller aborts it itself; otherwise link the two signals.
+  const linked = request.adoptAbortController?.(controller) !== true;
+  if (linked) {
+    if (request.signal.aborted) onClientGone();
+    else request.signal.addEventListener("abort", onClientGone, { once: true });
+  }
 
   let stream: SseStream | undefined;
   let settled = false;
@@ -130,7 +140,7 @@ export async function answerRequest(
   await Promise.race([outcome, firstNotification]);
 
   const finalResponse = (result: Outcome): JSONRPCResponse => {
-    request.signal.removeEventListener("abort", onClientGone);
+    if (linked) request.signal.removeEventListener("abort", onClientGone);
     if (result.ok && result.response !== undefined) return result.response;
     options.report(
       result.ok ? new Error(`the dispatcher answered ${message.method} with nothing`) : result.error,

@@ -64,14 +64,17 @@ export class NodeExchange implements HttpExchange {
   }
 
   get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      this.outgoing.once("close", () => {
-        if (!this.outgoing.writableFinished) controller.abort(new Error(CLIENT_GONE));
-      });
-    }
-    return this.#controller.signal;
+    if (this.#controller === undefined) this.adoptAbortController(new AbortController());
+    return (this.#controller as AbortController).signal;
+  }
+
+  adoptAbortController(controller: AbortController): boolean {
+    if (this.#controller !== undefined) return false;
+    this.#controller = controller;
+    this.outgoing.once("close", () => {
+      if (!this.outgoing.writableFinished) controller.abort(new Error(CLIENT_GONE));
+    });
+    return true;
   }
 
   /** Aborts the signal with `reason` (creating it, so that a later reader sees it aborted). */

@@ -160,7 +160,10 @@ describe("serve's connection limits", () => {
     expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
-  it("closes an idle keep-alive connection after keepAliveTimeoutMs", async () => {
+  it("keeps an idle connection for keepAliveTimeoutMs, and says so in Keep-Alive", async () => {
+    const announced = await start(slowServer().server, { keepAliveTimeoutMs: 7_000 });
+    const response = await post(announced.url, rpc(1, "tools/list"), baseHeaders("tools/list"));
+    expect(response.headers.get("keep-alive")).toBe("timeout=7");
     const handle = await start(slowServer().server, { keepAliveTimeoutMs: 50 });
     const connection = rawConnection(handle.port);
     connection.socket.write(`GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n\r\n`);

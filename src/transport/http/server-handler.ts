@@ -110,6 +110,11 @@ export interface HttpExchange {
   readonly signal: AbortSignal;
   /** Reads the body as UTF-8 text under the limit, with the semantics of `readBodyText`. */
   readBody(maxBodyBytes: number): Promise<BodyText>;
+  /**
+   * Makes `controller` the exchange's abort controller when its signal was not made yet (so that
+   * a dispatch needs no second one); false otherwise. Optional: a web `Request` has its own signal.
+   */
+  adoptAbortController?(controller: AbortController): boolean;
 }
 
 /** The handler over exchanges: never rejects. */
