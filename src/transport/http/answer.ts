@@ -1,9 +1,9 @@
 /**
  * Dispatching one validated JSON-RPC request and shaping the HTTP answer: plain JSON when the
  * dispatcher answers before notifying, an SSE stream (notifications, then the response) as soon as
- * it sends a notification. The client closing the stream or the connection aborts the dispatch. A
- * JSON answer stays plain data (status and text) until the front end writes it: the web handler
- * wraps it in a `Response`, the Node adapter writes it to the socket without one. Spec:
+ * it sends a notification. The client closing the stream or the connection aborts the dispatch. An
+ * answer stays plain data (status and text, or the SSE stream) until the front end writes it: the
+ * web handler wraps it in a `Response`, the Node adapter writes it to the socket without one. Spec:
  * basic/transports/streamable-http, basic/index §Error Codes (HTTP status of error responses).
  */
 import { httpStatusForCode, internalError } from "../../protocol/errors.js";
@@ -19,11 +19,13 @@ import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /**
  * An HTTP answer before it becomes a `Response`: a JSON body (status 200, or an error status), no
- * body (202 for a notification), or a streaming `Response` (SSE) built as such.
+ * body (202 for a notification), an SSE stream (status 200, {@link SSE_HEADERS}) that the front end
+ * takes as a web stream or writes straight to its socket, or any other streaming `Response`.
  */
 export type HttpAnswer =
   | { kind: "json"; status: number; text: string; headers?: Record<string, string> }
   | { kind: "empty"; status: number }
+  | { kind: "sse"; stream: SseStream }
   | { kind: "response"; response: Response };
 
 /** The request side {@link answerRequest} needs: the signal that fires when the client goes away, and the headers. */
@@ -68,6 +70,8 @@ export function toResponse(answer: HttpAnswer): Response {
       });
     case "empty":
       return new Response(null, { status: answer.status });
+    case "sse":
+      return new Response(answer.stream.readable, { status: 200, headers: SSE_HEADERS });
     case "response":
       return answer.response;
   }
@@ -77,7 +81,7 @@ export function toResponse(answer: HttpAnswer): Response {
  * Dispatches `message` with `{ signal, notify, headers }` and answers it.
  *
  * Resolves as soon as the form is decided: with a JSON answer when the dispatcher answers
- * before notifying, or with a 200 SSE `Response` when it notifies first (the stream then carries
+ * before notifying, or with an SSE answer (status 200) when it notifies first (the stream then carries
  * every later notification and ends with the response; an error response is just the last event).
  * `signal` aborts when `request.signal` does (the client went away) or the SSE stream is cancelled;
  * nothing is sent after that. A dispatcher that rejects or answers nothing yields -32603
@@ -154,5 +158,5 @@ export async function answerRequest(
     open.send(finalResponse(result));
     open.close();
   });
-  return { kind: "response", response: new Response(open.readable, { status: 200, headers: SSE_HEADERS }) };
+  return { kind: "sse", stream: open };
 }

@@ -1,8 +1,9 @@
 /**
  * One `node:http` request as the shared exchange handler reads it, and its answer written back to
  * the `ServerResponse`: headers are read from `IncomingMessage.headers` (no web `Headers`), the body
- * straight from the Node stream, the abort signal is made only when something asks for it, and a
- * JSON answer is written with one `writeHead` + `end`. Spec: basic/transports/streamable-http.
+ * straight from the Node stream, the abort signal is made only when something asks for it (or
+ * adopted from the dispatch), and a JSON answer is written with one `writeHead` + `end` (an SSE
+ * answer is written by its stream, `SseStream.pipeTo`). Spec: basic/transports/streamable-http.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { McpError } from "../../protocol/errors.js";
@@ -171,7 +172,7 @@ export const MALFORMED_REQUEST: PlainAnswer = Object.freeze({
 });
 
 /** An answer with no stream: JSON, or no body. */
-export type PlainAnswer = Exclude<HttpAnswer, { kind: "response" }>;
+export type PlainAnswer = Extract<HttpAnswer, { kind: "json" | "empty" }>;
 
 /** Writes a JSON or empty answer to `outgoing`. */
 export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void {

@@ -29,6 +29,7 @@ import {
   type HttpExchangeHandler,
   type HttpHandlerOptions,
 } from "./server-handler.js";
+import { SSE_HEADERS } from "./sse.js";
 
 export {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -120,6 +121,13 @@ function listenerOf(handler: HttpExchangeHandler, path: string, drain: Drain) {
     const answer = await handler(exchange);
     if (outgoing.destroyed) return;
     if (drain.closing && !outgoing.headersSent) outgoing.shouldKeepAlive = false;
+    if (answer.kind === "sse") {
+      outgoing.writeHead(200, SSE_HEADERS);
+      outgoing.flushHeaders();
+      answer.stream.pipeTo(outgoing);
+      inFlight.endStream = () => answer.stream.close();
+      return;
+    }
     if (answer.kind !== "response") return writeAnswer(outgoing, answer);
     const { response } = answer;
     if (response.body === null) {

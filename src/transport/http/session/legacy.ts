@@ -21,7 +21,7 @@ import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
 import type { Dispatcher, HeaderReader, RequestEnvironment } from "../../dispatcher.js";
 import type { HttpAnswer } from "../answer.js";
 import { acceptsEventStream } from "../media-type.js";
-import { SSE_HEADERS } from "../sse.js";
+import type { SseStream } from "../sse.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionRegistry } from "./registry.js";
 import { HttpSession } from "./session.js";
@@ -63,8 +63,8 @@ function refusal(status: number, message: string, id?: RequestId): HttpAnswer {
   return json(errorResponse(id, McpError.of("INVALID_REQUEST", message)), status);
 }
 
-function sseAnswer(readable: ReadableStream<Uint8Array>): HttpAnswer {
-  return { kind: "response", response: new Response(readable, { status: 200, headers: SSE_HEADERS }) };
+function sseAnswer(stream: SseStream): HttpAnswer {
+  return { kind: "sse", stream };
 }
 
 function versionHeader(headers: HeaderReader): string | undefined {
@@ -165,7 +165,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     const onSessionEnd = () => controller.abort(session.signal.reason);
     session.signal.addEventListener("abort", onSessionEnd, { once: true });
     let stream: ResumableStream | undefined;
-    let readable: ReadableStream<Uint8Array> | undefined;
+    let readable: SseStream | undefined;
     let settled = false;
     let opened!: () => void;
     const firstEvent = new Promise<void>((resolve) => {
