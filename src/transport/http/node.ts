@@ -119,15 +119,15 @@ function listenerOf(handler: HttpExchangeHandler, path: string, drain: Drain) {
     const exchange = new NodeExchange(incoming, outgoing);
     const inFlight = drain.track(exchange);
     const answer = await handler(exchange);
-    if (outgoing.destroyed) return;
     if (drain.closing && !outgoing.headersSent) outgoing.shouldKeepAlive = false;
     if (answer.kind === "sse") {
-      outgoing.writeHead(200, SSE_HEADERS);
-      outgoing.flushHeaders();
+      // A client already gone cancels the stream at once.
+      if (!outgoing.destroyed) outgoing.writeHead(200, SSE_HEADERS).flushHeaders();
       answer.stream.pipeTo(outgoing);
       inFlight.endStream = () => answer.stream.close();
       return;
     }
+    if (outgoing.destroyed) return;
     if (answer.kind !== "response") return writeAnswer(outgoing, answer);
     const { response } = answer;
     if (response.body === null) {

@@ -70,6 +70,7 @@ const encoder = new TextEncoder();
 export interface SseWritable {
   readonly writableLength: number;
   readonly writableFinished: boolean;
+  readonly destroyed: boolean;
   write(chunk: Uint8Array): boolean;
   end(): void;
   destroy(error?: Error): void;
@@ -155,8 +156,13 @@ export class SseStream {
    * session that ended). `target` closing first cancels the stream. Takes the stream.
    */
   pipeTo(target: SseWritable): void {
+    const gone = () => this.#cancelled(new Error("the client closed the connection"));
+    if (target.destroyed) {
+      gone();
+      return;
+    }
     target.once("close", () => {
-      if (!target.writableFinished) this.#cancelled(new Error("the client closed the connection"));
+      if (!target.writableFinished) gone();
     });
     this.#attach({
       write: (bytes) => {
