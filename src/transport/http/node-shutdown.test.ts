@@ -2,6 +2,7 @@ import { connect, type Socket } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { CallToolRequestParams } from "../../protocol/schema/methods.js";
 import { Server } from "../../server/server.js";
+import type { Dispatcher } from "../dispatcher.js";
 import { baseHeaders, deferred, post, rpc, SseReader } from "./http-test-fixtures.js";
 import {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -14,6 +15,7 @@ import {
   type ServeOptions,
   serve,
 } from "./node.js";
+import { getStream, initialize, scriptedDispatcher } from "./session/session-test-fixtures.js";
 
 /**
  * A server with a `slow` tool that answers once the test releases it, and a `stubborn` one that
@@ -39,7 +41,7 @@ function slowServer() {
   return { server, started, release, aborted };
 }
 
-async function start(dispatcher: Server, options: ServeOptions = {}): Promise<HttpServerHandle> {
+async function start(dispatcher: Dispatcher, options: ServeOptions = {}): Promise<HttpServerHandle> {
   const handle = await serve(dispatcher, options);
   onTestFinished(() => handle.close());
   return handle;
@@ -133,6 +135,18 @@ describe("serve's graceful close", () => {
     release.resolve();
     expect((await answer).status).toBe(200);
     await closed;
+  });
+
+  it("ends a session's GET stream at once, not at the drain deadline", async () => {
+    const handle = await start(scriptedDispatcher(), { drainTimeoutMs: 600_000 });
+    const sessionId = await initialize(handle.url);
+    const get = await getStream(handle.url, sessionId);
+    expect(get.status).toBe(200);
+    const stream = new SseReader(get);
+    await stream.next();
+    await handle.close();
+    await stream.rest();
+    expect(stream.ended).toBe(true);
   });
 
   it("closes idle keep-alive connections at once", async () => {
