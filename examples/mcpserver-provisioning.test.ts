@@ -36,8 +36,15 @@ async function overHttp(callback?: ElicitationCallback): Promise<Client> {
   return client;
 }
 
-/** Runs `npm run example -- mcpserver-provisioning` (what that script runs) and resolves its URL. */
-function runExampleOverHttp(): Promise<URL> {
+/**
+ * Runs `npm run example -- mcpserver-provisioning` (what that script runs) and resolves its URL,
+ * the process, and how it exits.
+ */
+function runExampleOverHttp(): Promise<{
+  url: URL;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}> {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", "examples/run.ts", "mcpserver-provisioning"],
@@ -46,12 +53,15 @@ function runExampleOverHttp(): Promise<URL> {
   onTestFinished(() => {
     child.kill("SIGKILL");
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     let stdout = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const found = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (found) resolve(new URL(found[1] as string));
+      if (found) resolve({ url: new URL(found[1] as string), child, exited });
     });
     child.on("exit", (code) =>
       reject(new Error(`the example exited with ${code} before listening: ${stdout}`)),
@@ -149,7 +159,7 @@ describe("the MCPServer provisioning example", () => {
 
 describe("npm run example -- mcpserver-provisioning", () => {
   it("serves Streamable HTTP that a client provisions through", async () => {
-    const url = await runExampleOverHttp();
+    const { url } = await runExampleOverHttp();
     expect(url.hostname).toBe("127.0.0.1");
     const { callback } = answering({ region: { region: "ap-south-1" } });
     const client = await Client.connect(url, { elicitationCallback: callback });
@@ -157,6 +167,14 @@ describe("npm run example -- mcpserver-provisioning", () => {
     expect((await client.callTool("provision", { name: "billing" })).content).toEqual([
       { type: "text", text: "Provisioned billing in ap-south-1" },
     ]);
+  });
+
+  it("drains and exits cleanly on SIGTERM", async () => {
+    const { url, child, exited } = await runExampleOverHttp();
+    const client = await Client.connect(url, { capabilities: { elicitation: { form: {} } } });
+    await client.close();
+    child.kill("SIGTERM");
+    expect(await exited).toEqual({ code: 0, signal: null });
   });
 
   it("serves stdio with --stdio", async () => {

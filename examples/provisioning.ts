@@ -117,6 +117,11 @@ export async function main(args: string[] = []): Promise<void> {
     return;
   }
   const port = Number(process.env.PORT ?? 3000);
-  const handle = await serve(createProvisioningServer(), { host: "127.0.0.1", port });
+  const server = createProvisioningServer();
+  const handle = await serve(server, { host: "127.0.0.1", port });
   console.log(`provisioning server listening on ${handle.url}`);
+  // A stop signal drains: requests in flight finish (up to drainTimeoutMs), then the process exits.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => void handle.close().then(() => server.close()));
+  }
 }

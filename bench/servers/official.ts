@@ -6,7 +6,7 @@
  *
  * Node serving: the official server package ships a web-standard `fetch` handler and no Node
  * adapter (its docs point to a separate `@modelcontextprotocol/node` package), so it is mounted
- * with `@hono/node-server`'s `getRequestListener`, the same adapter tsmcp's `serve` uses, behind the
+ * with `@hono/node-server`'s `getRequestListener` (what a Node user of a web-standard handler reaches for), behind the
  * Host-header check its docs ask for when mounting the handler bare.
  */
 import { randomBytes } from "node:crypto";

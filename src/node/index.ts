@@ -6,8 +6,14 @@
  * Spec: basic/transports/streamable-http.
  */
 export {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HOST,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_HEADER_BYTES,
   DEFAULT_PATH,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   type HttpServerHandle,
   type ServeOptions,
   serve,

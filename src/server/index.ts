@@ -10,6 +10,7 @@ export {
   type BackChannelRequest,
   type BackChannelRequestOptions,
   type Dispatcher,
+  type HeaderReader,
   type LegacyHandshake,
   type LegacySession,
   principalOf,

@@ -96,6 +96,18 @@ export interface LegacySession {
   readonly request?: BackChannelRequest;
 }
 
+/**
+ * Read access to HTTP request headers: names are case-insensitive, an absent header is `null`, a
+ * repeated one its values joined with ", ". Web `Headers` satisfies it; the Node adapter reads
+ * `node:http`'s parsed headers through it without building `Headers`.
+ */
+export interface HeaderReader {
+  /** The value of header `name` (any case), or `null` when absent. */
+  get(name: string): string | null;
+  /** Calls `callback` once per header, with its lowercase name. */
+  forEach(callback: (value: string, name: string) => void): void;
+}
+
 /** What a transport knows about one incoming message besides the message itself. */
 export interface RequestEnvironment {
   /** Aborted when the client cancels the request or goes away. */
@@ -109,7 +121,7 @@ export interface RequestEnvironment {
   /** The authenticated identity, when an auth layer verified one. */
   auth?: AuthInfo;
   /** The HTTP request headers, on Streamable HTTP. */
-  headers?: Headers;
+  headers?: HeaderReader;
   /** The 2025-era session this message belongs to; absent on the stateless 2026-07-28 wire. */
   session?: LegacySession;
   /**

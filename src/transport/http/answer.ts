@@ -1,9 +1,9 @@
 /**
  * Dispatching one validated JSON-RPC request and shaping the HTTP answer: plain JSON when the
  * dispatcher answers before notifying, an SSE stream (notifications, then the response) as soon as
- * it sends a notification. The client closing the stream or the connection aborts the dispatch. A
- * JSON answer stays plain data (status and text) until the front end writes it: the web handler
- * wraps it in a `Response`, the Node adapter writes it to the socket without one. Spec:
+ * it sends a notification. The client closing the stream or the connection aborts the dispatch. An
+ * answer stays plain data (status and text, or the SSE stream) until the front end writes it: the
+ * web handler wraps it in a `Response`, the Node adapter writes it to the socket without one. Spec:
  * basic/transports/streamable-http, basic/index §Error Codes (HTTP status of error responses).
  */
 import { httpStatusForCode, internalError } from "../../protocol/errors.js";
@@ -14,25 +14,33 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
-import type { AuthInfo, Dispatcher } from "../dispatcher.js";
+import type { AuthInfo, Dispatcher, HeaderReader } from "../dispatcher.js";
 import { type Authenticate, scopeChallengeAnswer } from "./authenticate.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /**
  * An HTTP answer before it becomes a `Response`: a JSON body (status 200, or an error status), no
- * body (202 for a notification), or a streaming `Response` (SSE) built as such.
+ * body (202 for a notification), an SSE stream (status 200, {@link SSE_HEADERS}) that the front end
+ * takes as a web stream or writes straight to its socket, or any other streaming `Response`.
  */
 export type HttpAnswer =
   | { kind: "json"; status: number; text: string; headers?: Record<string, string> }
   | { kind: "empty"; status: number }
+  | { kind: "sse"; stream: SseStream }
   | { kind: "response"; response: Response };
 
 /** The request side {@link answerRequest} needs: the signal that fires when the client goes away, and the headers. */
 export interface AnsweredRequest {
   readonly signal: AbortSignal;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   /** The identity the request was authenticated as, handed to the dispatcher. */
   readonly auth?: AuthInfo;
+  /**
+   * Makes `controller` the request's own: aborted when the client goes away, its signal then being
+   * `signal`. False when the request's signal already exists (it is then linked instead). Lets a
+   * front end that makes its signal lazily serve a request with one controller.
+   */
+  adoptAbortController?(controller: AbortController): boolean;
 }
 
 /** How {@link answerRequest} may answer. */
@@ -67,6 +75,8 @@ export function toResponse(answer: HttpAnswer): Response {
       });
     case "empty":
       return new Response(null, { status: answer.status });
+    case "sse":
+      return new Response(answer.stream.readable, { status: 200, headers: SSE_HEADERS });
     case "response":
       return answer.response;
   }
@@ -76,7 +86,7 @@ export function toResponse(answer: HttpAnswer): Response {
  * Dispatches `message` with `{ signal, notify, headers }` and answers it.
  *
  * Resolves as soon as the form is decided: with a JSON answer when the dispatcher answers
- * before notifying, or with a 200 SSE `Response` when it notifies first (the stream then carries
+ * before notifying, or with an SSE answer (status 200) when it notifies first (the stream then carries
  * every later notification and ends with the response; an error response is just the last event).
  * `signal` aborts when `request.signal` does (the client went away) or the SSE stream is cancelled;
  * nothing is sent after that. A dispatcher that rejects or answers nothing yields -32603
@@ -90,8 +100,12 @@ export async function answerRequest(
 ): Promise<HttpAnswer> {
   const controller = new AbortController();
   const onClientGone = () => controller.abort(request.signal.reason);
-  if (request.signal.aborted) onClientGone();
-  else request.signal.addEventListener("abort", onClientGone, { once: true });
+  // A front end that adopts the controller aborts it itself; otherwise link the two signals.
+  const linked = request.adoptAbortController?.(controller) !== true;
+  if (linked) {
+    if (request.signal.aborted) onClientGone();
+    else request.signal.addEventListener("abort", onClientGone, { once: true });
+  }
 
   let stream: SseStream | undefined;
   let settled = false;
@@ -136,7 +150,7 @@ export async function answerRequest(
   await Promise.race([outcome, firstNotification]);
 
   const finalResponse = (result: Outcome): JSONRPCResponse => {
-    request.signal.removeEventListener("abort", onClientGone);
+    if (linked) request.signal.removeEventListener("abort", onClientGone);
     if (result.ok && result.response !== undefined) return result.response;
     options.report(
       result.ok ? new Error(`the dispatcher answered ${message.method} with nothing`) : result.error,
@@ -153,5 +167,5 @@ export async function answerRequest(
     open.send(finalResponse(result));
     open.close();
   });
-  return { kind: "response", response: new Response(open.readable, { status: 200, headers: SSE_HEADERS }) };
+  return { kind: "sse", stream: open };
 }

@@ -111,7 +111,8 @@ describe("the authenticate hook", () => {
   it("binds a handshake-era session to the identity that opened it, answering any other 404", async () => {
     const { server } = whoamiServer();
     const handler = createHttpHandler(server, {
-      authenticate: (request) => (request.headers.has("authorization") ? byToken(request) : undefined),
+      authenticate: (request) =>
+        request.headers.get("authorization") !== null ? byToken(request) : undefined,
     });
     const initialize: JSONRPCRequest = {
       jsonrpc: "2.0",

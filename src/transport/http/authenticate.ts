@@ -6,16 +6,20 @@
  */
 import { requiredScopesOf } from "../../protocol/insufficient-scope.js";
 import { isErrorResponse, type JSONRPCResponse } from "../../protocol/jsonrpc.js";
-import type { AuthInfo } from "../dispatcher.js";
+import type { AuthInfo, HeaderReader } from "../dispatcher.js";
 import type { HttpAnswer } from "./answer.js";
 import type { HttpExchange } from "./server-handler.js";
 
-/** What the auth hook sees of a request: a web `Request` fits, the body is never read. */
+/**
+ * What the auth hook sees of a request: a web `Request` fits, the body is never read. On the Node
+ * adapter `headers` is a light reader over the `node:http` headers (`get` is case-insensitive, as
+ * with web `Headers`).
+ */
 export interface AuthenticateRequest {
   readonly method: string;
   /** The absolute request URL. */
   readonly url: string;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
 }
 
 /**

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { DEFAULT_MAX_JSON_DEPTH } from "../../protocol/jsonrpc.js";
 import { MCPServer } from "../../server/mcp/server.js";
+import { ENTRIES, type Served } from "./entries-test-fixtures.js";
 import { baseHeaders, META } from "./http-test-fixtures.js";
-import { type HttpServerHandle, serve } from "./node.js";
 import { createHttpHandler } from "./server-handler.js";
 
 /** A `tools/call` of `deep` whose `arguments.v` is `levels` arrays deep (the message: `levels + 3`). */
@@ -32,7 +32,7 @@ function recordingServer() {
   return { mcp, ran };
 }
 
-let handle: HttpServerHandle | undefined;
+let handle: Served | undefined;
 
 afterEach(async () => {
   await handle?.close();
@@ -49,10 +49,10 @@ async function call(url: URL, body: string): Promise<{ status: number; json: Rec
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
-describe("maxJsonDepth over HTTP", () => {
+describe.each(ENTRIES)("maxJsonDepth over HTTP through $name", ({ start }) => {
   it("refuses 5,000-deep arguments with -32600 (400) keeping the id, before middleware or handler", async () => {
     const { mcp, ran } = recordingServer();
-    handle = await serve(mcp);
+    handle = await start(mcp);
     const { status, json } = await call(handle.url, deepCall(9, 5_000));
     expect(status).toBe(400);
     expect(json).toEqual({
@@ -68,7 +68,7 @@ describe("maxJsonDepth over HTTP", () => {
 
   it("serves a message exactly at the default limit, and refuses one a level deeper", async () => {
     const { mcp, ran } = recordingServer();
-    handle = await serve(mcp);
+    handle = await start(mcp);
     const atLimit = await call(handle.url, deepCall(1, DEFAULT_MAX_JSON_DEPTH - 3));
     expect(atLimit.status).toBe(200);
     expect(atLimit.json).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "ran" }] } });
@@ -81,7 +81,7 @@ describe("maxJsonDepth over HTTP", () => {
 
   it("applies a configured limit", async () => {
     const { mcp, ran } = recordingServer();
-    handle = await serve(mcp, { maxJsonDepth: 10 });
+    handle = await start(mcp, { maxJsonDepth: 10 });
     expect((await call(handle.url, deepCall(1, 7))).status).toBe(200);
     const over = await call(handle.url, deepCall(2, 8));
     expect(over.json).toMatchObject({
@@ -90,7 +90,9 @@ describe("maxJsonDepth over HTTP", () => {
     });
     expect(ran).toEqual(["middleware tools/call", "handler"]);
   });
+});
 
+describe("maxJsonDepth", () => {
   it.each([
     [{ maxJsonDepth: 0 }, RangeError],
     [{ maxJsonDepth: 1.5 }, RangeError],

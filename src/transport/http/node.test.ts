@@ -104,6 +104,61 @@ describe("serve", () => {
     }
   });
 
+  it("answers a request without Host with a JSON-RPC 400", async () => {
+    const fixture = newFixture();
+    const handle = await serve(fixture.dispatcher);
+    try {
+      const body = JSON.stringify(discover);
+      const head = Object.entries(baseHeaders("server/discover"))
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("");
+      const socket = connect(handle.port, "127.0.0.1");
+      let raw = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => {
+        raw += chunk;
+      });
+      const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      socket.write(
+        `POST /mcp HTTP/1.1\r\n${head}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      await ended;
+      const [headText = "", payload = ""] = raw.split("\r\n\r\n");
+      expect(headText).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(payload)).toMatchObject({ error: { code: -32600 } });
+      expect(fixture.calls).toHaveLength(0);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("routes on the target's path exactly, ignoring the query", async () => {
+    const handle = await serve(newFixture().dispatcher);
+    try {
+      const send = (target: string) =>
+        post(new URL(target, handle.url), discover, baseHeaders("server/discover")).then((r) => r.status);
+      expect(await send("/mcp?session=1")).toBe(200);
+      expect(await send("/mcp/")).toBe(404);
+      expect(await send("/MCP")).toBe(404);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("does not depend on @hono/node-server at run time", async () => {
+    const { readFile, readdir } = await import("node:fs/promises");
+    const root = new URL("../../../", import.meta.url);
+    const pkg = JSON.parse(await readFile(new URL("package.json", root), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).not.toContain("@hono/node-server");
+    const files = (await readdir(new URL("src/", root), { recursive: true })).filter(
+      (file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.includes("test-fixtures"),
+    );
+    for (const file of files) {
+      expect(await readFile(new URL(`src/${file}`, root), "utf8"), file).not.toContain("@hono/node-server");
+    }
+  });
+
   it("accepts the host it is bound to besides the loopback defaults", async () => {
     const handle = await serve(newFixture().dispatcher, { host: "localhost" });
     try {
@@ -183,16 +238,20 @@ describe("serve", () => {
     }
   });
 
-  it("closes promptly with an SSE stream open, aborting its request", async () => {
+  it("with drainTimeoutMs 0 closes promptly with an SSE stream open, aborting its request, which answers last", async () => {
     const fixture = newFixture();
-    const handle = await serve(fixture.dispatcher);
+    const handle = await serve(fixture.dispatcher, { drainTimeoutMs: 0 });
     const request = rpc(2, "tools/call", { name: "wait", _meta: { ...META, progressToken: 1 } }, null);
     const response = await post(handle.url, request, { ...baseHeaders("tools/call"), "Mcp-Name": "wait" });
     const reader = new SseReader(response);
     await reader.nextMessage();
     await handle.close();
-    await fixture.waitAborted.promise;
-    await expect(reader.rest()).rejects.toThrow();
+    expect(String(await fixture.waitAborted.promise)).toMatch(/shutting down/);
+    const rest = await reader.rest();
+    expect(JSON.parse(rest.at(-1)?.data ?? "{}")).toMatchObject({
+      id: 2,
+      result: { content: [{ text: "cancelled" }] },
+    });
     await expect(handle.close()).resolves.toBeUndefined();
   });
 });

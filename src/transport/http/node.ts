@@ -1,54 +1,47 @@
 /**
- * The Node.js adapter of the Streamable HTTP server: serves the handler on one path of a `node:http`
- * server through `@hono/node-server`'s request listener, bound to loopback by default. JSON answers
- * are written to the socket directly; SSE answers are streamed by the listener.
+ * The Node.js adapter of the Streamable HTTP server: serves the exchange handler on one path of a
+ * `node:http` server, bound to loopback by default. Requests are read from `IncomingMessage` and
+ * answers written to `ServerResponse` without web `Request`/`Response` objects; `close()` drains.
  * Spec: basic/transports/streamable-http (one endpoint; bind to 127.0.0.1 when local).
  */
-import {
-  createServer,
-  type IncomingMessage,
-  type Server as NodeHttpServer,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getRequestListener, type HttpBindings } from "@hono/node-server";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { internalError, McpError } from "../../protocol/errors.js";
-import { errorResponse } from "../../protocol/jsonrpc.js";
-import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import type { Dispatcher } from "../dispatcher.js";
-import { type BodyText, BoundedBody } from "./body.js";
+import {
+  isWellFormedHost,
+  MALFORMED_REQUEST,
+  NodeExchange,
+  routeTarget,
+  writeAnswer,
+  writeNotFound,
+  writeStream,
+} from "./node-exchange.js";
+import {
+  type CheckedServeOptions,
+  checkServeOptions,
+  SERVE_ONLY_OPTIONS,
+  type ServeOptions,
+} from "./node-options.js";
+import { Drain } from "./node-shutdown.js";
 import { DEFAULT_ALLOWED_HOSTS, normalizeHostname } from "./origin-guard.js";
-import { isProtectedResourceMetadataPath } from "./resource-metadata.js";
 import {
   createExchangeHandler,
-  type HttpExchange,
   type HttpExchangeHandler,
   type HttpHandlerOptions,
 } from "./server-handler.js";
+import { SSE_HEADERS } from "./sse.js";
 
-/** The interface `serve` binds to by default: loopback IPv4. */
-export const DEFAULT_HOST = "127.0.0.1";
-
-/** The endpoint path `serve` answers on by default. */
-export const DEFAULT_PATH = "/mcp";
-
-/** Options of {@link serve}: the handler's options plus where to listen. */
-export interface ServeOptions extends HttpHandlerOptions {
-  /**
-   * Interface to bind. Default {@link DEFAULT_HOST} ("127.0.0.1"). Any non-loopback host needs
-   * an explicit `allowedHosts`.
-   */
-  host?: string;
-  /** TCP port; 0 picks a free one (read it from the handle). Default 0. */
-  port?: number;
-  /**
-   * The MCP endpoint path; other paths get a plain 404, except the protected resource metadata
-   * paths (`/.well-known/oauth-protected-resource...`), which the handler answers (404 without
-   * `protectedResourceMetadata`). Default {@link DEFAULT_PATH} ("/mcp").
-   */
-  path?: string;
-}
+export {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HOST,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_PATH,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ServeOptions,
+} from "./node-options.js";
 
 /** A running server. */
 export interface HttpServerHandle {
@@ -57,40 +50,18 @@ export interface HttpServerHandle {
   /** The port listened on. */
   readonly port: number;
   /**
-   * Stops listening, ends every handshake-era session and every open connection, SSE streams
-   * included (their requests are aborted). Resolves once the server is closed. Idempotent.
+   * Closes gracefully: stops accepting connections and closes idle keep-alive ones; ends at once
+   * the streams that never finish on their own (a session's GET stream; `subscriptions/listen`,
+   * whose request is cancelled and answered); lets every other in-flight request finish for up to
+   * `drainTimeoutMs` (its answer closes its connection); then ends every handshake-era session,
+   * aborts the requests still running through their `AbortSignal` (they answer as cancelled
+   * within a second, or their connection is destroyed) and destroys what is left. Resolves once the
+   * server is closed. Idempotent.
    */
   close(): Promise<void>;
 }
 
-function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
-
-function checkServeOptions(options: ServeOptions): { host: string; port: number; path: string } {
-  checkOptionsObject("serve", options);
-  const host = options.host ?? DEFAULT_HOST;
-  const port = options.port ?? 0;
-  const path = options.path ?? DEFAULT_PATH;
-  if (typeof host !== "string" || host.length === 0)
-    throw optionTypeError("serve", "host", "a non-empty string");
-  checkInteger("serve", "port", port, { max: 65535 });
-  if (typeof path !== "string" || !path.startsWith("/")) {
-    throw optionTypeError("serve", "path", `a string starting with "/", got ${JSON.stringify(path)}`);
-  }
-  if (!isLoopback(host) && options.allowedHosts === undefined) {
-    throw new TypeError(
-      `serve: binding to ${JSON.stringify(host)} makes the server reachable from other machines, but only ` +
-        `loopback Host headers are accepted by default. Pass allowedHosts with the hostnames clients use ` +
-        `(for example allowedHosts: ["mcp.example.com"]), or allowedHosts: "*" when a proxy in front ` +
-        `checks the Host header.`,
-    );
-  }
-  return { host, port, path };
-}
-
-function listen(server: NodeHttpServer, port: number, host: string): Promise<void> {
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error);
     server.once("error", onError);
@@ -106,185 +77,92 @@ function listen(server: NodeHttpServer, port: number, host: string): Promise<voi
  *
  * ```ts
  * const handle = await serve(server, { port: 3000 });   // http://127.0.0.1:3000/mcp
- * await handle.close();
+ * process.once("SIGTERM", () => void handle.close());  // drains in-flight requests
  * ```
  *
  * Bound to loopback (the default), the allowed hosts are `localhost`, `127.0.0.1`, `[::1]` and the
- * bound host.
+ * bound host. The endpoint answers as {@link createHttpHandler} does; other paths get a plain 404;
+ * a missing or malformed `Host`, or a malformed request target, gets -32600 (HTTP 400).
  *
  * @throws TypeError for a bad option, or a non-loopback `host` without `allowedHosts`; RangeError
- *   for a bad `port`, `maxBodyBytes` or `keepAliveMs`: synchronously, before listening. The
- *   promise rejects when the port cannot be bound (e.g. `EADDRINUSE`).
+ *   for an out-of-range number (`port`, `maxBodyBytes`, `keepAliveMs`, a timeout, a cap):
+ *   synchronously, before listening. The promise rejects when the port cannot be bound (e.g.
+ *   `EADDRINUSE`).
  */
 export function serve(dispatcher: Dispatcher, options: ServeOptions = {}): Promise<HttpServerHandle> {
-  const { host, port, path } = checkServeOptions(options);
-  const { host: _host, port: _port, path: _path, ...handlerOptions } = options;
+  const checked = checkServeOptions(options);
+  const handlerOptions: Record<string, unknown> = { ...options };
+  for (const name of SERVE_ONLY_OPTIONS) delete handlerOptions[name];
   const allowedHosts = options.allowedHosts ?? [
-    ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(host, "host", "serve")]),
+    ...new Set([...DEFAULT_ALLOWED_HOSTS, normalizeHostname(checked.host, "host", "serve")]),
   ];
-  const handler = createExchangeHandler(dispatcher, { ...handlerOptions, allowedHosts }, "serve");
-  return start(handler, host, port, path);
-}
-
-/**
- * Reads a `node:http` request body as UTF-8 text, at most `maxBodyBytes` bytes: the outcomes of
- * `readBodyText`, straight from the Node stream (no web stream in between). On `too-large` it stops
- * reading and leaves the rest to the caller (the adapter drains or closes the connection);
- * `aborted` when the stream errors or closes before its end. Never rejects.
- */
-function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
-  const body = new BoundedBody(maxBodyBytes);
-  if (body.declaresTooMuch(incoming.headers["content-length"])) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve) => {
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onAborted);
-      incoming.off("close", onAborted);
-    };
-    const onData = (chunk: Buffer) => {
-      if (body.push(chunk)) return;
-      cleanup();
-      incoming.pause();
-      resolve({ kind: "too-large" });
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(body.text());
-    };
-    const onAborted = () => {
-      cleanup();
-      resolve({ kind: "aborted" });
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onAborted);
-    incoming.on("close", onAborted);
-  });
-}
-
-/**
- * Serves one request straight from the `node:http` objects: the body is read from the Node stream
- * and a JSON (or empty) answer is written to the socket, so the common exchange never builds a web
- * `Request` body or `Response` (on Node 20 those cost several times the dispatch itself). Only an
- * SSE answer goes back to `@hono/node-server` as a `Response`, to be streamed.
- */
-async function serveExchange(
-  handler: HttpExchangeHandler,
-  request: Request,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-): Promise<Response> {
-  let controller: AbortController | undefined;
-  const exchange: HttpExchange = {
-    method: request.method,
-    url: request.url,
-    headers: request.headers,
-    get signal() {
-      if (controller === undefined) {
-        const created = new AbortController();
-        controller = created;
-        outgoing.once("close", () => {
-          if (!outgoing.writableFinished) created.abort(new Error("the client closed the connection"));
-        });
-      }
-      return controller.signal;
-    },
-    readBody: (maxBodyBytes) => readIncomingText(incoming, maxBodyBytes),
-  };
-  const answer = await handler(exchange);
-  switch (answer.kind) {
-    case "response":
-      if (answer.response.body === null) return answer.response;
-      outgoing.writeHead(answer.response.status, Object.fromEntries(answer.response.headers));
-      outgoing.flushHeaders();
-      void writeStream(answer.response.body, outgoing);
-      return RESPONSE_ALREADY_SENT;
-    case "empty":
-      outgoing.writeHead(answer.status).end();
-      return RESPONSE_ALREADY_SENT;
-    case "json":
-      outgoing
-        .writeHead(answer.status, {
-          "Content-Type": "application/json",
-          "Content-Length": Buffer.byteLength(answer.text),
-          ...answer.headers,
-        })
-        .end(answer.text);
-      return RESPONSE_ALREADY_SENT;
-  }
-}
-
-/**
- * Writes a streamed body (SSE) to the socket as the client reads it. The connection is destroyed
- * when the stream errors, even while a write waits for the socket to drain: that is how a stream
- * that gave up on a client that stopped reading (or whose session ended) lets go of the socket.
- * The client closing the connection cancels the stream. Never rejects.
- */
-async function writeStream(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
-  const reader = body.getReader();
-  const closed = new Promise<void>((resolve) => outgoing.once("close", resolve));
-  void closed.then(() => reader.cancel(new Error("the client closed the connection")).catch(() => {}));
-  // `closed` rejects as soon as the stream errors, even while no read is in progress.
-  const errored = reader.closed.then(() => new Promise<never>(() => {}));
-  errored.catch(() => {});
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (outgoing.write(value)) continue;
-      await Promise.race([new Promise((resolve) => outgoing.once("drain", resolve)), closed, errored]);
-      if (outgoing.destroyed) return;
-    }
-    outgoing.end();
-  } catch (error) {
-    outgoing.destroy(error instanceof Error ? error : undefined);
-  }
-}
-
-/** A JSON-RPC error answer built without the handler, for a request it never got to see. */
-function jsonRefusal(error: McpError): Response {
-  return new Response(JSON.stringify(errorResponse(undefined, error)), {
-    status: error.httpStatus,
-    headers: { "Content-Type": "application/json" },
-  });
-}
-
-/**
- * The answer when `@hono/node-server` cannot build a `Request` at all: a malformed `Host`
- * (`localhost:99999`), a missing one, or a malformed request target. Like every other refusal it
- * is a JSON-RPC error (-32600, HTTP 400), never the listener's empty `text/plain` 400. Anything
- * else escaping the listener is -32603 (HTTP 500).
- */
-function listenerError(error: unknown): Response {
-  if (error instanceof Error && error.name === "RequestError") {
-    return jsonRefusal(
-      McpError.of("INVALID_REQUEST", "Invalid Request: malformed Host header or request target"),
-    );
-  }
-  return jsonRefusal(internalError());
-}
-
-async function start(
-  handler: HttpExchangeHandler,
-  host: string,
-  port: number,
-  path: string,
-): Promise<HttpServerHandle> {
-  const listener = getRequestListener(
-    (request, env) => {
-      const { pathname } = new URL(request.url);
-      if (pathname !== path && !isProtectedResourceMetadataPath(pathname)) {
-        return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
-      }
-      // The server below is a node:http (HTTP/1.1) server, so the bindings are always node:http's.
-      const { incoming, outgoing } = env as HttpBindings;
-      return serveExchange(handler, request, incoming, outgoing);
-    },
-    { overrideGlobalObjects: false, errorHandler: listenerError },
+  const handler = createExchangeHandler(
+    dispatcher,
+    { ...(handlerOptions as HttpHandlerOptions), allowedHosts },
+    "serve",
   );
-  const server = createServer((incoming, outgoing) => {
-    void listener(incoming, outgoing);
+  return start(handler, checked);
+}
+
+/**
+ * The request listener: routes by path, refuses a malformed `Host` or target, then serves the
+ * exchange and writes its answer. Never rejects.
+ */
+function listenerOf(handler: HttpExchangeHandler, path: string, drain: Drain) {
+  return async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
+    if (drain.closing) outgoing.shouldKeepAlive = false;
+    const route = routeTarget(incoming.url, path);
+    if (route === "not-found") return writeNotFound(outgoing);
+    if (route === "malformed" || !isWellFormedHost(incoming.headers.host)) {
+      return writeAnswer(outgoing, MALFORMED_REQUEST);
+    }
+    const exchange = new NodeExchange(incoming, outgoing);
+    const inFlight = drain.track(exchange);
+    const answer = await handler(exchange);
+    if (drain.closing && !outgoing.headersSent) outgoing.shouldKeepAlive = false;
+    if (answer.kind === "sse") {
+      // A client already gone cancels the stream at once.
+      if (!outgoing.destroyed) outgoing.writeHead(200, SSE_HEADERS).flushHeaders();
+      answer.stream.pipeTo(outgoing);
+      inFlight.endStream = () => answer.stream.close();
+      return;
+    }
+    if (outgoing.destroyed) return;
+    if (answer.kind !== "response") return writeAnswer(outgoing, answer);
+    const { response } = answer;
+    if (response.body === null) {
+      outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end();
+      return;
+    }
+    inFlight.endStream = writeStream(response.status, response.headers, response.body, outgoing);
+  };
+}
+
+async function start(handler: HttpExchangeHandler, options: CheckedServeOptions): Promise<HttpServerHandle> {
+  const { host, port, path } = options;
+  const server = createServer({
+    // A missing Host is answered by the listener as JSON-RPC, like a malformed one.
+    requireHostHeader: false,
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs,
+    maxHeaderSize: options.maxHeaderBytes,
+    // How often the timeouts above are checked: often enough that they hold within about half.
+    connectionsCheckingInterval: Math.max(
+      50,
+      Math.min(
+        30_000,
+        Math.floor(Math.min(options.headersTimeoutMs, options.requestTimeoutMs || Infinity) / 2),
+      ),
+    ),
+  });
+  server.maxConnections = options.maxConnections;
+  const drain = new Drain(server);
+  const listener = listenerOf(handler, path, drain);
+  server.on("request", (incoming, outgoing) => {
+    void listener(incoming, outgoing).catch((error: unknown) => {
+      outgoing.destroy(error instanceof Error ? error : undefined);
+    });
   });
   await listen(server, port, host.replace(/^\[|\]$/g, ""));
 
@@ -296,11 +174,7 @@ async function start(
     url,
     port: address.port,
     close() {
-      handler.close();
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-        server.closeAllConnections();
-      });
+      closing ??= drain.close(options.drainTimeoutMs, () => handler.close());
       return closing;
     },
   };

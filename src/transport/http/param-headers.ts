@@ -8,6 +8,7 @@
  */
 import type { McpError } from "../../protocol/errors.js";
 import { type ParamHeader, paramValueAt } from "../../protocol/x-mcp-header.js";
+import type { HeaderReader } from "../dispatcher.js";
 import { decodeHeaderValue, encodeHeaderValue, MCP_HEADERS } from "./headers.js";
 import { hasInvalidCharacters, mismatch, quote, trimOws, truncate } from "./validate-headers.js";
 
@@ -100,7 +101,7 @@ function matchesBody(text: string, bodyValue: unknown): boolean {
 }
 
 /** Checks one annotated parameter's header against its body value. */
-function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): McpError | undefined {
+function checkParamHeader(param: ParamHeader, args: unknown, headers: HeaderReader): McpError | undefined {
   const header = paramHeaderName(param);
   const bodyValue = paramValueAt(args, param.path);
   const present = bodyValue !== undefined && bodyValue !== null;
@@ -168,7 +169,7 @@ function checkParamHeader(param: ParamHeader, args: unknown, headers: Headers): 
 export function validateParamHeaders(
   params: readonly ParamHeader[],
   args: unknown,
-  headers: Headers,
+  headers: HeaderReader,
 ): McpError | undefined {
   for (const param of params) {
     const error = checkParamHeader(param, args, headers);

@@ -8,6 +8,8 @@
  * from the Server, §Session Management).
  */
 
+import type { HeaderReader } from "../dispatcher.js";
+
 /** How to serve one HTTP request. */
 export type Route =
   /** A POST carrying one JSON-RPC message, of either era. */
@@ -24,7 +26,7 @@ export type Route =
  * sessions; `modernVersions` are the 2026 revisions served (a GET or DELETE naming one gets 405).
  */
 export function routeRequest(
-  request: { readonly method: string; readonly headers: Headers },
+  request: { readonly method: string; readonly headers: HeaderReader },
   sessions: boolean,
   modernVersions: readonly string[],
 ): Route {

@@ -24,7 +24,7 @@ import {
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject } from "../../protocol/options.js";
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
-import { type AuthInfo, type Dispatcher, isDispatcher } from "../dispatcher.js";
+import { type AuthInfo, type Dispatcher, type HeaderReader, isDispatcher } from "../dispatcher.js";
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
 import { type Authenticate, authenticateRequest, checkAuthenticate, withAuth } from "./authenticate.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
@@ -134,7 +134,7 @@ export interface HttpHandler {
 export interface HttpExchange {
   readonly method: string;
   readonly url: string;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** Reads the body as UTF-8 text under the limit, with the semantics of `readBodyText`. */
@@ -144,6 +144,11 @@ export interface HttpExchange {
    * hook (a front end leaves it unset).
    */
   readonly auth?: AuthInfo;
+  /**
+   * Makes `controller` the exchange's abort controller when its signal was not made yet (so that
+   * a dispatch needs no second one); false otherwise. Optional: a web `Request` has its own signal.
+   */
+  adoptAbortController?(controller: AbortController): boolean;
 }
 
 /** The handler over exchanges: never rejects. */

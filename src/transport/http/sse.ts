@@ -62,31 +62,49 @@ function overflowed(maxBufferedBytes: number): Error {
 
 const encoder = new TextEncoder();
 
-/** A server-to-client SSE stream of JSON-RPC messages, exposed as a web `ReadableStream`. */
+/**
+ * A byte sink an {@link SseStream} writes to directly, without a web stream: what it needs of a
+ * `node:http` `ServerResponse` (which satisfies it). `writableLength` is the bytes it holds that the
+ * socket has not taken; `close` fires when the connection or the response ends.
+ */
+export interface SseWritable {
+  readonly writableLength: number;
+  readonly writableFinished: boolean;
+  readonly destroyed: boolean;
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+  destroy(error?: Error): void;
+  once(event: "close", listener: () => void): unknown;
+}
+
+/** Where the bytes of a stream go once a front end takes it. */
+interface Sink {
+  write(bytes: Uint8Array): void;
+  /** Bytes written that the reader has not taken. */
+  buffered(): number;
+  close(): void;
+  error(reason: Error): void;
+}
+
+/**
+ * A server-to-client SSE stream of JSON-RPC messages. A front end takes its bytes once, either as
+ * a web `ReadableStream` ({@link readable}) or written straight to a Node response
+ * ({@link pipeTo}); what is sent before that is held (within the bound).
+ */
 export class SseStream {
-  /** The bytes of the stream, to use as a `Response` body. */
-  readonly readable: ReadableStream<Uint8Array>;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
-  #keepAlive: ReturnType<typeof setInterval> | undefined;
-  #closed = false;
   readonly #options: SseStreamOptions;
+  #sink: Sink | undefined;
+  /** Bytes sent before a sink was attached. */
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** No more writes: closed, errored or cancelled. */
+  #closed = false;
+  /** How the stream ended before a sink was attached, applied when one is. */
+  #ending: { kind: "close" } | { kind: "error"; reason: Error } | undefined;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
-    this.readable = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        cancel: (reason) => {
-          if (this.#closed) return;
-          this.#stop();
-          options.onCancel(reason);
-        },
-      },
-      // Counting bytes makes `desiredSize` the room left under the bound.
-      { highWaterMark: options.maxBufferedBytes, size: (chunk) => chunk.byteLength },
-    );
     if (options.keepAliveMs > 0) {
       this.#keepAlive = setInterval(() => this.#write(SSE_KEEP_ALIVE), options.keepAliveMs);
     }
@@ -95,6 +113,65 @@ export class SseStream {
   /** True once the stream was closed by either side. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** The bytes of the stream as a web stream, to use as a `Response` body. Takes the stream. */
+  get readable(): ReadableStream<Uint8Array> {
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const maxBufferedBytes = this.#options.maxBufferedBytes;
+    const readable = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          controller = c;
+        },
+        cancel: (reason) => this.#cancelled(reason),
+      },
+      // Counting bytes makes `desiredSize` the room left under the bound.
+      { highWaterMark: maxBufferedBytes, size: (chunk) => chunk.byteLength },
+    );
+    this.#attach({
+      write: (bytes) => {
+        try {
+          controller.enqueue(bytes);
+        } catch {
+          this.#stop();
+        }
+      },
+      buffered: () => maxBufferedBytes - (controller.desiredSize ?? maxBufferedBytes),
+      close: () => {
+        try {
+          controller.close();
+        } catch {
+          // already errored or cancelled
+        }
+      },
+      error: (reason) => controller.error(reason),
+    });
+    return readable;
+  }
+
+  /**
+   * Writes the stream straight to `target` (its head already written) and ends it when the stream
+   * closes; the connection is destroyed when the stream errors (a reader that fell behind, a
+   * session that ended). `target` closing first cancels the stream. Takes the stream.
+   */
+  pipeTo(target: SseWritable): void {
+    const gone = () => this.#cancelled(new Error("the client closed the connection"));
+    if (target.destroyed) {
+      gone();
+      return;
+    }
+    target.once("close", () => {
+      if (!target.writableFinished) gone();
+    });
+    this.#attach({
+      write: (bytes) => {
+        target.write(bytes);
+      },
+      buffered: () => target.writableLength,
+      close: () => target.end(),
+      error: (reason) => target.destroy(reason),
+    });
   }
 
   /** Sends one message (with the event id `id`, when given); does nothing once the stream is closed. */
@@ -119,11 +196,8 @@ export class SseStream {
   close(): void {
     if (this.#closed) return;
     this.#stop();
-    try {
-      this.#controller.close();
-    } catch {
-      // already errored or cancelled
-    }
+    if (this.#sink === undefined) this.#ending = { kind: "close" };
+    else this.#sink.close();
   }
 
   /**
@@ -138,12 +212,43 @@ export class SseStream {
       return;
     }
     this.#stop();
-    this.#controller.error(reason);
+    this.#fail(reason);
   }
 
-  /** Bytes enqueued that the reader has not taken. */
+  #attach(sink: Sink): void {
+    if (this.#sink !== undefined) throw new Error("an SSE stream is taken by one front end only");
+    this.#sink = sink;
+    const pending = this.#pending;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    const ending = this.#ending;
+    if (ending?.kind === "error") {
+      sink.error(ending.reason);
+      return;
+    }
+    for (const bytes of pending) sink.write(bytes);
+    if (ending?.kind === "close") sink.close();
+  }
+
+  #cancelled(reason: unknown): void {
+    if (this.#closed) return;
+    this.#stop();
+    this.#options.onCancel(reason);
+  }
+
+  #fail(reason: Error): void {
+    if (this.#sink === undefined) {
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      this.#ending = { kind: "error", reason };
+    } else {
+      this.#sink.error(reason);
+    }
+  }
+
+  /** Bytes sent that the reader has not taken. */
   #buffered(): number {
-    return this.#options.maxBufferedBytes - (this.#controller.desiredSize ?? this.#options.maxBufferedBytes);
+    return this.#sink === undefined ? this.#pendingBytes : this.#sink.buffered();
   }
 
   #write(text: string, bounded = true): void {
@@ -153,15 +258,16 @@ export class SseStream {
     if (bounded && buffered > 0 && buffered + bytes.byteLength > this.#options.maxBufferedBytes) {
       const reason = overflowed(this.#options.maxBufferedBytes);
       this.#stop();
-      this.#controller.error(reason);
+      this.#fail(reason);
       this.#options.onCancel(reason);
       return;
     }
-    try {
-      this.#controller.enqueue(bytes);
-    } catch {
-      this.#stop();
+    if (this.#sink !== undefined) {
+      this.#sink.write(bytes);
+      return;
     }
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.byteLength;
   }
 
   #stop(): void {

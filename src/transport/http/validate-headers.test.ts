@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Server } from "../../server/server.js";
+import { ENTRIES, type Served } from "./entries-test-fixtures.js";
 import { baseHeaders, createFixture, META, post, rpc } from "./http-test-fixtures.js";
-import { type HttpServerHandle, serve } from "./node.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 const call = rpc(1, "tools/call", { name: "bar", arguments: {} });
@@ -128,57 +128,60 @@ describe("validateRequestHeaders", () => {
   });
 });
 
-describe("Mcp-Name over HTTP when the body has no string name or uri", () => {
-  let handle: HttpServerHandle;
-  beforeAll(async () => {
-    handle = await serve(createFixture((options) => new Server("headers", options)).dispatcher);
-  });
-  afterAll(() => handle.close());
-
-  async function refusal(request: ReturnType<typeof rpc>, headers: Record<string, string>) {
-    const response = await post(handle.url, request, headers);
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as {
-      id: unknown;
-      error: { code: number; message: string; data: unknown };
-    };
-    expect(body.id).toBe(request.id);
-    return body.error;
-  }
-
-  it.each([
-    ["tools/call", { arguments: {} }, "name"],
-    ["tools/call", { name: 42 }, "name"],
-    ["prompts/get", {}, "name"],
-    ["prompts/get", { name: null }, "name"],
-    ["resources/read", {}, "uri"],
-    ["resources/read", { uri: ["test://a"] }, "uri"],
-  ])("answers %s with params %j and no Mcp-Name -32020, not -32602", async (method, params, field) => {
-    const error = await refusal(rpc(30, method, params), baseHeaders(method));
-    expect(error.code).toBe(-32020);
-    expect(error.message).toBe(
-      `Header mismatch: required Mcp-Name header is missing (the body has no string params.${field})`,
-    );
-    expect(error.data).toEqual({ header: "Mcp-Name" });
-  });
-
-  it("answers an Mcp-Name that mirrors nothing in the body with -32020 naming the header value", async () => {
-    const error = await refusal(rpc(31, "tools/call", { arguments: {} }), {
-      ...baseHeaders("tools/call"),
-      "Mcp-Name": "echo",
+describe.each(ENTRIES)(
+  "Mcp-Name over HTTP when the body has no string name or uri through $name",
+  ({ start }) => {
+    let handle: Served;
+    beforeAll(async () => {
+      handle = await start(createFixture((options) => new Server("headers", options)).dispatcher);
     });
-    expect(error.code).toBe(-32020);
-    expect(error.message).toBe(
-      "Header mismatch: Mcp-Name header value 'echo' has no body value to match (the body has no string params.name)",
-    );
-    expect(error.data).toEqual({ header: "Mcp-Name", headerValue: "echo" });
-  });
-});
+    afterAll(() => handle.close());
 
-describe("the order of header checks over HTTP", () => {
-  let handle: HttpServerHandle;
+    async function refusal(request: ReturnType<typeof rpc>, headers: Record<string, string>) {
+      const response = await post(handle.url, request, headers);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as {
+        id: unknown;
+        error: { code: number; message: string; data: unknown };
+      };
+      expect(body.id).toBe(request.id);
+      return body.error;
+    }
+
+    it.each([
+      ["tools/call", { arguments: {} }, "name"],
+      ["tools/call", { name: 42 }, "name"],
+      ["prompts/get", {}, "name"],
+      ["prompts/get", { name: null }, "name"],
+      ["resources/read", {}, "uri"],
+      ["resources/read", { uri: ["test://a"] }, "uri"],
+    ])("answers %s with params %j and no Mcp-Name -32020, not -32602", async (method, params, field) => {
+      const error = await refusal(rpc(30, method, params), baseHeaders(method));
+      expect(error.code).toBe(-32020);
+      expect(error.message).toBe(
+        `Header mismatch: required Mcp-Name header is missing (the body has no string params.${field})`,
+      );
+      expect(error.data).toEqual({ header: "Mcp-Name" });
+    });
+
+    it("answers an Mcp-Name that mirrors nothing in the body with -32020 naming the header value", async () => {
+      const error = await refusal(rpc(31, "tools/call", { arguments: {} }), {
+        ...baseHeaders("tools/call"),
+        "Mcp-Name": "echo",
+      });
+      expect(error.code).toBe(-32020);
+      expect(error.message).toBe(
+        "Header mismatch: Mcp-Name header value 'echo' has no body value to match (the body has no string params.name)",
+      );
+      expect(error.data).toEqual({ header: "Mcp-Name", headerValue: "echo" });
+    });
+  },
+);
+
+describe.each(ENTRIES)("the order of header checks over HTTP through $name", ({ start }) => {
+  let handle: Served;
   beforeAll(async () => {
-    handle = await serve(createFixture((options) => new Server("headers", options)).dispatcher);
+    handle = await start(createFixture((options) => new Server("headers", options)).dispatcher);
   });
   afterAll(() => handle.close());
 

@@ -8,6 +8,7 @@
 import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { truncate as truncateText } from "../../protocol/text.js";
+import type { HeaderReader } from "../dispatcher.js";
 import { decodeHeaderValue, MCP_HEADERS, mcpNameFieldOf, mcpNameOf, protocolVersionOf } from "./headers.js";
 
 /**
@@ -56,7 +57,7 @@ export function mismatch(message: string, data: Record<string, unknown>): McpErr
  * may be a base64 sentinel (`Mcp-Name`, `Mcp-Param-*`).
  */
 function checkHeader(
-  headers: Headers,
+  headers: HeaderReader,
   header: string,
   bodyValue: string,
   decode: boolean,
@@ -101,7 +102,7 @@ function checkHeader(
  * or holds a non-string: the header is still required, and a header present has no body value to
  * mirror. Either way a -32020, before the dispatcher would answer the body's params (-32602).
  */
-function checkNameWithoutBodyValue(headers: Headers, field: "name" | "uri"): McpError {
+function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri"): McpError {
   const header = MCP_HEADERS.name;
   const raw = headers.get(header);
   if (raw === null) {
@@ -152,7 +153,7 @@ function checkNameWithoutBodyValue(headers: Headers, field: "name" | "uri"): Mcp
  *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`, both cut
  *   as {@link truncate} does). Never throws.
  */
-export function validateRequestHeaders(request: JSONRPCRequest, headers: Headers): McpError | undefined {
+export function validateRequestHeaders(request: JSONRPCRequest, headers: HeaderReader): McpError | undefined {
   const methodError = checkHeader(headers, MCP_HEADERS.method, request.method, false);
   if (methodError !== undefined) return methodError;
 

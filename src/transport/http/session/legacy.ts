@@ -18,11 +18,17 @@ import {
   type RequestId,
 } from "../../../protocol/jsonrpc.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
-import { type AuthInfo, type Dispatcher, principalOf, type RequestEnvironment } from "../../dispatcher.js";
+import {
+  type AuthInfo,
+  type Dispatcher,
+  type HeaderReader,
+  principalOf,
+  type RequestEnvironment,
+} from "../../dispatcher.js";
 import type { HttpAnswer } from "../answer.js";
 import { type Authenticate, scopeChallengeAnswer } from "../authenticate.js";
 import { acceptsEventStream } from "../media-type.js";
-import { SSE_HEADERS } from "../sse.js";
+import type { SseStream } from "../sse.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionRegistry } from "./registry.js";
 import { HttpSession } from "./session.js";
@@ -36,7 +42,7 @@ const ASSUMED_VERSION = "2025-03-26";
 
 /** The request side the legacy entry reads. */
 export interface LegacyExchange {
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   readonly signal: AbortSignal;
   /** The identity the request was authenticated as. */
   readonly auth?: AuthInfo;
@@ -68,11 +74,11 @@ function refusal(status: number, message: string, id?: RequestId): HttpAnswer {
   return json(errorResponse(id, McpError.of("INVALID_REQUEST", message)), status);
 }
 
-function sseAnswer(readable: ReadableStream<Uint8Array>): HttpAnswer {
-  return { kind: "response", response: new Response(readable, { status: 200, headers: SSE_HEADERS }) };
+function sseAnswer(stream: SseStream): HttpAnswer {
+  return { kind: "sse", stream };
 }
 
-function versionHeader(headers: Headers): string | undefined {
+function versionHeader(headers: HeaderReader): string | undefined {
   const value = headers.get("mcp-protocol-version")?.trim();
   return value === undefined || value === "" ? undefined : value;
 }
@@ -192,7 +198,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     const onSessionEnd = () => controller.abort(session.signal.reason);
     session.signal.addEventListener("abort", onSessionEnd, { once: true });
     let stream: ResumableStream | undefined;
-    let readable: ReadableStream<Uint8Array> | undefined;
+    let readable: SseStream | undefined;
     let settled = false;
     let opened!: () => void;
     const firstEvent = new Promise<void>((resolve) => {

@@ -5,46 +5,12 @@
  * front ends served on 127.0.0.1 (the web handler through a `node:http` listener, and `serve`);
  * and request builders for a 2025-era client.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { McpError } from "../../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../../dispatcher.js";
 import { post } from "../http-test-fixtures.js";
-import { serve } from "../node.js";
-import { createHttpHandler, type HttpHandlerOptions } from "../server-handler.js";
 
-/** A served handler: its URL and how to stop it. */
-export interface Served {
-  readonly url: URL;
-  close(): Promise<void>;
-}
-
-/** Serves `dispatcher` through one of the two front ends. */
-export type FrontEnd = (dispatcher: Dispatcher, options?: HttpHandlerOptions) => Promise<Served>;
-
-/** The web-standard handler behind a `node:http` listener on 127.0.0.1. */
-export const webFrontEnd: FrontEnd = async (dispatcher, options) => {
-  const handler = createHttpHandler(dispatcher, options);
-  const server = createServer(
-    getRequestListener((request) => handler(request), { overrideGlobalObjects: false }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    close: () =>
-      new Promise<void>((resolve) => {
-        handler.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-};
-
-/** The Node adapter, `serve`. */
-export const nodeFrontEnd: FrontEnd = (dispatcher, options) => serve(dispatcher, options);
+export { type FrontEnd, nodeFrontEnd, type Served, webFrontEnd } from "../entries-test-fixtures.js";
 
 /** What the scripted dispatcher saw and can be made to do. */
 export interface ScriptedDispatcher extends Dispatcher {

@@ -22,6 +22,7 @@ import type {
   LegacySession,
 } from "../../dispatcher.js";
 import { InFlightRequests } from "../../in-flight.js";
+import type { SseStream } from "../sse.js";
 import { type EventStore, InMemoryEventStore } from "./event-store.js";
 import type { CheckedSessionOptions } from "./options.js";
 import { ResumableStream } from "./stream.js";
@@ -171,7 +172,7 @@ export class HttpSession implements LegacySession {
   }
 
   /** Opens the standalone stream on a new connection: the messages queued for it, then the live ones. */
-  connectStandalone(): ReadableStream<Uint8Array> {
+  connectStandalone(): SseStream {
     return this.#standalone.connect();
   }
 
@@ -180,13 +181,13 @@ export class HttpSession implements LegacySession {
    * the live ones (or the end, when that stream finished). `undefined` when the id names no stream
    * of this session that is still kept.
    */
-  resume(lastEventId: string): ReadableStream<Uint8Array> | undefined {
+  resume(lastEventId: string): SseStream | undefined {
     const found = this.#store.after(lastEventId);
     const stream = found === undefined ? undefined : this.#streams.get(found.streamId);
     if (found === undefined || stream === undefined) return undefined;
-    const readable = stream.connect({ lastEventId, events: found.events });
+    const connection = stream.connect({ lastEventId, events: found.events });
     if (stream.finished) this.#forgetStream(stream.id);
-    return readable;
+    return connection;
   }
 
   /**

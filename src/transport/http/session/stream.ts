@@ -57,7 +57,7 @@ export class ResumableStream {
    * events after that place: those after the client's `Last-Event-ID` when resuming (`from`), else
    * those no connection carried yet. The connection closes at once when the stream has finished.
    */
-  connect(from?: { lastEventId: string; events: readonly StoredEvent[] }): ReadableStream<Uint8Array> {
+  connect(from?: { lastEventId: string; events: readonly StoredEvent[] }): SseStream {
     if (this.#connection !== undefined) this.#detach(this.#connection);
     const { store, keepAliveMs, retryMs, maxBufferedBytes, onConnection } = this.#options;
     const cursor = from?.lastEventId ?? this.#lastWritten;
@@ -75,7 +75,7 @@ export class ResumableStream {
       this.#lastWritten = event.id;
     }
     if (this.#finished) this.#detach(connection);
-    return connection.readable;
+    return connection;
   }
 
   /** Stores `message` as the next event and writes it to the connection, if one is attached. */
