@@ -8,7 +8,9 @@
  * 4. requestState seal and open, 1 KiB and 16 KiB;
  * 5. server heap growth per flow left pending at round one;
  * 6. install footprint of each server package;
- * 7. an invalid request's cost next to a valid one's (a huge invalid array, a backtracking pattern).
+ * 7. an invalid request's cost next to a valid one's (a huge invalid array, a backtracking pattern);
+ * 8. plain `tools/call` on 2025-11-25 sessions over HTTP: tsmcp, the official SDK 1.x's stateful
+ *    transport, the floor.
  *
  * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
  * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
@@ -21,17 +23,20 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describeMachine, formatMachine } from "./lib/machine.js";
 import {
-  type Column,
-  type Goal,
-  type Row,
-  ratio,
-  renderTable,
-  verdict,
-  vsFloor,
-  vsOfficial,
-} from "./lib/report.js";
+  clientCpuGoal,
+  cpuPerRequestGoal,
+  flatGoal,
+  flowGoal,
+  invalidInputGoal,
+  memoryGoal,
+  p99Goal,
+  sealGoal,
+  throughputGoal,
+} from "./lib/goals.js";
+import { httpLoadRows } from "./lib/http-rows.js";
+import { describeMachine, formatMachine } from "./lib/machine.js";
+import { type Column, type Row, ratio, renderTable, verdict } from "./lib/report.js";
 import type { SampleBounds } from "./lib/stats.js";
 import { measureFootprint } from "./stages/footprint.js";
 import { measureHttpLoad } from "./stages/http-load.js";
@@ -40,6 +45,7 @@ import { type InvalidInputBounds, measureInvalidInput } from "./stages/invalid-i
 import { measureMemory } from "./stages/memory.js";
 import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrtr-flow.js";
 import { measureSeal, type SealColumn } from "./stages/seal.js";
+import { measureSessionLoad, type SessionLoadConfig } from "./stages/session-load.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
 
@@ -50,15 +56,17 @@ interface Config {
   seal: SampleBounds;
   memory: { warmupFlows: number; warmupMaxMs: number; pendingFlows: number; connections: number };
   invalidInput: InvalidInputBounds;
+  session: SessionLoadConfig;
 }
 
 const FULL: Config = {
-  http: { connections: 10, warmupS: 2, durationS: 6, rounds: 3, toolCounts: [1, 50] },
+  http: { connections: 10, warmupS: 1, durationS: 6, rounds: 3, toolCounts: [1, 50] },
   flows: { warmup: 100, maxSamples: 2_000, maxMs: 3_000 },
   inProcess: { warmup: 500, maxSamples: 20_000, maxMs: 700 },
   seal: { warmup: 2_000, maxSamples: 20_000, maxMs: 1_000 },
   memory: { warmupFlows: 5_000, warmupMaxMs: 15_000, pendingFlows: 10_000, connections: 10 },
   invalidInput: { large: { warmup: 3, samples: 15 }, small: { warmup: 500, samples: 3_000 } },
+  session: { connections: 10, warmupS: 1, durationS: 4.5, rounds: 3 },
 };
 
 const QUICK: Config = {
@@ -68,43 +76,7 @@ const QUICK: Config = {
   seal: { warmup: 50, maxSamples: 500, maxMs: 200, minSamples: 10 },
   memory: { warmupFlows: 200, warmupMaxMs: 5_000, pendingFlows: 10_000, connections: 10 },
   invalidInput: { large: { warmup: 1, samples: 3 }, small: { warmup: 20, samples: 100 } },
-};
-
-/** Within this factor of each other, a cost counts as flat. */
-const FLAT_TOLERANCE = 1.1;
-
-/**
- * Heap growth per pending flow below which nothing is kept: the heap after GC of a warmed-up server
- * wanders by about +-150 KiB between reads (+-15 B over 10,000 flows), while the least a server could
- * keep per flow (its ~300-byte sealed state, or a map entry) is ten times this.
- */
-const ZERO_BYTES_NOISE = 32;
-
-const throughputGoal: Goal = {
-  text: ">= 1.5x official and >= 0.6x floor",
-  check: (row) => (vsOfficial(row) ?? 0) >= 1.5 && (vsFloor(row) ?? 0) >= 0.6,
-};
-const flowGoal: Goal = { text: "<= 0.7x official", check: (row) => (vsOfficial(row) ?? Infinity) <= 0.7 };
-/** The flow-latency goal, judged on CPU per flow: immune to waiting for a busy machine's cores. */
-const flowCpuGoal: Goal = {
-  text: "<= 0.7x official (CPU)",
-  check: (row) => (vsOfficial(row) ?? Infinity) <= 0.7,
-};
-/** The throughput goal, judged on server CPU per request (1/1.5 of official, 1/0.6 of the floor). */
-const cpuPerRequestGoal: Goal = {
-  text: "<= 0.67x official and <= 1.67x floor (CPU)",
-  check: (row) => (vsOfficial(row) ?? Infinity) <= 1 / 1.5 && (vsFloor(row) ?? Infinity) <= 1 / 0.6,
-};
-const flatGoal: Goal = {
-  text: `tsmcp <= ${FLAT_TOLERANCE}x (flat)`,
-  check: (row) => (row.tsmcp ?? Infinity) <= FLAT_TOLERANCE,
-};
-const sealGoal: Goal = { text: "tsmcp < 20 us", check: (row) => (row.tsmcp ?? Infinity) < 20 };
-/** An invalid request may cost at most twice a valid one of the same shape. */
-const invalidInputGoal: Goal = { text: "tsmcp <= 2x", check: (row) => (row.tsmcp ?? Infinity) <= 2 };
-const memoryGoal: Goal = {
-  text: `tsmcp 0 (within +-${ZERO_BYTES_NOISE} B of noise)`,
-  check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
+  session: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
 };
 
 function parseArgs(argv: readonly string[]): {
@@ -116,7 +88,7 @@ function parseArgs(argv: readonly string[]): {
   const quick = argv.includes("--quick");
   const only = argv.find((arg) => arg.startsWith("--only="));
   const stages = new Set(
-    only === undefined ? [1, 2, 3, 4, 5, 6, 7] : only.slice("--only=".length).split(",").map(Number),
+    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8] : only.slice("--only=".length).split(",").map(Number),
   );
   return { config: quick ? QUICK : FULL, stages, profile: argv.includes("--profile"), quick };
 }
@@ -143,39 +115,9 @@ async function main(): Promise<void> {
       [...results].map(([tools, byImpl]) => [tools, Object.fromEntries(byImpl)]),
     );
     for (const [tools, byImpl] of results) {
-      const get = (column: Column) => byImpl.get(column);
       const label = `plain tools/call over HTTP, ${tools} tool${tools === 1 ? "" : "s"}`;
-      rows.push({
-        stage: 1,
-        measure: `${label}: throughput`,
-        unit: "req/s",
-        tsmcp: get("tsmcp")?.requestsPerSecond,
-        official: get("official")?.requestsPerSecond,
-        floor: get("floor")?.requestsPerSecond,
-        goal: throughputGoal,
-      });
-      rows.push({
-        stage: 1,
-        measure: `${label}: server CPU per request`,
-        unit: "us",
-        tsmcp: get("tsmcp")?.serverCpuUsPerRequest,
-        official: get("official")?.serverCpuUsPerRequest,
-        floor: get("floor")?.serverCpuUsPerRequest,
-        goal: cpuPerRequestGoal,
-      });
-      for (const [name, pick] of [
-        ["p50", (summary: { median: number }) => summary.median],
-        ["p99", (summary: { p99: number }) => summary.p99],
-      ] as const) {
-        rows.push({
-          stage: 1,
-          measure: `${label}: ${name} latency`,
-          unit: "ms",
-          tsmcp: maybe(get("tsmcp")?.latencyMs, pick),
-          official: maybe(get("official")?.latencyMs, pick),
-          floor: maybe(get("floor")?.latencyMs, pick),
-        });
-      }
+      const goals = { throughput: throughputGoal, cpu: cpuPerRequestGoal, p99: p99Goal };
+      rows.push(...httpLoadRows({ stage: 1, label, goals }, (column) => byImpl.get(column)));
     }
     const one = results.get(1);
     const fifty = results.get(50);
@@ -224,7 +166,7 @@ async function main(): Promise<void> {
         official: maybe(own.get("official"), pick),
         floor: maybe(own.get("floor"), pick),
         ...(stat === "median" ? { goal: flowGoal } : {}),
-        ...(stat === "server CPU per flow" || stat === "client CPU per flow" ? { goal: flowCpuGoal } : {}),
+        ...(stat === "client CPU per flow" ? { goal: clientCpuGoal } : {}),
       });
     }
     const clientLabels: [FlowClient, string][] = [
@@ -406,6 +348,17 @@ async function main(): Promise<void> {
           unit: "us",
           tsmcp: cost?.cpuUsPerRequest,
         });
+        for (const [name, pick] of [
+          ["median", (summary: { median: number }) => summary.median],
+          ["p99", (summary: { p99: number }) => summary.p99],
+        ] as const) {
+          rows.push({
+            stage: 7,
+            measure: `${label}, ${kind}: ${name} wall time`,
+            unit: "us",
+            tsmcp: maybe(cost?.wallUs, pick),
+          });
+        }
       }
       rows.push({
         stage: 7,
@@ -421,13 +374,39 @@ async function main(): Promise<void> {
         tsmcp: ratio(invalid?.wallUs.median, valid?.wallUs.median),
         goal: invalidInputGoal,
       });
+      rows.push({
+        stage: 7,
+        measure: `${label}: p99 wall time, invalid / valid`,
+        unit: "x",
+        tsmcp: ratio(invalid?.wallUs.p99, valid?.wallUs.p99),
+        ...(valid !== undefined && valid.wallUs.count < 100
+          ? { note: `${valid.wallUs.count} requests of each kind: the p99 is the slowest one.` }
+          : {}),
+      });
     }
+  }
+
+  if (stages.has(8)) {
+    const session = config.session;
+    log(
+      `8. plain tools/call on 2025-11-25 sessions over HTTP: ${session.connections} connections, one session ` +
+        `each, ${session.warmupS} s warm-up, ${session.durationS} s measured in ${session.rounds} turns`,
+    );
+    const results = await measureSessionLoad({ ...session, cpuProfileDir }, log);
+    raw.sessionLoad = Object.fromEntries(results);
+    const answered = (column: Column) => results.get(column)?.answeredAs ?? "—";
+    const note =
+      "official here is @modelcontextprotocol/sdk 1.x's stateful StreamableHTTPServerTransport " +
+      `(enableJsonResponse); answered as: tsmcp ${answered("tsmcp")}, official ${answered("official")}, ` +
+      `floor ${answered("floor")}.`;
+    const label = "plain tools/call on a 2025-11-25 session over HTTP, 1 tool";
+    rows.push(...httpLoadRows({ stage: 8, label, note }, (column) => results.get(column)));
   }
 
   const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const table = renderTable(rows);
   const header =
-    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 vs bare node:http floor\n` +
+    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x) vs bare node:http floor\n` +
     `machine: ${formatMachine(machine)}\n` +
     `run: ${new Date().toISOString()}, wall time ${wallS.toFixed(0)} s${quick ? " (--quick: numbers not meaningful)" : ""}\n`;
   process.stdout.write(`\n${header}\n${table}\n`);
@@ -451,9 +430,12 @@ function fmt(value: number | undefined): string {
   return value === undefined ? "—" : value.toFixed(0);
 }
 
-/** JSON replacer for the raw results: goal checks are functions; drop them. */
+/**
+ * JSON replacer for the raw results: goal checks are functions, and every latency of a load run is
+ * kept in a typed array (summarised beside it); drop both.
+ */
 function replacer(_key: string, value: unknown): unknown {
-  return typeof value === "function" ? undefined : value;
+  return typeof value === "function" || ArrayBuffer.isView(value) ? undefined : value;
 }
 
 await main();

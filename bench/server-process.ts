@@ -13,10 +13,14 @@
 import type { ServerSpec } from "./fixtures/tools.js";
 import { serveFloor } from "./servers/floor.js";
 import { type RunningServer, serveOfficial } from "./servers/official.js";
+import { serveOfficialSession } from "./servers/official-session.js";
 import { serveTsmcp } from "./servers/tsmcp.js";
 
-/** Which server to run. */
-export type Implementation = "tsmcp" | "official" | "floor";
+/**
+ * Which server to run: tsmcp, the official SDK 2.4.0 (2026-07-28 stateless entry), the official SDK
+ * 1.x with 2025-11-25 sessions (`official-session`), or the floor.
+ */
+export type Implementation = "tsmcp" | "official" | "official-session" | "floor";
 
 /** What `server-process.ts` is told to run. */
 export interface ServerLaunch {
@@ -39,6 +43,8 @@ async function start(launch: ServerLaunch): Promise<RunningServer> {
       return serveTsmcp(launch.spec);
     case "official":
       return serveOfficial(launch.spec);
+    case "official-session":
+      return serveOfficialSession(launch.spec);
     case "floor":
       return serveFloor();
   }

@@ -17,6 +17,8 @@ export interface LoadOptions {
   readonly durationS?: number;
   /** Requests to send in all; exclusive with `durationS`. */
   readonly amount?: number;
+  /** Most latencies kept (the first ones). Default {@link MAX_LATENCIES}. */
+  readonly maxLatencies?: number;
 }
 
 /** What a load run measured. */
@@ -51,7 +53,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if ((options.durationS === undefined) === (options.amount === undefined)) {
     throw new Error("runLoad: give exactly one of durationS and amount");
   }
-  const latencies = new Float64Array(MAX_LATENCIES);
+  const maxLatencies = options.maxLatencies ?? MAX_LATENCIES;
+  const latencies = new Float64Array(maxLatencies);
   let count = 0;
   const startedAt = process.hrtime.bigint();
   const instance = autocannon({
@@ -66,7 +69,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(options.amount === undefined ? {} : { amount: options.amount }),
   });
   instance.on("response", (_client, statusCode, _bytes, responseTimeMs) => {
-    if (statusCode >= 200 && statusCode < 300 && count < MAX_LATENCIES) latencies[count++] = responseTimeMs;
+    if (statusCode >= 200 && statusCode < 300 && count < maxLatencies) latencies[count++] = responseTimeMs;
   });
   const result = await instance;
   const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
@@ -80,6 +83,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     failures: result.non2xx + result.errors + result.timeouts,
     completed: result["2xx"],
   };
+}
+
+/**
+ * Runs several loads against one server at the same time, each with its own headers (one
+ * connection per session, say), and merges them as one run: every response over the longest
+ * run's time, all latencies. The latency buffer is shared out between the runs.
+ */
+export async function runConcurrentLoads(options: readonly LoadOptions[]): Promise<LoadResult> {
+  const maxLatencies = Math.floor(MAX_LATENCIES / Math.max(1, options.length));
+  const runs = await Promise.all(options.map((run) => runLoad({ maxLatencies, ...run })));
+  const merged = mergeLoads(runs);
+  const seconds = Math.max(...runs.map((run) => run.seconds));
+  return { ...merged, seconds, requestsPerSecond: merged.completed / seconds };
 }
 
 /** Several runs against one server as one: total responses over total time, all latencies. */

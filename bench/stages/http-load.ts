@@ -30,7 +30,8 @@ export interface ServerLoad extends LoadResult {
 /** Load results by tool count, then by implementation. */
 export type HttpLoadResults = Map<number, Map<Column, ServerLoad>>;
 
-const IMPLEMENTATIONS: readonly Implementation[] = ["tsmcp", "official", "floor"];
+const IMPLEMENTATIONS = ["tsmcp", "official", "floor"] as const satisfies readonly (Implementation &
+  Column)[];
 
 /** Sends one plain call and checks that it answered 200 with the echoed text. */
 export async function checkPlainCall(url: URL): Promise<void> {
@@ -80,7 +81,9 @@ export async function measureHttpLoad(
       const cpuUs = new Map<Column, number>(IMPLEMENTATIONS.map((impl) => [impl, 0]));
       for (let round = 0; round < config.rounds; round++) {
         for (let turn = 0; turn < IMPLEMENTATIONS.length; turn++) {
-          const impl = IMPLEMENTATIONS[(round + turn) % IMPLEMENTATIONS.length] as Implementation;
+          const impl = IMPLEMENTATIONS[
+            (round + turn) % IMPLEMENTATIONS.length
+          ] as (typeof IMPLEMENTATIONS)[number];
           const server = servers.get(impl) as ServerChild;
           const cpuBefore = await server.cpuUs();
           const run = await runLoad({

@@ -172,8 +172,15 @@ export async function measureInvalidInput(
         byKind.set(kind, { wallUs: summarize(wall[kind]), cpuUsPerRequest: cpu[kind] / runs.samples });
       }
       results.set(entry.label, byKind);
-      const ms = (kind: InputKind) => ((byKind.get(kind)?.cpuUsPerRequest ?? Number.NaN) / 1_000).toFixed(2);
-      log(`  ${entry.label}: CPU per request valid ${ms("valid")} ms, invalid ${ms("invalid")} ms`);
+      const ms = (us: number | undefined) => ((us ?? Number.NaN) / 1_000).toFixed(2);
+      const costs = (kind: InputKind) => {
+        const cost = byKind.get(kind);
+        return (
+          `${kind}: CPU ${ms(cost?.cpuUsPerRequest)} ms, wall median ${ms(cost?.wallUs.median)} ms, ` +
+          `p99 ${ms(cost?.wallUs.p99)} ms`
+        );
+      };
+      log(`  ${entry.label}: per request ${costs("valid")}; ${costs("invalid")}`);
     }
   } finally {
     handler.close();

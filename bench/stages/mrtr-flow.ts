@@ -103,8 +103,11 @@ function connect(client: FlowClient, url: URL): Promise<FlowDriver> {
   }
 }
 
+/** The servers of the flows: those that speak 2026-07-28. */
+type FlowServer = Implementation & Column;
+
 /** Which client drives which server. */
-const PAIRS: readonly [FlowClient, Implementation][] = [
+const PAIRS: readonly [FlowClient, FlowServer][] = [
   ["tsmcp", "tsmcp"],
   ["official", "official"],
   ["tsmcp", "official"],
@@ -128,10 +131,10 @@ export async function measureMrtrFlows(
   log: (line: string) => void,
   cpuProfileDir?: string,
 ): Promise<FlowResults> {
-  const servers = new Map<Implementation, ServerChild>();
+  const servers = new Map<FlowServer, ServerChild>();
   const drivers: {
     client: FlowClient;
-    impl: Implementation;
+    impl: FlowServer;
     driver: FlowDriver;
     server: ServerChild;
     samplesUs: number[];
