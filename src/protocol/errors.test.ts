@@ -30,6 +30,8 @@ describe("the error table", () => {
       METHOD_NOT_ALLOWED: { code: -32600, httpStatus: 405 },
       UNSUPPORTED_MEDIA_TYPE: { code: -32600, httpStatus: 415 },
       NOT_ACCEPTABLE: { code: -32600, httpStatus: 406 },
+      REQUEST_NOT_RECEIVED_IN_TIME: { code: -32600, httpStatus: 408 },
+      HEADERS_TOO_LARGE: { code: -32600, httpStatus: 431 },
     });
     expect(Object.isFrozen(ERRORS)).toBe(true);
   });

@@ -34,6 +34,9 @@ export const ERRORS = Object.freeze({
   METHOD_NOT_ALLOWED: { code: -32600, httpStatus: 405 },
   UNSUPPORTED_MEDIA_TYPE: { code: -32600, httpStatus: 415 },
   NOT_ACCEPTABLE: { code: -32600, httpStatus: 406 },
+  /** The request line and headers were not all sent in time, or the request as a whole was not. */
+  REQUEST_NOT_RECEIVED_IN_TIME: { code: -32600, httpStatus: 408 },
+  HEADERS_TOO_LARGE: { code: -32600, httpStatus: 431 },
 } as const);
 
 /** A named error kind of {@link ERRORS}. */

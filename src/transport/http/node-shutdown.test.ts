@@ -165,6 +165,14 @@ describe("serve's graceful close", () => {
   });
 });
 
+/** The raw answer carries a JSON-RPC error (-32600) as its JSON body, and closes the connection. */
+function expectJsonRpcRefusal(raw: string): void {
+  const [head, body] = raw.split("\r\n\r\n", 2) as [string, string];
+  expect(head).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+  expect(head).toMatch(/\r\nconnection: close/i);
+  expect(JSON.parse(body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
+}
+
 describe("serve's connection limits", () => {
   it("cuts a client that sends its headers too slowly (headersTimeoutMs)", async () => {
     const handle = await start(slowServer().server, { headersTimeoutMs: 100, requestTimeoutMs: 100 });
@@ -172,6 +180,7 @@ describe("serve's connection limits", () => {
     connection.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${handle.port}\r\n`);
     await connection.closed;
     expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expectJsonRpcRefusal(connection.received());
   });
 
   it("keeps an idle connection for keepAliveTimeoutMs, and says so in Keep-Alive", async () => {
@@ -193,6 +202,16 @@ describe("serve's connection limits", () => {
     );
     await connection.closed;
     expect(connection.received()).toMatch(/^HTTP\/1\.1 431 /);
+    expectJsonRpcRefusal(connection.received());
+  });
+
+  it("answers bytes that are not HTTP/1.1 with a JSON-RPC 400, not an empty body", async () => {
+    const handle = await start(slowServer().server);
+    const connection = rawConnection(handle.port);
+    connection.socket.write("NOT HTTP AT ALL\r\n\r\n");
+    await connection.closed;
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 400 /);
+    expectJsonRpcRefusal(connection.received());
   });
 
   it("drops connections past maxConnections", async () => {

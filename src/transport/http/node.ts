@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "../dispatcher.js";
+import { answerClientError } from "./node-client-error.js";
 import {
   isWellFormedHost,
   MALFORMED_REQUEST,
@@ -157,6 +158,7 @@ async function start(handler: HttpExchangeHandler, options: CheckedServeOptions)
     ),
   });
   server.maxConnections = options.maxConnections;
+  server.on("clientError", answerClientError);
   const drain = new Drain(server);
   const listener = listenerOf(handler, path, drain);
   server.on("request", (incoming, outgoing) => {
