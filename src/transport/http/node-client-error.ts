@@ -45,7 +45,8 @@ function answerFor(code: string | undefined): Buffer | undefined {
 
 /**
  * The `clientError` listener of the adapter's `node:http` server: answers with a JSON-RPC refusal
- * when nothing was written on the connection yet, then closes it. Never throws.
+ * when nothing was written on the connection yet, then destroys the connection (whether or not the
+ * client reads or closes its side). Never throws.
  */
 export function answerClientError(
   error: Error & { code?: string },
@@ -53,7 +54,8 @@ export function answerClientError(
 ): void {
   const answer = answerFor(error.code);
   if (answer !== undefined && socket.writable && (socket.bytesWritten ?? 0) === 0) {
-    socket.end(answer);
+    // Destroyed once written: a client that never reads nor closes must not keep its slot.
+    socket.end(answer, () => socket.destroy());
     return;
   }
   socket.destroy();
