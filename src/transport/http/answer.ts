@@ -57,8 +57,6 @@ export interface AnswerOptions {
   challenge?: Authenticate["challenge"];
 }
 
-type Outcome = { ok: true; response: JSONRPCResponse | undefined } | { ok: false; error: unknown };
-
 /** A JSON answer: status 200 for a result, the error table's status for an error response. */
 export function jsonAnswer(response: JSONRPCResponse): HttpAnswer {
   const status = isErrorResponse(response) ? httpStatusForCode(response.error.code) : 200;
@@ -90,9 +88,10 @@ export function toResponse(answer: HttpAnswer): Response {
  * every later notification and ends with the response; an error response is just the last event).
  * `signal` aborts when `request.signal` does (the client went away) or the SSE stream is cancelled;
  * nothing is sent after that. A dispatcher that rejects or answers nothing yields -32603
- * "Internal error" (500 as JSON), its cause going to `report`. Never rejects.
+ * "Internal error" (500 as JSON), its cause going to `report`. Rejects only when the final response
+ * cannot be encoded (a result JSON cannot represent).
  */
-export async function answerRequest(
+export function answerRequest(
   dispatcher: Dispatcher,
   request: AnsweredRequest,
   message: JSONRPCRequest,
@@ -107,65 +106,55 @@ export async function answerRequest(
     else request.signal.addEventListener("abort", onClientGone, { once: true });
   }
 
-  let stream: SseStream | undefined;
-  let settled = false;
-  let streamOpened!: () => void;
-  const firstNotification = new Promise<void>((resolve) => {
-    streamOpened = resolve;
-  });
-  const notify = (notification: JSONRPCNotification) => {
-    if (settled || controller.signal.aborted) return;
-    if (stream === undefined) {
-      stream = new SseStream({
-        keepAliveMs: options.keepAliveMs,
-        maxBufferedBytes: options.maxStreamBufferBytes,
-        onCancel: (reason) => controller.abort(reason),
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    let stream: SseStream | undefined;
+    let settled = false;
+    const notify = (notification: JSONRPCNotification) => {
+      if (settled || controller.signal.aborted) return;
+      if (stream === undefined) {
+        stream = new SseStream({
+          keepAliveMs: options.keepAliveMs,
+          maxBufferedBytes: options.maxStreamBufferBytes,
+          onCancel: (reason) => controller.abort(reason),
+        });
+        resolve({ kind: "sse", stream });
+      }
+      stream.send(notification);
+    };
+    /** Answers with the final response: as JSON, or as the last event of the SSE stream. */
+    const finish = (response: JSONRPCResponse) => {
+      settled = true;
+      if (linked) request.signal.removeEventListener("abort", onClientGone);
+      try {
+        if (stream === undefined) {
+          resolve(scopeChallengeAnswer(response, options.challenge) ?? jsonAnswer(response));
+          return;
+        }
+        stream.send(response);
+        stream.close();
+      } catch (error) {
+        reject(error); // e.g. a result JSON cannot encode: the handler answers -32603
+      }
+    };
+    const fail = (error: unknown) => {
+      options.report(error);
+      finish(errorResponse(message.id, internalError()));
+    };
+
+    let handled: Promise<JSONRPCResponse | undefined>;
+    try {
+      handled = dispatcher.handle(message, {
+        signal: controller.signal,
+        ...(options.streamable ? { notify } : {}),
+        headers: request.headers,
+        ...(request.auth === undefined ? {} : { auth: request.auth }),
       });
-      streamOpened();
+    } catch (error) {
+      handled = Promise.reject(error);
     }
-    stream.send(notification);
-  };
-
-  let handled: Promise<JSONRPCResponse | undefined>;
-  try {
-    handled = dispatcher.handle(message, {
-      signal: controller.signal,
-      ...(options.streamable ? { notify } : {}),
-      headers: request.headers,
-      ...(request.auth === undefined ? {} : { auth: request.auth }),
-    });
-  } catch (error) {
-    handled = Promise.reject(error);
-  }
-  const outcome: Promise<Outcome> = handled.then(
-    (response) => {
-      settled = true;
-      return { ok: true, response };
-    },
-    (error: unknown) => {
-      settled = true;
-      return { ok: false, error };
-    },
-  );
-  await Promise.race([outcome, firstNotification]);
-
-  const finalResponse = (result: Outcome): JSONRPCResponse => {
-    if (linked) request.signal.removeEventListener("abort", onClientGone);
-    if (result.ok && result.response !== undefined) return result.response;
-    options.report(
-      result.ok ? new Error(`the dispatcher answered ${message.method} with nothing`) : result.error,
-    );
-    return errorResponse(message.id, internalError());
-  };
-
-  if (stream === undefined) {
-    const response = finalResponse(await outcome);
-    return scopeChallengeAnswer(response, options.challenge) ?? jsonAnswer(response);
-  }
-  const open = stream;
-  void outcome.then((result) => {
-    open.send(finalResponse(result));
-    open.close();
+    handled.then((response) => {
+      if (response !== undefined) finish(response);
+      else fail(new Error(`the dispatcher answered ${message.method} with nothing`));
+    }, fail);
   });
-  return { kind: "sse", stream: open };
 }
