@@ -14,7 +14,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
-import type { AuthInfo, Dispatcher, HeaderReader } from "../dispatcher.js";
+import type { AuthInfo, Dispatcher, HeaderReader, RequestEnvironment } from "../dispatcher.js";
 import { type Authenticate, scopeChallengeAnswer } from "./authenticate.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
@@ -57,6 +57,33 @@ export interface AnswerOptions {
   challenge?: Authenticate["challenge"];
 }
 
+/**
+ * The environment of one dispatch. Its signal is made when first read: most requests never read
+ * it, and an abort controller is among the costlier objects of an exchange.
+ */
+class DispatchEnvironment implements RequestEnvironment {
+  readonly #controller: () => AbortController;
+  readonly headers: HeaderReader;
+  readonly notify: ((notification: JSONRPCNotification) => void) | undefined;
+  readonly auth: AuthInfo | undefined;
+
+  constructor(
+    controller: () => AbortController,
+    headers: HeaderReader,
+    notify: ((notification: JSONRPCNotification) => void) | undefined,
+    auth: AuthInfo | undefined,
+  ) {
+    this.#controller = controller;
+    this.headers = headers;
+    this.notify = notify;
+    this.auth = auth;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller().signal;
+  }
+}
+
 /** A JSON answer: status 200 for a result, the error table's status for an error response. */
 export function jsonAnswer(response: JSONRPCResponse): HttpAnswer {
   const status = isErrorResponse(response) ? httpStatusForCode(response.error.code) : 200;
@@ -97,25 +124,33 @@ export function answerRequest(
   message: JSONRPCRequest,
   options: AnswerOptions,
 ): Promise<HttpAnswer> {
-  const controller = new AbortController();
-  const onClientGone = () => controller.abort(request.signal.reason);
-  // A front end that adopts the controller aborts it itself; otherwise link the two signals.
-  const linked = request.adoptAbortController?.(controller) !== true;
-  if (linked) {
-    if (request.signal.aborted) onClientGone();
-    else request.signal.addEventListener("abort", onClientGone, { once: true });
-  }
+  // The dispatch's abort controller, made when something first asks for its signal (most
+  // requests never do): a front end that adopts it aborts it itself; otherwise it is linked to
+  // the request's signal.
+  let controller: AbortController | undefined;
+  let linked = false;
+  const onClientGone = () => controller?.abort(request.signal.reason);
+  const controllerOf = (): AbortController => {
+    if (controller !== undefined) return controller;
+    controller = new AbortController();
+    if (request.adoptAbortController?.(controller) !== true) {
+      linked = true;
+      if (request.signal.aborted) onClientGone();
+      else request.signal.addEventListener("abort", onClientGone, { once: true });
+    }
+    return controller;
+  };
 
   return new Promise<HttpAnswer>((resolve, reject) => {
     let stream: SseStream | undefined;
     let settled = false;
     const notify = (notification: JSONRPCNotification) => {
-      if (settled || controller.signal.aborted) return;
+      if (settled || controllerOf().signal.aborted) return;
       if (stream === undefined) {
         stream = new SseStream({
           keepAliveMs: options.keepAliveMs,
           maxBufferedBytes: options.maxStreamBufferBytes,
-          onCancel: (reason) => controller.abort(reason),
+          onCancel: (reason) => controllerOf().abort(reason),
         });
         resolve({ kind: "sse", stream });
       }
@@ -143,12 +178,13 @@ export function answerRequest(
 
     let handled: Promise<JSONRPCResponse | undefined>;
     try {
-      handled = dispatcher.handle(message, {
-        signal: controller.signal,
-        ...(options.streamable ? { notify } : {}),
-        headers: request.headers,
-        ...(request.auth === undefined ? {} : { auth: request.auth }),
-      });
+      const env = new DispatchEnvironment(
+        controllerOf,
+        request.headers,
+        options.streamable ? notify : undefined,
+        request.auth,
+      );
+      handled = dispatcher.handle(message, env);
     } catch (error) {
       handled = Promise.reject(error);
     }
