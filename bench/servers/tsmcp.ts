@@ -2,9 +2,15 @@
  * The tsmcp side of the benchmarks: the shared tools on tsmcp's high-level `MCPServer`, which
  * compiles each tool's schema at registration and seals `requestState` by default (AES-256-GCM,
  * here with its default ephemeral key), served by tsmcp's own Streamable HTTP adapter (`serve`).
+ *
+ * It runs the built package (`dist/`, what a user installs) when a build is present and newer than
+ * every file in `src/`, else the sources through tsx; the choice is printed to stderr once.
  */
-import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "../../src/server/index.js";
-import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
+import { readdirSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type * as NodeEntry from "../../src/node/index.js";
+import type * as ServerEntry from "../../src/server/index.js";
+import type { HttpServerHandle } from "../../src/transport/http/node.js";
 import {
   BENCH_SERVER_NAME,
   BENCH_SERVER_VERSION,
@@ -22,10 +28,41 @@ import {
   type ServerSpec,
 } from "../fixtures/tools.js";
 
+/** The newest modification time of a file under `dir`, in milliseconds (0 when there is none). */
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when `dist/` holds a build at least as new as every source file. */
+function isBuildCurrent(): boolean {
+  const built = fileURLToPath(new URL("../../dist/server/index.js", import.meta.url));
+  const node = fileURLToPath(new URL("../../dist/node/index.js", import.meta.url));
+  try {
+    const builtMs = Math.min(statSync(built).mtimeMs, statSync(node).mtimeMs);
+    return builtMs >= newestMtimeMs(fileURLToPath(new URL("../../src/", import.meta.url)));
+  } catch {
+    return false;
+  }
+}
+
+// Specifiers in variables: the type checker reads the sources' types, the runtime may load dist/.
+const fromDist = isBuildCurrent();
+const serverEntry: string = fromDist ? "../../dist/server/index.js" : "../../src/server/index.js";
+const nodeEntry: string = fromDist ? "../../dist/node/index.js" : "../../src/node/index.js";
+const { elicitationRequest, inputRequired, MCPServer, readElicitation } = (await import(
+  serverEntry
+)) as typeof ServerEntry;
+const { serve } = (await import(nodeEntry)) as typeof NodeEntry;
+process.stderr.write(`[bench] tsmcp runs from ${fromDist ? "dist/ (the build)" : "src/ (through tsx)"}\n`);
+
 const ASK_REGION = elicitationRequest({ mode: "form", ...REGION_QUESTION });
 
 /** Builds the tsmcp server for `spec`. */
-export function createTsmcpServer(spec: ServerSpec): MCPServer {
+export function createTsmcpServer(spec: ServerSpec): ServerEntry.MCPServer {
   const mcp = new MCPServer(BENCH_SERVER_NAME, { version: BENCH_SERVER_VERSION });
   for (const name of fillerToolNames(spec)) {
     mcp.tool(name, { inputSchema: fillerInput }, ({ id }) => `${name}: ${id}`);

@@ -93,33 +93,31 @@ export function classifyMessage(value: unknown): ParsedMessage {
       error: McpError.of("INVALID_REQUEST", "Invalid Request: expected a JSON object"),
     };
   }
-  const id = isRequestId(value.id) ? value.id : undefined;
-  const invalid = (why: string): ParsedMessage => ({
-    kind: "invalid",
-    error: McpError.of("INVALID_REQUEST", `Invalid Request: ${why}`),
-    ...(id === undefined ? {} : { id }),
-  });
-  if (value.jsonrpc !== JSONRPC_VERSION) return invalid('"jsonrpc" must be "2.0"');
+  if (value.jsonrpc !== JSONRPC_VERSION) return invalidMessage(value, '"jsonrpc" must be "2.0"');
   const hasId = "id" in value;
-  if (hasId && !isRequestId(value.id)) return invalid('"id" must be a string or an integer');
+  if (hasId && !isRequestId(value.id)) return invalidMessage(value, '"id" must be a string or an integer');
   if ("method" in value) {
-    if (typeof value.method !== "string" || value.method.length === 0) {
-      return invalid('"method" must be a non-empty string');
+    const { method, params } = value;
+    if (typeof method !== "string" || method.length === 0) {
+      return invalidMessage(value, '"method" must be a non-empty string');
     }
-    if ("params" in value && value.params !== undefined && !isObject(value.params)) {
-      return invalid('"params" must be an object');
+    if (params !== undefined && !isObject(params)) return invalidMessage(value, '"params" must be an object');
+    if ("result" in value || "error" in value) {
+      return invalidMessage(value, "a message cannot be both a request and a response");
     }
-    if ("result" in value || "error" in value)
-      return invalid("a message cannot be both a request and a response");
-    const base = { jsonrpc: JSONRPC_VERSION, method: value.method } as const;
-    const params = value.params === undefined ? {} : { params: value.params as Params };
-    return hasId
-      ? { kind: "request", message: { ...base, id: value.id as RequestId, ...params } }
-      : { kind: "notification", message: { ...base, ...params } };
+    // Built field by field (no spreads): this runs for every message a server receives.
+    if (hasId) {
+      const request: JSONRPCRequest = { jsonrpc: JSONRPC_VERSION, method, id: value.id as RequestId };
+      if (params !== undefined) request.params = params as Params;
+      return { kind: "request", message: request };
+    }
+    const notification: JSONRPCNotification = { jsonrpc: JSONRPC_VERSION, method };
+    if (params !== undefined) notification.params = params as Params;
+    return { kind: "notification", message: notification };
   }
   if ("result" in value) {
-    if (!hasId) return invalid('a response needs an "id"');
-    if (!isObject(value.result)) return invalid('"result" must be an object');
+    if (!hasId) return invalidMessage(value, 'a response needs an "id"');
+    if (!isObject(value.result)) return invalidMessage(value, '"result" must be an object');
     return {
       kind: "response",
       message: { jsonrpc: JSONRPC_VERSION, id: value.id as RequestId, result: value.result },
@@ -128,7 +126,7 @@ export function classifyMessage(value: unknown): ParsedMessage {
   if ("error" in value) {
     const error = value.error;
     if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== "string") {
-      return invalid('"error" must have an integer "code" and a string "message"');
+      return invalidMessage(value, '"error" must have an integer "code" and a string "message"');
     }
     const errorObject: ErrorObject = { code: error.code as number, message: error.message };
     if ("data" in error) errorObject.data = error.data;
@@ -141,7 +139,13 @@ export function classifyMessage(value: unknown): ParsedMessage {
       },
     };
   }
-  return invalid('expected "method", "result" or "error"');
+  return invalidMessage(value, 'expected "method", "result" or "error"');
+}
+
+/** The -32600 of a malformed message object, saying `why`, its id echoed when it can be read. */
+function invalidMessage(value: Record<string, unknown>, why: string): ParsedMessage {
+  const error = McpError.of("INVALID_REQUEST", `Invalid Request: ${why}`);
+  return isRequestId(value.id) ? { kind: "invalid", error, id: value.id } : { kind: "invalid", error };
 }
 
 /**

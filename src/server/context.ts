@@ -163,7 +163,6 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
   readonly clientCapabilities: ClientCapabilities;
   readonly meta: RequestMeta;
   readonly auth: AuthInfo | undefined;
-  readonly signal: AbortSignal;
   readonly session: LegacySession | undefined;
   readonly [ENVIRONMENT]: RequestEnvironment;
   #lastProgress = Number.NEGATIVE_INFINITY;
@@ -177,9 +176,13 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
     this.clientCapabilities = handshake?.clientCapabilities ?? meta[META.clientCapabilities];
     this.meta = meta;
     this.auth = env.auth;
-    this.signal = env.signal;
     this.session = env.session;
     this[ENVIRONMENT] = env;
+  }
+
+  /** Read from the environment when asked: a transport may make its signal only then. */
+  get signal(): AbortSignal {
+    return this[ENVIRONMENT].signal;
   }
 
   get logLevel(): LoggingLevel | undefined {

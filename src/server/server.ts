@@ -270,7 +270,7 @@ export class Server implements Dispatcher {
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
-    return this.#chain({ method, params: request.params ?? {}, context, logger: this.logger });
+    return await this.#chain({ method, params: request.params ?? {}, context, logger: this.logger });
   }
 
   #serves(method: string): boolean {

@@ -349,7 +349,7 @@ export function createTool(
     requiredScopes,
     call: async (args, ctx) => {
       requireScopes(ctx.auth, requiredScopes);
-      return runTool(pipeline, args, ctx);
+      return await runTool(pipeline, args, ctx);
     },
   };
 }

@@ -14,7 +14,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
-import type { AuthInfo, Dispatcher, HeaderReader } from "../dispatcher.js";
+import type { AuthInfo, Dispatcher, HeaderReader, RequestEnvironment } from "../dispatcher.js";
 import { type Authenticate, scopeChallengeAnswer } from "./authenticate.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
@@ -57,7 +57,32 @@ export interface AnswerOptions {
   challenge?: Authenticate["challenge"];
 }
 
-type Outcome = { ok: true; response: JSONRPCResponse | undefined } | { ok: false; error: unknown };
+/**
+ * The environment of one dispatch. Its signal is made when first read: most requests never read
+ * it, and an abort controller is among the costlier objects of an exchange.
+ */
+class DispatchEnvironment implements RequestEnvironment {
+  readonly #controller: () => AbortController;
+  readonly headers: HeaderReader;
+  readonly notify: ((notification: JSONRPCNotification) => void) | undefined;
+  readonly auth: AuthInfo | undefined;
+
+  constructor(
+    controller: () => AbortController,
+    headers: HeaderReader,
+    notify: ((notification: JSONRPCNotification) => void) | undefined,
+    auth: AuthInfo | undefined,
+  ) {
+    this.#controller = controller;
+    this.headers = headers;
+    this.notify = notify;
+    this.auth = auth;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller().signal;
+  }
+}
 
 /** A JSON answer: status 200 for a result, the error table's status for an error response. */
 export function jsonAnswer(response: JSONRPCResponse): HttpAnswer {
@@ -90,82 +115,82 @@ export function toResponse(answer: HttpAnswer): Response {
  * every later notification and ends with the response; an error response is just the last event).
  * `signal` aborts when `request.signal` does (the client went away) or the SSE stream is cancelled;
  * nothing is sent after that. A dispatcher that rejects or answers nothing yields -32603
- * "Internal error" (500 as JSON), its cause going to `report`. Never rejects.
+ * "Internal error" (500 as JSON), its cause going to `report`. Rejects only when the final response
+ * cannot be encoded (a result JSON cannot represent).
  */
-export async function answerRequest(
+export function answerRequest(
   dispatcher: Dispatcher,
   request: AnsweredRequest,
   message: JSONRPCRequest,
   options: AnswerOptions,
 ): Promise<HttpAnswer> {
-  const controller = new AbortController();
-  const onClientGone = () => controller.abort(request.signal.reason);
-  // A front end that adopts the controller aborts it itself; otherwise link the two signals.
-  const linked = request.adoptAbortController?.(controller) !== true;
-  if (linked) {
-    if (request.signal.aborted) onClientGone();
-    else request.signal.addEventListener("abort", onClientGone, { once: true });
-  }
-
-  let stream: SseStream | undefined;
-  let settled = false;
-  let streamOpened!: () => void;
-  const firstNotification = new Promise<void>((resolve) => {
-    streamOpened = resolve;
-  });
-  const notify = (notification: JSONRPCNotification) => {
-    if (settled || controller.signal.aborted) return;
-    if (stream === undefined) {
-      stream = new SseStream({
-        keepAliveMs: options.keepAliveMs,
-        maxBufferedBytes: options.maxStreamBufferBytes,
-        onCancel: (reason) => controller.abort(reason),
-      });
-      streamOpened();
+  // The dispatch's abort controller, made when something first asks for its signal (most
+  // requests never do): a front end that adopts it aborts it itself; otherwise it is linked to
+  // the request's signal.
+  let controller: AbortController | undefined;
+  let linked = false;
+  const onClientGone = () => controller?.abort(request.signal.reason);
+  const controllerOf = (): AbortController => {
+    if (controller !== undefined) return controller;
+    controller = new AbortController();
+    if (request.adoptAbortController?.(controller) !== true) {
+      linked = true;
+      if (request.signal.aborted) onClientGone();
+      else request.signal.addEventListener("abort", onClientGone, { once: true });
     }
-    stream.send(notification);
+    return controller;
   };
 
-  let handled: Promise<JSONRPCResponse | undefined>;
-  try {
-    handled = dispatcher.handle(message, {
-      signal: controller.signal,
-      ...(options.streamable ? { notify } : {}),
-      headers: request.headers,
-      ...(request.auth === undefined ? {} : { auth: request.auth }),
-    });
-  } catch (error) {
-    handled = Promise.reject(error);
-  }
-  const outcome: Promise<Outcome> = handled.then(
-    (response) => {
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    let stream: SseStream | undefined;
+    let settled = false;
+    const notify = (notification: JSONRPCNotification) => {
+      if (settled || controllerOf().signal.aborted) return;
+      if (stream === undefined) {
+        stream = new SseStream({
+          keepAliveMs: options.keepAliveMs,
+          maxBufferedBytes: options.maxStreamBufferBytes,
+          onCancel: (reason) => controllerOf().abort(reason),
+        });
+        resolve({ kind: "sse", stream });
+      }
+      stream.send(notification);
+    };
+    /** Answers with the final response: as JSON, or as the last event of the SSE stream. */
+    const finish = (response: JSONRPCResponse) => {
       settled = true;
-      return { ok: true, response };
-    },
-    (error: unknown) => {
-      settled = true;
-      return { ok: false, error };
-    },
-  );
-  await Promise.race([outcome, firstNotification]);
+      if (linked) request.signal.removeEventListener("abort", onClientGone);
+      try {
+        if (stream === undefined) {
+          resolve(scopeChallengeAnswer(response, options.challenge) ?? jsonAnswer(response));
+          return;
+        }
+        stream.send(response);
+        stream.close();
+      } catch (error) {
+        reject(error); // e.g. a result JSON cannot encode: the handler answers -32603
+      }
+    };
+    const fail = (error: unknown) => {
+      options.report(error);
+      finish(errorResponse(message.id, internalError()));
+    };
 
-  const finalResponse = (result: Outcome): JSONRPCResponse => {
-    if (linked) request.signal.removeEventListener("abort", onClientGone);
-    if (result.ok && result.response !== undefined) return result.response;
-    options.report(
-      result.ok ? new Error(`the dispatcher answered ${message.method} with nothing`) : result.error,
-    );
-    return errorResponse(message.id, internalError());
-  };
-
-  if (stream === undefined) {
-    const response = finalResponse(await outcome);
-    return scopeChallengeAnswer(response, options.challenge) ?? jsonAnswer(response);
-  }
-  const open = stream;
-  void outcome.then((result) => {
-    open.send(finalResponse(result));
-    open.close();
+    let handled: Promise<JSONRPCResponse | undefined>;
+    try {
+      const env = new DispatchEnvironment(
+        controllerOf,
+        request.headers,
+        options.streamable ? notify : undefined,
+        request.auth,
+      );
+      handled = dispatcher.handle(message, env);
+    } catch (error) {
+      handled = Promise.reject(error);
+    }
+    handled.then((response) => {
+      if (response !== undefined) finish(response);
+      else fail(new Error(`the dispatcher answered ${message.method} with nothing`));
+    }, fail);
   });
-  return { kind: "sse", stream: open };
 }

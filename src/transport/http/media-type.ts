@@ -13,7 +13,7 @@ function mediaTypeOf(value: string | null): string | undefined {
 
 /** True when a `Content-Type` header value is `application/json` (any parameters). */
 export function isJsonContentType(contentType: string | null): boolean {
-  return mediaTypeOf(contentType) === "application/json";
+  return contentType === "application/json" || mediaTypeOf(contentType) === "application/json";
 }
 
 /** True when a `Content-Type` header value is `text/event-stream` (any parameters). */
@@ -27,6 +27,18 @@ export function isEventStreamContentType(contentType: string | null): boolean {
  */
 export function acceptsEventStream(accept: string | null): boolean {
   if (accept === null) return true;
+  // A client sends the same `Accept` on every request: the last answer is kept.
+  if (accept !== lastAccept) {
+    lastAccepts = admitsEventStream(accept);
+    lastAccept = accept;
+  }
+  return lastAccepts;
+}
+
+let lastAccept: string | undefined;
+let lastAccepts = false;
+
+function admitsEventStream(accept: string): boolean {
   for (const range of accept.split(",")) {
     const [type, ...params] = range.split(";").map((part) => part.trim().toLowerCase());
     if (type !== "text/event-stream" && type !== "text/*" && type !== "*/*") continue;

@@ -73,6 +73,11 @@ export class NodeExchange implements HttpExchange {
   adoptAbortController(controller: AbortController): boolean {
     if (this.#controller !== undefined) return false;
     this.#controller = controller;
+    // A signal made after the client left starts aborted.
+    if (this.outgoing.closed) {
+      if (!this.outgoing.writableFinished) controller.abort(new Error(CLIENT_GONE));
+      return true;
+    }
     this.outgoing.once("close", () => {
       if (!this.outgoing.writableFinished) controller.abort(new Error(CLIENT_GONE));
     });

@@ -238,6 +238,49 @@ describe("serve", () => {
     }
   });
 
+  it("gives a handler that first asks for its signal after the client left a signal already aborted", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let see!: (signal: { aborted: boolean; reason: unknown }) => void;
+    const seen = new Promise<{ aborted: boolean; reason: unknown }>((resolve) => {
+      see = resolve;
+    });
+    const server = new Server("late-signal", {
+      onListTools: async (ctx) => {
+        started();
+        await released;
+        see({ aborted: ctx.signal.aborted, reason: ctx.signal.reason });
+        return { tools: [] };
+      },
+    });
+    const handle = await serve(server);
+    try {
+      const socket = connect(handle.port, "127.0.0.1");
+      await new Promise<void>((resolve) => socket.once("connect", resolve));
+      const body = JSON.stringify(rpc(1, "tools/list"));
+      const head = Object.entries({ ...baseHeaders("tools/list"), Host: `127.0.0.1:${handle.port}` })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("");
+      socket.write(`POST /mcp HTTP/1.1\r\n${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await running;
+      await new Promise<void>((resolve) => socket.once("close", resolve).resetAndDestroy());
+      // The reset reaches the server before this later connection's request does.
+      expect((await post(handle.url, discover, baseHeaders("server/discover"))).status).toBe(200);
+      release();
+      const signal = await seen;
+      expect(signal.aborted).toBe(true);
+      expect(String(signal.reason)).toMatch(/closed the connection/);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("with drainTimeoutMs 0 closes promptly with an SSE stream open, aborting its request, which answers last", async () => {
     const fixture = newFixture();
     const handle = await serve(fixture.dispatcher, { drainTimeoutMs: 0 });

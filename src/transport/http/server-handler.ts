@@ -308,6 +308,7 @@ export function createExchangeHandler(
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const challenge = authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
+  const streaming = { ...answering, streamable: true };
   const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
   const legacy: LegacyEntry | undefined =
     sessions.legacy === "reject"
@@ -361,9 +362,9 @@ export function createExchangeHandler(
           parsed.message.id,
         );
       case "notification":
-        return serveNotification(request, parsed.message);
+        return await serveNotification(request, parsed.message);
       case "request":
-        return serveRequest(request, parsed.message);
+        return await serveRequest(request, parsed.message);
     }
   }
 
@@ -395,7 +396,7 @@ export function createExchangeHandler(
       );
     }
 
-    return answerRequest(dispatcher, request, message, { ...answering, streamable });
+    return await answerRequest(dispatcher, request, message, streamable ? streaming : answering);
   }
 
   /**
@@ -438,7 +439,7 @@ export function createExchangeHandler(
       case "session-delete":
         return (legacy as LegacyEntry).delete(request);
       case "post":
-        return serveModern(request);
+        return await serveModern(request);
     }
   }
 
