@@ -23,6 +23,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { ensureBuild } from "./lib/build.js";
 import {
   clientCpuGoal,
   cpuPerRequestGoal,
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
   const cpuProfileDir = profile ? `${RESULTS_DIR}profiles` : undefined;
   if (cpuProfileDir !== undefined) mkdirSync(cpuProfileDir, { recursive: true });
   log(`tsmcp benchmarks on ${formatMachine(machine)}${quick ? " [--quick: numbers not meaningful]" : ""}`);
+  ensureBuild(log);
   const rows: Row[] = [];
   const raw: Record<string, unknown> = {};
 

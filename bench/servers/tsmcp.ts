@@ -6,8 +6,6 @@
  * It runs the built package (`dist/`, what a user installs) when a build is present and newer than
  * every file in `src/`, else the sources through tsx; the choice is printed to stderr once.
  */
-import { readdirSync, statSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type * as NodeEntry from "../../src/node/index.js";
 import type * as ServerEntry from "../../src/server/index.js";
 import type { HttpServerHandle } from "../../src/transport/http/node.js";
@@ -27,32 +25,12 @@ import {
   regionAnswer,
   type ServerSpec,
 } from "../fixtures/tools.js";
-
-/** The newest modification time of a file under `dir`, in milliseconds (0 when there is none). */
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when `dist/` holds a build at least as new as every source file. */
-function isBuildCurrent(): boolean {
-  const built = fileURLToPath(new URL("../../dist/server/index.js", import.meta.url));
-  const node = fileURLToPath(new URL("../../dist/node/index.js", import.meta.url));
-  try {
-    const builtMs = Math.min(statSync(built).mtimeMs, statSync(node).mtimeMs);
-    return builtMs >= newestMtimeMs(fileURLToPath(new URL("../../src/", import.meta.url)));
-  } catch {
-    return false;
-  }
-}
+import { isBuildCurrent, tsmcpEntry } from "../lib/build.js";
 
 // Specifiers in variables: the type checker reads the sources' types, the runtime may load dist/.
 const fromDist = isBuildCurrent();
-const serverEntry: string = fromDist ? "../../dist/server/index.js" : "../../src/server/index.js";
-const nodeEntry: string = fromDist ? "../../dist/node/index.js" : "../../src/node/index.js";
+const serverEntry = tsmcpEntry("server");
+const nodeEntry = tsmcpEntry("node");
 const { elicitationRequest, inputRequired, MCPServer, readElicitation } = (await import(
   serverEntry
 )) as typeof ServerEntry;

@@ -7,7 +7,7 @@
  * server too, and alone drives the floor. Servers run in child processes; clients run here.
  */
 import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Client as TsmcpClient } from "../../src/client/index.js";
+import type * as ClientEntry from "../../src/client/index.js";
 import { PROVISION_ARGUMENTS, PROVISION_TOOL, PROVISIONED_TEXT } from "../fixtures/tools.js";
 import {
   BENCH_PROTOCOL_VERSION,
@@ -15,6 +15,7 @@ import {
   provisionRetryLeg,
   toolCallHeaders,
 } from "../fixtures/wire.js";
+import { tsmcpEntry } from "../lib/build.js";
 import { type ServerChild, startServer } from "../lib/child.js";
 import type { Column } from "../lib/report.js";
 import { elapsedUs, type SampleBounds, type Summary, summarize } from "../lib/stats.js";
@@ -51,6 +52,8 @@ function firstText(result: { content?: unknown }): string {
 }
 
 async function tsmcpDriver(url: URL): Promise<FlowDriver> {
+  // The client as a user runs it: the build when current (see ../lib/build.ts), else the sources.
+  const { Client: TsmcpClient } = (await import(tsmcpEntry("client"))) as typeof ClientEntry;
   const client = await TsmcpClient.connect(url.href, { elicitationCallback: answer });
   return {
     flow: async () => firstText(await client.callTool(PROVISION_TOOL, { ...PROVISION_ARGUMENTS })),
