@@ -36,6 +36,8 @@ import type {
   ReadResourceResult,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
+import type { HttpClientAuth } from "../transport/http/client-auth.js";
+import { checkAuth } from "../transport/http/client-options.js";
 import type { Transport } from "../transport/transport.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, resolveTransport } from "./connect.js";
@@ -106,6 +108,13 @@ export interface ClientOptions extends InputCallbacks {
   clock?: Clock;
   /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
   logger?: ClientLogger;
+  /**
+   * Authorization for a URL target: every HTTP request carries its headers, and a 401/403 is
+   * handed to it (to authorize, refresh or step up) before the request is sent again. An
+   * `OAuthClientProvider`, or any `HttpClientAuth`. Only with `Client.connect` and a URL.
+   * Spec: basic/authorization.
+   */
+  auth?: HttpClientAuth;
 }
 
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"] as const;
@@ -125,6 +134,7 @@ function checkClientOptions(options: ClientOptions): void {
     unit: "callbacks",
   });
   checkBoolean("Client", "discover", checked.discover);
+  checkAuth("Client", checked.auth);
   checkFunction("Client", "onLog", checked.onLog);
   checkFunction("Client", "onNotification", checked.onNotification);
   const mode = checked.protocolVersion;
@@ -217,7 +227,7 @@ export class Client {
    *   McpError/TransportError when discovery or the handshake fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const client = new Client(await resolveTransport(target), options);
+    const client = new Client(await resolveTransport(target, options.auth), options);
     try {
       await negotiate(client.session, {
         mode: options.protocolVersion ?? "auto",
