@@ -111,7 +111,8 @@ export interface ClientOptions extends InputCallbacks {
   /**
    * Authorization for a URL target: every HTTP request carries its headers, and a 401/403 is
    * handed to it (to authorize, refresh or step up) before the request is sent again. An
-   * `OAuthClientProvider`, or any `HttpClientAuth`. Only with `Client.connect` and a URL.
+   * `OAuthClientProvider`, or any `HttpClientAuth`. Only with `Client.connect` and a URL. With it,
+   * the `"auto"` probe waits the whole `timeoutMs` (a person may be signing in), not 10 s.
    * Spec: basic/authorization.
    */
   auth?: HttpClientAuth;
@@ -234,6 +235,10 @@ export class Client {
         discover: options.discover ?? true,
         ...(options.discoverResult === undefined ? {} : { discoverResult: options.discoverResult }),
         timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        // The first request may wait for a person signing in: the probe gets the whole timeout.
+        ...(options.auth === undefined
+          ? {}
+          : { probeTimeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }),
       });
     } catch (error) {
       await client.close();

@@ -175,6 +175,26 @@ describe("OAuthClientProvider", () => {
     expect(script.authorizations.map((a) => a.get("client_id"))).toEqual(["client-1", "client-1"]);
   });
 
+  it("never asks the user for the DELETE that closes a session", async () => {
+    let asked = 0;
+    const auth = provider({
+      redirect: (url) => {
+        asked++;
+        return follow(url);
+      },
+    });
+    const again = await auth.onChallenge({
+      status: 401,
+      method: "DELETE",
+      url: new URL(`${origin}/mcp`),
+      attempt: 0,
+      signal: new AbortController().signal,
+      header: (name) => (name === "www-authenticate" ? `Bearer resource_metadata="${origin}/prm"` : null),
+    });
+    expect(again).toBe(false);
+    expect(asked).toBe(0);
+  });
+
   it("refuses bad options when built", () => {
     const redirect = follow;
     expect(() => new OAuthClientProvider({ redirectUri: REDIRECT_URI })).toThrow(TypeError);

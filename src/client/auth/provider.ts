@@ -109,7 +109,8 @@ interface ServerContext {
  * when the authorization server lists it); a refresh token is used first when there is one, and a
  * rotated one replaces it. On a 403 `insufficient_scope` it re-authorizes with the union of the
  * scopes held and those challenged, at most `maxStepUps` times per request. An authorization server
- * that changes is followed (tokens and registrations are per issuer). Tokens are never logged.
+ * that changes is followed (tokens and registrations are per issuer). The DELETE that closes a
+ * 2025-era session is never held up by the user's step (a refresh at most). Tokens are never logged.
  */
 export class OAuthClientProvider implements HttpClientAuth {
   readonly #grant: OAuthGrant;
@@ -198,8 +199,11 @@ export class OAuthClientProvider implements HttpClientAuth {
     const parsed = await authChallengeOf(challenge.status, challenge.header("www-authenticate"));
     const http: OAuthHttp = { fetch: this.#fetch, signal: challenge.signal };
     const sent = this.#sent.get(challenge.signal);
+    // Closing a session (DELETE) never asks the user: a refresh at most.
+    const mayAsk = challenge.method !== "DELETE";
     if (challenge.status === 403) {
-      if (parsed?.error !== "insufficient_scope" || challenge.attempt > this.#maxStepUps) return false;
+      if (parsed?.error !== "insufficient_scope" || challenge.attempt > this.#maxStepUps || !mayAsk)
+        return false;
       const server =
         this.#servers.get(challenge.url.href) ?? (await this.#discover(http, challenge.url, parsed));
       const held = await this.#store.getTokens(server.key);
@@ -220,7 +224,7 @@ export class OAuthClientProvider implements HttpClientAuth {
       ) {
         return true;
       }
-      return this.#authorize(http, server, this.#scopeFor(server, parsed, held));
+      return mayAsk && this.#authorize(http, server, this.#scopeFor(server, parsed, held));
     });
   }
 
