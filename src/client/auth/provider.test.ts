@@ -206,6 +206,9 @@ describe("OAuthClientProvider", () => {
     );
     expect(() => provider({ clientMetadataUrl: "https://app.example.com/" })).toThrow(TypeError);
     expect(() => provider({ maxStepUps: -1 })).toThrow(RangeError);
+    expect(() => provider({ client: { clientId: "" } })).toThrow(
+      new TypeError('OAuthClientProvider option "client.clientId" must be a non-empty string'),
+    );
     expect(() => provider({ fetch: "fetch" as unknown as typeof fetch })).toThrow(TypeError);
     expect(
       () =>

@@ -135,7 +135,8 @@ export class OAuthClientProvider implements HttpClientAuth {
 
   /**
    * @throws TypeError when neither `grant` nor `redirectUri` + `redirect` is given (or both are),
-   *   `clientMetadataUrl` is not an `https://` URL with a path, or an option has the wrong type;
+   *   `client` has no `clientId`, `clientMetadataUrl` is not an `https://` URL with a path, or an
+   *   option has the wrong type;
    *   RangeError when `maxStepUps` is not a non-negative integer.
    */
   constructor(options: OAuthClientProviderOptions) {
@@ -161,7 +162,9 @@ export class OAuthClientProvider implements HttpClientAuth {
       this.#grant = grant;
     }
     checkObject(owner, "client", client);
-    if (client !== undefined) checkString(owner, "client.clientId", client.clientId ?? 0);
+    if (client !== undefined && (typeof client.clientId !== "string" || client.clientId === "")) {
+      throw new TypeError(`${owner} option "client.clientId" must be a non-empty string`);
+    }
     if (clientMetadataUrl !== undefined) {
       const url = new URL(absoluteUrl(owner, "clientMetadataUrl", clientMetadataUrl));
       if (url.protocol !== "https:" || url.pathname === "/") {
