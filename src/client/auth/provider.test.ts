@@ -11,6 +11,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { HttpClientTransport } from "../../transport/http/client.js";
@@ -34,6 +35,9 @@ const REDIRECT_URI = "http://127.0.0.1:8765/callback";
 interface Script {
   prmResource?: string;
   iss?: "right" | "wrong";
+  refuseToken?: boolean;
+  /** Issue a client secret without `client_secret_expires_at`, as servers in use do. */
+  secretWithoutExpiry?: boolean;
   registrations: number;
   authorizations: URLSearchParams[];
   tokenRequests: URLSearchParams[];
@@ -76,6 +80,7 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
       return json(res, 201, {
         client_id: `client-${script.registrations}`,
         token_endpoint_auth_method: "none",
+        ...(script.secretWithoutExpiry ? { client_secret: "issued-secret" } : {}),
       });
     case "/authorize": {
       script.authorizations.push(url.searchParams);
@@ -88,6 +93,8 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
     }
     case "/token":
       script.tokenRequests.push(new URLSearchParams(body));
+      if (script.refuseToken)
+        return json(res, 400, { error: "invalid_grant", error_description: "code used twice" });
       return json(res, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 3600 });
     default:
       res.writeHead(404);
@@ -193,6 +200,41 @@ describe("OAuthClientProvider", () => {
     });
     expect(again).toBe(false);
     expect(asked).toBe(0);
+  });
+
+  it("authenticates a pre-registered client with private_key_jwt, an assertion signed for the token endpoint", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const auth = provider({
+      client: {
+        clientId: "jwt-client",
+        tokenEndpointAuthMethod: "private_key_jwt",
+        privateKey: { key: privateKey },
+      },
+    });
+    expect(await ping(auth)).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    const [token] = script.tokenRequests as [URLSearchParams];
+    expect(token.get("client_assertion_type")).toBe("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+    const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), alg: "ES256" }] });
+    const { payload } = await jwtVerify(token.get("client_assertion") as string, jwks, {
+      issuer: "jwt-client",
+      subject: "jwt-client",
+    });
+    expect([payload.aud].flat()).toContain(origin);
+  });
+
+  it("says what the token endpoint refused, its error code and description", async () => {
+    script.refuseToken = true;
+    const error = (await ping(provider())) as TransportError;
+    expect(error.message).toBe(
+      `authorization failed: the token endpoint of ${origin} refused the code: HTTP 400 invalid_grant (code used twice)`,
+    );
+    expect((error.cause as OAuthError).reason).toBe("token");
+  });
+
+  it("takes a registration that issued a secret without saying when it expires", async () => {
+    script.secretWithoutExpiry = true;
+    expect(await ping(provider())).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(script.registrations).toBe(1);
   });
 
   it("refuses bad options when built", () => {

@@ -275,7 +275,14 @@ function clientSecretBasic(secret: string): oauth.ClientAuth {
   };
 }
 
-/** An error's message, for wrapping. */
+/**
+ * An error's message, for wrapping; for an OAuth error response, its `error` code and description
+ * (never a token: those are not in error responses).
+ */
 export function describe(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) {
+    const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
+    return `HTTP ${error.status} ${error.error}${description}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
