@@ -3,7 +3,8 @@
  * client, and server and client never import each other. Inside server/, the core (its top-level
  * files, and server/legacy, its 2025-era path) and server/schema sit lowest, then server/state, then
  * server/resolve, then server/mcp; server/auth depends on the core alone (and nothing but the entry
- * imports it); server/index.ts, the entry point, may import every server layer.
+ * imports it); server/index.ts, the entry point, may import every server layer. client/auth (OAuth)
+ * sits under the client on the transport's hook alone: the client may import it, never the reverse.
  * The package's own entry names (`import("tsmcp/stdio")`) count as the layer they resolve to.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -42,7 +43,9 @@ const ALLOWED: Record<string, string[]> = {
   /** Bearer auth, token verifiers, resource metadata: on the core only, beside the sealing layers. */
   "server/auth": ["protocol", "transport", "server", "server/auth"],
   "server/entry": ["protocol", "transport", ...SERVER_LAYERS],
-  client: ["protocol", "transport", "client"],
+  client: ["protocol", "transport", "client", "client/auth"],
+  /** OAuth for the HTTP client transport: on the wire layer and the transport's hook alone. */
+  "client/auth": ["protocol", "transport", "client/auth"],
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
   node: ["protocol", "transport", "node"],
   stdio: ["protocol", "transport", "stdio"],
@@ -78,13 +81,15 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * The layer of a file under src/: its top folder, or for server/ its sub-layer (`server` for the
- * core's top-level files and server/legacy, `server/entry` for server/index.ts); undefined outside every layer
+ * core's top-level files and server/legacy, `server/entry` for server/index.ts), or `client/auth`
+ * for client/auth/; undefined outside every layer
  * (src/index.ts). A folder the table does not know is its own layer, which nothing may import.
  */
 function layerOf(file: string): string | undefined {
   const parts = relative(root, file).split("/");
   const [top, sub] = parts;
   if (top === undefined || parts.length === 1) return undefined;
+  if (top === "client") return sub === "auth" && parts.length > 2 ? "client/auth" : "client";
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
   if (sub === "legacy") return "server";
@@ -141,6 +146,22 @@ describe("layering", () => {
       },
     ];
     expect(violations(imports)).toHaveLength(3);
+  });
+
+  it("keeps client/auth under the client: it may not import the client, the client may import it", () => {
+    const imports = [
+      { path: join(root, "client/auth/a.ts"), text: 'import { Client } from "../client.js";' },
+      { path: join(root, "client/b.ts"), text: 'import { OAuthClientProvider } from "./auth/provider.js";' },
+      {
+        path: join(root, "client/auth/c.ts"),
+        text: 'import type { HttpClientAuth } from "../../transport/http/client-auth.js";',
+      },
+      { path: join(root, "client/auth/d.ts"), text: 'import { Server } from "../../server/server.js";' },
+    ];
+    expect(violations(imports)).toEqual([
+      "client/auth/a.ts (client/auth) imports ../client.js (client)",
+      "client/auth/d.ts (client/auth) imports ../../server/server.js (server)",
+    ]);
   });
 
   it("catches a wrong-way import", () => {

@@ -36,6 +36,8 @@ import type {
   ReadResourceResult,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
+import type { HttpClientAuth } from "../transport/http/client-auth.js";
+import { checkAuth } from "../transport/http/client-options.js";
 import type { Transport } from "../transport/transport.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, resolveTransport } from "./connect.js";
@@ -106,6 +108,14 @@ export interface ClientOptions extends InputCallbacks {
   clock?: Clock;
   /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
   logger?: ClientLogger;
+  /**
+   * Authorization for a URL target: every HTTP request carries its headers, and a 401/403 is
+   * handed to it (to authorize, refresh or step up) before the request is sent again. An
+   * `OAuthClientProvider`, or any `HttpClientAuth`. Only with `Client.connect` and a URL. With it,
+   * the `"auto"` probe waits the whole `timeoutMs` (a person may be signing in), not 10 s.
+   * Spec: basic/authorization.
+   */
+  auth?: HttpClientAuth;
 }
 
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"] as const;
@@ -125,6 +135,7 @@ function checkClientOptions(options: ClientOptions): void {
     unit: "callbacks",
   });
   checkBoolean("Client", "discover", checked.discover);
+  checkAuth("Client", checked.auth);
   checkFunction("Client", "onLog", checked.onLog);
   checkFunction("Client", "onNotification", checked.onNotification);
   const mode = checked.protocolVersion;
@@ -217,13 +228,17 @@ export class Client {
    *   McpError/TransportError when discovery or the handshake fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const client = new Client(await resolveTransport(target), options);
+    const client = new Client(await resolveTransport(target, options.auth), options);
     try {
       await negotiate(client.session, {
         mode: options.protocolVersion ?? "auto",
         discover: options.discover ?? true,
         ...(options.discoverResult === undefined ? {} : { discoverResult: options.discoverResult }),
         timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        // The first request may wait for a person signing in: the probe gets the whole timeout.
+        ...(options.auth === undefined
+          ? {}
+          : { probeTimeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }),
       });
     } catch (error) {
       await client.close();

@@ -7,6 +7,7 @@
 import { parseHttpUrl } from "../protocol/options.js";
 import { type Dispatcher, isDispatcher } from "../transport/dispatcher.js";
 import { HttpClientTransport } from "../transport/http/client.js";
+import type { HttpClientAuth } from "../transport/http/client-auth.js";
 import { InMemoryTransport } from "../transport/memory.js";
 import { isTransport, type Transport } from "../transport/transport.js";
 
@@ -30,12 +31,22 @@ export type ConnectTarget = string | URL | Dispatcher | StdioCommand | Transport
  * (the package's own entry; outside Node.js, without the `"node"` export condition, it resolves to a
  * stand-in that throws "tsmcp/stdio needs Node.js", so a browser bundle never reaches a child process).
  *
+ * `auth` goes to the Streamable HTTP transport of a URL; with any other target it is an error
+ * (a `Transport` of the caller's own carries its own authorization).
+ *
  * @throws TypeError (as a rejection) for anything else, or a string that is not an absolute http(s)
- *   URL: `Client.connect target must be an absolute http(s) URL, got "not a url"`.
+ *   URL: `Client.connect target must be an absolute http(s) URL, got "not a url"`; for `auth` with
+ *   a target that is no URL.
  */
-export async function resolveTransport(target: ConnectTarget): Promise<Transport> {
+export async function resolveTransport(target: ConnectTarget, auth?: HttpClientAuth): Promise<Transport> {
   if (typeof target === "string" || target instanceof URL) {
-    return new HttpClientTransport(parseHttpUrl("Client.connect target", target));
+    const url = parseHttpUrl("Client.connect target", target);
+    return new HttpClientTransport(url, auth === undefined ? {} : { auth });
+  }
+  if (auth !== undefined) {
+    throw new TypeError(
+      'Client option "auth" needs a URL target (Streamable HTTP); pass a Transport its own auth',
+    );
   }
   if (isTransport(target)) return target;
   if (isDispatcher(target)) return new InMemoryTransport(target);

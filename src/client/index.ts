@@ -1,6 +1,7 @@
 /**
  * tsmcp/client: `Client` (runs the multi-round-trip loop for you), `ClientSession` (single legs,
- * for a caller who drives the loop), the callback types, and the client's local errors.
+ * for a caller who drives the loop), the callback types, the client's local errors, and OAuth for
+ * protected servers (`OAuthClientProvider`).
  */
 
 export {
@@ -10,7 +11,36 @@ export {
   type ParamHeaderType,
   X_MCP_HEADER,
 } from "../protocol/x-mcp-header.js";
+export type { HttpAuthChallenge, HttpAuthRequest, HttpClientAuth } from "../transport/http/client-auth.js";
 export { encodeParamValue, paramHeadersFor } from "../transport/http/param-headers.js";
+export {
+  type AuthChallenge,
+  AuthorizationCodeGrant,
+  type AuthorizationCodeGrantOptions,
+  type ClientPrivateKey,
+  DEFAULT_CLIENT_NAME,
+  DEFAULT_MAX_STEP_UPS,
+  FileTokenStore,
+  type GrantContext,
+  InMemoryTokenStore,
+  OAuthClientProvider,
+  type OAuthClientProviderOptions,
+  OAuthError,
+  type OAuthErrorReason,
+  type OAuthGrant,
+  type OAuthHttp,
+  type OAuthRequestOptions,
+  type OAuthTokens,
+  type PreRegisteredClient,
+  type RedirectContext,
+  type RedirectHandler,
+  type StoredClient,
+  TOKEN_FILE_MODE,
+  TOKEN_REFRESH_MARGIN_MS,
+  type TokenEndpointAuthMethod,
+  type TokenKey,
+  type TokenStore,
+} from "./auth/index.js";
 export type {
   ElicitationCallback,
   InputCallbacks,

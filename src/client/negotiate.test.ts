@@ -18,6 +18,8 @@ import { InMemoryTransport } from "../transport/memory.js";
 import { type ProtocolEra, type Transport, TransportError } from "../transport/transport.js";
 import { Client } from "./client.js";
 import { ProtocolNegotiationError } from "./errors.js";
+import { DISCOVER_PROBE_TIMEOUT_MS, negotiate } from "./negotiate.js";
+import type { ClientSession } from "./session.js";
 
 const INITIALIZE_RESULT = {
   protocolVersion: "2025-11-25",
@@ -153,6 +155,21 @@ describe("the options that pick the era", () => {
 });
 
 describe("the auto probe", () => {
+  it("waits probeTimeoutMs when given (the whole timeout, with authorization), else at most 10 s", async () => {
+    const asked: unknown[] = [];
+    const session = {
+      discover: async (options: unknown) => {
+        asked.push(options);
+        return { supportedVersions: ["2026-07-28"] };
+      },
+      adopt: () => {},
+    } as unknown as ClientSession;
+    await negotiate(session, { mode: "auto", discover: true, timeoutMs: 300_000, probeTimeoutMs: 300_000 });
+    await negotiate(session, { mode: "auto", discover: true, timeoutMs: 300_000 });
+    expect(asked).toEqual([{ timeoutMs: 300_000 }, { timeoutMs: DISCOVER_PROBE_TIMEOUT_MS }]);
+    expect(DISCOVER_PROBE_TIMEOUT_MS).toBe(10_000);
+  });
+
   it("a valid discover result is adopted without initializing", async () => {
     const transport = new ScriptedTransport({ "server/discover": [DISCOVER_RESULT] });
     const client = await Client.connect(transport);

@@ -43,6 +43,12 @@ export interface NegotiationOptions {
   discoverResult?: DiscoverResult;
   /** The session's request timeout, which bounds the probe's. */
   timeoutMs: number;
+  /**
+   * The probe's own bound in milliseconds. Default: `timeoutMs`, at most
+   * {@link DISCOVER_PROBE_TIMEOUT_MS}. With authorization the probe may wait for a person signing
+   * in, so `Client.connect` gives it the whole `timeoutMs` then.
+   */
+  probeTimeoutMs?: number;
 }
 
 /** The newest revision both sides speak at 2026-07-28, if any. */
@@ -92,7 +98,7 @@ export async function negotiate(session: ClientSession, options: NegotiationOpti
     await session.discover();
     return;
   }
-  const probeTimeoutMs = Math.min(options.timeoutMs, DISCOVER_PROBE_TIMEOUT_MS);
+  const probeTimeoutMs = options.probeTimeoutMs ?? Math.min(options.timeoutMs, DISCOVER_PROBE_TIMEOUT_MS);
   if (await probe(session, probeTimeoutMs)) return;
   try {
     await session.initialize();

@@ -19,6 +19,7 @@ import {
   type ClientLogger,
   type ElicitationCallback,
   type ListRootsCallback,
+  OAuthClientProvider,
   type SamplingCallback,
 } from "tsmcp/client";
 import type { CallToolResult, Tool } from "tsmcp/types";
@@ -96,8 +97,54 @@ const listRootsCallback: ListRootsCallback = () => ({
 /** `"legacy"` for a 2025 revision, else the stateless 2026-07-28 path; set once in `main`. */
 let era: "2026-07-28" | "legacy" = "2026-07-28";
 
+/** The OAuth provider of an `auth/*` scenario; undefined for the others. Set once in `main`. */
+let auth: OAuthClientProvider | undefined;
+
+/**
+ * The URL of this client's Client ID Metadata Document, as the suite expects it: offered to every
+ * authorization server, used with those that advertise `client_id_metadata_document_supported`.
+ */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+/** A loopback redirect URI nothing listens on: the user's step reads the redirect itself. */
+const REDIRECT_URI = "http://127.0.0.1:3000/callback";
+
+/**
+ * The user's step, headless: the suite's authorization endpoint redirects at once, so a GET of the
+ * authorization URL (the redirect not followed) answers with the callback URL in `Location`.
+ */
+async function followAuthorization(
+  authorizationUrl: URL,
+  { signal }: { signal: AbortSignal },
+): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: "manual", signal });
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (location === null) {
+    throw new ScenarioFailure(
+      `the authorization endpoint answered HTTP ${response.status} without a redirect`,
+    );
+  }
+  return new URL(location, authorizationUrl).href;
+}
+
+/** The provider for an `auth/*` scenario: pre-registered credentials when the context has some. */
+function oauthProvider(context: Record<string, unknown>): OAuthClientProvider {
+  const { client_id: clientId, client_secret: clientSecret } = context;
+  return new OAuthClientProvider({
+    redirectUri: REDIRECT_URI,
+    redirect: followAuthorization,
+    clientName: "tsmcp-conformance-client",
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(typeof clientId === "string"
+      ? { client: { clientId, ...(typeof clientSecret === "string" ? { clientSecret } : {}) } }
+      : {}),
+    logger,
+  });
+}
+
 async function connect(url: string): Promise<Client> {
   return Client.connect(url, {
+    ...(auth === undefined ? {} : { auth }),
     protocolVersion: era,
     clientInfo: { name: "tsmcp-conformance-client", version: "0.1.0" },
     elicitationCallback,
@@ -155,6 +202,43 @@ const listOnly: Handler = ({ url }) =>
     const tools = await allTools(client);
     note(`listed ${tools.length} tool(s): ${tools.map((t) => t.name).join(", ")}`);
   });
+
+/** Connects through OAuth, lists the tools and calls `test-tool` (which may need a wider scope). */
+const authorizedFlow: Handler = ({ url }) =>
+  withClient(url, async (client) => {
+    const tools = await allTools(client);
+    if (!tools.some((t) => t.name === "test-tool")) throw new ScenarioFailure("no test-tool listed");
+    await client.callTool("test-tool", {});
+  });
+
+/** The suite's required `auth/*` scenarios (the extension grants are not among them). */
+const AUTH_SCENARIOS = [
+  "metadata-default",
+  "metadata-var1",
+  "metadata-var2",
+  "metadata-var3",
+  "basic-cimd",
+  "scope-from-www-authenticate",
+  "scope-from-scopes-supported",
+  "scope-omitted-when-undefined",
+  "scope-step-up",
+  "scope-retry-limit",
+  "token-endpoint-auth-basic",
+  "token-endpoint-auth-post",
+  "token-endpoint-auth-none",
+  "pre-registration",
+  "resource-mismatch",
+  "offline-access-scope",
+  "offline-access-not-supported",
+  "authorization-server-migration",
+  "iss-supported",
+  "iss-not-advertised",
+  "iss-supported-missing",
+  "iss-wrong-issuer",
+  "iss-unexpected",
+  "iss-normalized",
+  "metadata-issuer-mismatch",
+];
 
 const SCENARIOS: Record<string, Handler> = {
   /** The handshake itself: connect (initialize, initialized), list the tools, close. */
@@ -226,6 +310,12 @@ const SCENARIOS: Record<string, Handler> = {
       );
     }),
 
+  /**
+   * Every required `auth/*` scenario runs this flow against a protected mock server; the provider
+   * authorizes on the first 401 (and steps up on a 403), and the scenario watches how.
+   */
+  ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [`auth/${name}`, authorizedFlow])),
+
   "json-schema-2020-12-preservation": ({ url }) =>
     withClient(url, async (client) => {
       const tools = await allTools(client);
@@ -237,8 +327,8 @@ const SCENARIOS: Record<string, Handler> = {
 
 /** Scenarios that need a capability tsmcp does not have yet, and which one. */
 function missingCapability(scenario: string): string | undefined {
-  if (scenario.startsWith("auth/"))
-    return "OAuth authorization (client/auth) is not implemented in tsmcp yet";
+  if (scenario.startsWith("auth/") && SCENARIOS[scenario] === undefined)
+    return "this OAuth grant (an authorization extension) is not implemented in tsmcp yet";
   if (scenario.startsWith("sep-2640-")) return "the skills extension is not implemented in tsmcp";
   return undefined;
 }
@@ -272,6 +362,7 @@ async function main(): Promise<void> {
       fail(`MCP_CONFORMANCE_CONTEXT is not JSON: ${(error as Error).message}`, 2);
     }
   }
+  if (scenario.startsWith("auth/")) auth = oauthProvider(context);
   await handler({ url, context });
   note(`scenario ${scenario}: done`);
 }

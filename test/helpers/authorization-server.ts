@@ -2,7 +2,10 @@
  * A real OAuth authorization server for tests: `oidc-provider` on 127.0.0.1, issuing access tokens
  * signed with its own keys (JWT, RFC 9068) or opaque ones, publishing its JWKS and answering token
  * introspection over HTTP. Its signing keys can be rotated while it runs; the JWKS fetches are
- * counted.
+ * counted. A second client, {@link CLI_CLIENT_ID}, runs the authorization code grant (PKCE,
+ * `resource`, refresh tokens that rotate): the user's step needs no person, since the server's own
+ * interaction endpoint signs the user in as {@link TestAuthorizationServer.user} and grants every
+ * scope asked for.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +17,11 @@ export const CLIENT_ID = "notes-app";
 /** The resource server's own client, for introspection. */
 export const RESOURCE_CLIENT_ID = "notes-mcp";
 export const RESOURCE_CLIENT_SECRET = "notes-mcp-secret-0123456789abcdef";
+/** The command-line client that runs the authorization code grant (client_secret_basic). */
+export const CLI_CLIENT_ID = "notes-cli";
+export const CLI_CLIENT_SECRET = "notes-cli-secret-0123456789abcdef";
+/** Its loopback redirect URI (nothing listens there: the callback URL is read from the redirect). */
+export const CLI_REDIRECT_URI = "http://127.0.0.1:8765/callback";
 
 export interface TestAuthorizationServer {
   readonly issuer: string;
@@ -23,6 +31,12 @@ export interface TestAuthorizationServer {
   readonly jwksFetches: number;
   /** How many introspection requests it answered. */
   readonly introspections: number;
+  /** How many users it signed in through its interaction endpoint (authorization code grants). */
+  readonly authorizations: number;
+  /** How many token endpoint requests it answered (code exchanges and refreshes). */
+  readonly tokenRequests: number;
+  /** Who the interaction endpoint signs in. Default "alice". */
+  user: string;
   /**
    * A real access token for `user` of {@link CLIENT_ID}, issued for `audience` with `scopes`: a JWT
    * signed with the current key, or an opaque token (introspectable).
@@ -53,6 +67,12 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
         redirect_uris: ["http://127.0.0.1/callback"],
       },
       {
+        client_id: CLI_CLIENT_ID,
+        client_secret: CLI_CLIENT_SECRET,
+        grant_types: ["authorization_code", "refresh_token"],
+        redirect_uris: [CLI_REDIRECT_URI],
+      },
+      {
         client_id: RESOURCE_CLIENT_ID,
         client_secret: RESOURCE_CLIENT_SECRET,
         grant_types: [],
@@ -61,7 +81,10 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
       },
     ],
     jwks: { keys },
-    ttl: { AccessToken: 3600, Grant: 3600 },
+    ttl: { AccessToken: 3600, Grant: 3600, RefreshToken: 3600, Interaction: 600, Session: 600 },
+    findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: true,
     cookies: { keys: ["test-cookie-key-0123456789abcdef"] },
     features: {
       introspection: {
@@ -89,9 +112,21 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
   let callback: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let jwksFetches = 0;
   let introspections = 0;
+  let authorizations = 0;
+  let tokenRequests = 0;
+  let user = "alice";
   const server = createServer((req, res) => {
     if (req.url?.startsWith("/jwks")) jwksFetches++;
     if (req.url?.startsWith("/token/introspection")) introspections++;
+    else if (req.url?.startsWith("/token")) tokenRequests++;
+    if (req.url?.startsWith("/interaction/")) {
+      authorizations++;
+      finishInteraction(provider, user, req, res).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+      return;
+    }
     (callback as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -109,6 +144,18 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     },
     get introspections() {
       return introspections;
+    },
+    get authorizations() {
+      return authorizations;
+    },
+    get tokenRequests() {
+      return tokenRequests;
+    },
+    get user() {
+      return user;
+    },
+    set user(name: string) {
+      user = name;
     },
     async issue(user, audience, scopes, format = "jwt") {
       const client = await provider.Client.find(CLIENT_ID);
@@ -143,4 +190,37 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       });
     },
   };
+}
+
+/**
+ * The interaction endpoint: signs `user` in and grants every scope the authorization request asked
+ * for (resource scopes and OpenID ones such as `offline_access`), then lets the provider redirect
+ * back to the client.
+ */
+async function finishInteraction(
+  provider: Provider,
+  user: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const details = await provider.interactionDetails(req, res);
+  const clientId = String(details.params.client_id);
+  const grant =
+    (details.grantId === undefined ? undefined : await provider.Grant.find(details.grantId)) ??
+    new provider.Grant({ accountId: user, clientId });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (missing.missingOIDCScope !== undefined) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+    grant.addResourceScope(resource, scopes.join(" "));
+  }
+  const grantId = await grant.save();
+  await provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId: user }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
 }

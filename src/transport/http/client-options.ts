@@ -2,8 +2,15 @@
  * The options of the Streamable HTTP client transport, their defaults, and their checks (made when
  * the transport is built). Spec: basic/transports/streamable-http.
  */
-import { checkFunction, checkInteger, checkObject, checkOptionsObject } from "../../protocol/options.js";
+import {
+  checkFunction,
+  checkInteger,
+  checkObject,
+  checkOptionsObject,
+  optionTypeError,
+} from "../../protocol/options.js";
 import { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../incoming.js";
+import type { HttpClientAuth } from "./client-auth.js";
 import {
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_RECONNECT_DELAY_MS,
@@ -17,6 +24,12 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export interface HttpClientTransportOptions {
   /** Headers sent on every POST (for example `Authorization`). The protocol's own headers win. */
   headers?: Record<string, string>;
+  /**
+   * Authorization for every request (POST, GET stream, DELETE): its headers are added to each, and
+   * a 401/403 answer is shown to it, after which the request may be sent again. An
+   * `OAuthClientProvider` from tsmcp/client, or any {@link HttpClientAuth}. Default: none.
+   */
+  auth?: HttpClientAuth;
   /**
    * The `fetch` to send every request with. Default: on Node.js (20.16 and later), `node:http` /
    * `node:https` with a keep-alive Agent per transport (no web streams, about a third of `fetch`'s
@@ -57,6 +70,8 @@ export interface HttpClientTransportOptions {
 export interface CheckedClientOptions {
   /** The user's headers, validated, names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The authorization hook; undefined for none. */
+  readonly auth: HttpClientAuth | undefined;
   /** The user's `fetch`; undefined for the default. */
   readonly fetch: typeof fetch | undefined;
   readonly maxResponseBytes: number;
@@ -67,7 +82,8 @@ export interface CheckedClientOptions {
 /**
  * Checks and completes the options.
  *
- * @throws TypeError when a header is not a valid HTTP header or `fetch` is not a function;
+ * @throws TypeError when a header is not a valid HTTP header, `fetch` is not a function, or `auth`
+ *   has no `headers` and `onChallenge` methods;
  *   RangeError when `maxResponseBytes` is not a positive integer, or
  *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer.
  */
@@ -75,6 +91,7 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
   const owner = "HttpClientTransport";
   const {
     headers,
+    auth,
     fetch: fetchOption,
     maxResponseBytes,
     maxReconnectAttempts,
@@ -85,12 +102,14 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
   // `Headers` validates each name and value (TypeError) and lower-cases the names.
   const checkedHeaders = Object.fromEntries(new Headers(headers));
   checkFunction(owner, "fetch", fetchOption);
+  checkAuth(owner, auth);
   checkInteger(owner, "maxResponseBytes", maxResponseBytes, { min: 1, unit: "bytes" });
   checkInteger(owner, "maxReconnectAttempts", maxReconnectAttempts);
   checkInteger(owner, "reconnectDelayMs", reconnectDelayMs, { unit: "milliseconds" });
   checkInteger(owner, "maxConcurrentServerRequests", maxConcurrentServerRequests, { min: 1 });
   return {
     headers: checkedHeaders,
+    auth,
     fetch: fetchOption,
     maxResponseBytes: maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     reconnect: {
@@ -99,4 +118,26 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
     },
     maxConcurrentServerRequests: maxConcurrentServerRequests ?? DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS,
   };
+}
+
+/**
+ * Checks an `auth` option: an object with `headers` and `onChallenge` methods, or undefined.
+ *
+ * @throws TypeError naming `owner` and the option otherwise.
+ */
+export function checkAuth(owner: string, auth: unknown): asserts auth is HttpClientAuth | undefined {
+  if (auth === undefined) return;
+  const hook = auth as Partial<Record<keyof HttpClientAuth, unknown>> | null;
+  if (
+    typeof hook !== "object" ||
+    hook === null ||
+    typeof hook.headers !== "function" ||
+    typeof hook.onChallenge !== "function"
+  ) {
+    throw optionTypeError(
+      owner,
+      "auth",
+      "an HttpClientAuth (an object with headers() and onChallenge() methods)",
+    );
+  }
 }

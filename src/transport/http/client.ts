@@ -28,6 +28,7 @@ import {
   TransportError,
   type TransportRequestOptions,
 } from "../transport.js";
+import { authorizingSender } from "./client-auth.js";
 import { checkClientOptions, type HttpClientTransportOptions } from "./client-options.js";
 import { fetchFailure } from "./failures.js";
 import { MCP_HEADERS, requestMetadataHeaders } from "./headers.js";
@@ -40,6 +41,12 @@ import { senderFor } from "./sender.js";
 import { StandaloneStream } from "./standalone-stream.js";
 
 export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../incoming.js";
+export {
+  type HttpAuthChallenge,
+  type HttpAuthRequest,
+  type HttpClientAuth,
+  MAX_AUTH_RETRIES,
+} from "./client-auth.js";
 export {
   DEFAULT_MAX_RESPONSE_BYTES,
   type HttpClientTransportOptions,
@@ -115,8 +122,8 @@ export class HttpClientTransport implements Transport {
   #closed = false;
 
   /**
-   * @throws TypeError when `url` is not an absolute http(s) URL, a header is not a valid HTTP header, or
-   *   `fetch` is not a function; RangeError when `maxResponseBytes` is not a positive integer, or
+   * @throws TypeError when `url` is not an absolute http(s) URL, a header is not a valid HTTP header,
+   *   `fetch` is not a function, or `auth` is no `HttpClientAuth`; RangeError when `maxResponseBytes` is not a positive integer, or
    *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer, or
    *   `maxConcurrentServerRequests` is not a positive integer.
    */
@@ -124,7 +131,8 @@ export class HttpClientTransport implements Transport {
     this.url = parseHttpUrl('HttpClientTransport option "url"', url);
     const checked = checkClientOptions(options);
     this.#headers = checked.headers;
-    this.#sender = senderFor(this.url, checked.fetch);
+    const sender = senderFor(this.url, checked.fetch);
+    this.#sender = checked.auth === undefined ? sender : authorizingSender(sender, this.url, checked.auth);
     this.#maxResponseBytes = checked.maxResponseBytes;
     this.#reconnect = checked.reconnect;
     this.#incoming = new IncomingRequests(checked.maxConcurrentServerRequests);

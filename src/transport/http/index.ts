@@ -10,8 +10,12 @@ export {
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RECONNECT_DELAY_MS,
+  type HttpAuthChallenge,
+  type HttpAuthRequest,
+  type HttpClientAuth,
   HttpClientTransport,
   type HttpClientTransportOptions,
+  MAX_AUTH_RETRIES,
   MAX_SERVER_RETRY_MS,
   MIN_SERVER_RETRY_MS,
 } from "./client.js";

@@ -1,0 +1,59 @@
+/**
+ * How the OAuth layer makes its own HTTP requests (metadata, registration, token endpoint): through
+ * the provider's `fetch`, never following redirects, and over plain HTTP only to a loopback host
+ * (every other authorization server endpoint must be HTTPS). Spec: basic/authorization/
+ * security-considerations §Communication Security.
+ */
+import * as oauth from "oauth4webapi";
+
+/** What each OAuth request needs. */
+export interface OAuthHttp {
+  /** The `fetch` requests go through. */
+  readonly fetch: typeof fetch;
+  /** Aborts the request (the MCP request that needed authorization). */
+  readonly signal: AbortSignal;
+}
+
+/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname;
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "[::1]" ||
+    /^127(?:\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+/** oauth4webapi's options for one request: the `fetch`, plain HTTP allowed or not, the signal. */
+export interface OAuthRequestOptions {
+  readonly [oauth.customFetch]: (url: string, init: RequestInit) => Promise<Response>;
+  readonly [oauth.allowInsecureRequests]: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** oauth4webapi's request options for a request to `url`. */
+export function requestOptions(http: OAuthHttp, url: string | URL | undefined): OAuthRequestOptions {
+  const target = url === undefined ? undefined : new URL(url);
+  return {
+    [oauth.customFetch]: http.fetch,
+    [oauth.allowInsecureRequests]: target !== undefined && target.protocol === "http:" && isLoopback(target),
+    signal: http.signal,
+  };
+}
+
+/**
+ * GETs a JSON metadata document with `accept: application/json`, no redirect followed.
+ *
+ * @throws the network failure, or the signal's reason.
+ */
+export async function getMetadata(http: OAuthHttp, url: URL): Promise<Response> {
+  if (url.protocol !== "https:" && !isLoopback(url)) {
+    throw new TypeError(`refusing to fetch ${url.href} over plain HTTP (only loopback hosts may use http:)`);
+  }
+  return http.fetch(url.href, {
+    headers: { accept: "application/json" },
+    redirect: "manual",
+    signal: http.signal,
+  });
+}
