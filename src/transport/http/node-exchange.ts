@@ -20,20 +20,32 @@ import type { HttpExchange } from "./server-handler.js";
  */
 class IncomingHeaders implements HeaderReader {
   readonly #raw: IncomingHttpHeaders;
+  readonly #incoming: IncomingMessage;
 
-  constructor(raw: IncomingHttpHeaders) {
-    this.#raw = raw;
+  constructor(incoming: IncomingMessage) {
+    this.#incoming = incoming;
+    this.#raw = incoming.headers;
+  }
+
+  #authorization(): string | null {
+    const values = this.#incoming.headersDistinct.authorization;
+    return values === undefined ? null : values.join(", ");
   }
 
   get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
+    const lower = name.toLowerCase();
+    // node:http keeps only the first of repeated `Authorization` headers; a web `Request` joins them
+    // (so a bearer check refuses both), and a proxy may read the last: read every one here too.
+    if (lower === "authorization") return this.#authorization();
+    const value = this.#raw[lower];
     if (value === undefined) return null;
     return typeof value === "string" ? value : value.join(", ");
   }
 
   forEach(callback: (value: string, name: string) => void): void {
     for (const [name, value] of Object.entries(this.#raw)) {
-      if (value !== undefined) callback(typeof value === "string" ? value : value.join(", "), name);
+      if (name === "authorization") callback(this.#authorization() ?? "", name);
+      else if (value !== undefined) callback(typeof value === "string" ? value : value.join(", "), name);
     }
   }
 }
@@ -57,12 +69,15 @@ export class NodeExchange implements HttpExchange {
     this.incoming = incoming;
     this.outgoing = outgoing;
     this.method = incoming.method ?? "GET";
-    this.headers = new IncomingHeaders(incoming.headers);
+    this.headers = new IncomingHeaders(incoming);
   }
 
   /** The request URL, built only when read (the handler reads the `Host` header instead). */
   get url(): string {
-    return `http://${this.incoming.headers.host ?? "localhost"}${this.incoming.url ?? "/"}`;
+    const target = this.incoming.url ?? "/";
+    // An absolute-form target (`POST http://host/mcp HTTP/1.1`) is the URL itself.
+    if (target.charCodeAt(0) !== 0x2f /* "/" */) return target;
+    return `http://${this.incoming.headers.host ?? "localhost"}${target}`;
   }
 
   get signal(): AbortSignal {
@@ -199,6 +214,9 @@ export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void
     "Content-Length": Buffer.byteLength(answer.text),
   };
   if (answer.headers !== undefined) Object.assign(head, answer.headers);
+  // Answered before its body was all received (413, or refused before reading): close rather than
+  // keep reading and discarding what the client still sends.
+  if (!outgoing.req.complete) head.Connection = "close";
   outgoing.writeHead(answer.status, head).end(answer.text);
 }
 

@@ -51,6 +51,18 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** A path under the metadata prefix that names no document served here. */
 const NOT_FOUND: HttpAnswer = { kind: "json", status: 404, text: JSON.stringify({ error: "not_found" }) };
 
+/** A request whose URL (Host and target) does not parse: -32600, HTTP 400. */
+const MALFORMED_URL: HttpAnswer = Object.freeze({
+  kind: "json",
+  status: 400,
+  text: JSON.stringify(
+    errorResponse(
+      undefined,
+      McpError.of("INVALID_REQUEST", "Invalid Request: malformed Host header or request target"),
+    ),
+  ),
+});
+
 /** The longest keep-alive interval a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -156,6 +168,15 @@ export interface HttpExchangeHandler {
   (exchange: HttpExchange): Promise<HttpAnswer>;
   /** Ends every handshake-era session, as {@link HttpHandler.close} does. */
   close(): void;
+}
+
+/** The path of an absolute URL, or undefined when it does not parse. */
+function pathnameOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The exchange of a web `Request`. */
@@ -405,7 +426,8 @@ export function createExchangeHandler(
    */
   function metadataAnswer(request: HttpExchange): HttpAnswer | undefined {
     if (!request.url.includes("/.well-known/")) return undefined;
-    const { pathname } = new URL(request.url);
+    const pathname = pathnameOf(request.url);
+    if (pathname === undefined) return MALFORMED_URL;
     if (!isProtectedResourceMetadataPath(pathname)) return undefined;
     const answer =
       metadata === undefined
@@ -424,6 +446,9 @@ export function createExchangeHandler(
     }
     let request = exchange;
     if (authenticate !== undefined) {
+      // The hook is handed the URL: one that does not parse (a Host only `allowedHosts: "*"` lets
+      // through) is refused here rather than failing in the hook.
+      if (pathnameOf(exchange.url) === undefined) return MALFORMED_URL;
       const outcome = await authenticateRequest(authenticate, exchange);
       if ("answer" in outcome) return outcome.answer;
       request = withAuth(exchange, outcome.auth);
