@@ -40,6 +40,7 @@ export {
   DEFAULT_JWKS_COOLDOWN_MS,
   DEFAULT_JWKS_TIMEOUT_MS,
   DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_JWT_TYP,
   type JwtVerifierOptions,
   jwtVerifier,
 } from "./auth/jwt.js";

@@ -13,6 +13,7 @@ import {
   DEFAULT_JWKS_COOLDOWN_MS,
   DEFAULT_JWKS_TIMEOUT_MS,
   DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_JWT_TYP,
   jwtVerifier,
 } from "./jwt.js";
 import { DEFAULT_BEARER_METHODS, protectedResourceMetadata } from "./metadata.js";
@@ -69,6 +70,7 @@ describe("the verifiers' defaults and construction checks", () => {
   it("pins the defaults", () => {
     expect(DEFAULT_BEARER_METHODS).toEqual(["header"]);
     expect(DEFAULT_JWT_ALGORITHMS).toEqual(["RS256", "PS256", "ES256", "EdDSA"]);
+    expect(DEFAULT_JWT_TYP).toBe("at+jwt");
     expect(DEFAULT_CLOCK_SKEW_MS).toBe(30_000);
     expect(DEFAULT_JWKS_COOLDOWN_MS).toBe(30_000);
     expect(DEFAULT_JWKS_CACHE_MAX_AGE_MS).toBe(600_000);
@@ -88,6 +90,8 @@ describe("the verifiers' defaults and construction checks", () => {
     expect(() => jwtVerifier({ ...base, audience: "notes", jwksUri })).toThrow(TypeError);
     expect(() => jwtVerifier({ ...base, jwksUri, algorithms: [] })).toThrow(TypeError);
     expect(() => jwtVerifier({ ...base, jwksUri, clockSkewMs: -1 })).toThrow(RangeError);
+    expect(() => jwtVerifier({ ...base, jwksUri, typ: "" })).toThrow(TypeError);
+    expect(() => jwtVerifier({ ...base, jwksUri, typ: null })).not.toThrow();
   });
 
   it("refuses an introspection verifier without credentials or audience", () => {
@@ -103,9 +107,11 @@ describe("the verifiers' defaults and construction checks", () => {
     expect(() => introspectionVerifier({ ...base, maxCacheEntries: 0 })).toThrow(RangeError);
   });
 
-  it("reads scopes from a space-separated scope claim or an scp array", () => {
+  it("reads scopes from a space-separated scope claim, or an scp array or space-separated string", () => {
     expect(scopesOfClaims({ scope: "a  b" })).toEqual(["a", "b"]);
     expect(scopesOfClaims({ scp: ["a", 1, "b"] })).toEqual(["a", "b"]);
+    expect(scopesOfClaims({ scp: "notes.read  notes.write" })).toEqual(["notes.read", "notes.write"]);
+    expect(scopesOfClaims({ scope: "a", scp: "b" })).toEqual(["a"]);
     expect(scopesOfClaims({})).toEqual([]);
   });
 });
