@@ -63,7 +63,8 @@ function audiences(aud: unknown): string[] {
  * `subject` (`sub`), `scopes` (`scope`), `expiresAtMs` (`exp`) and the whole answer in `extra`.
  * Rejects with `InvalidTokenError` when the answer is `active: false`, expired, for another
  * audience or issuer; with an `Error` when the endpoint cannot be reached or does not answer 200
- * with JSON (the request is then answered 500). Inactive answers are not cached.
+ * with JSON (the request is then answered 500). Inactive answers are not cached. Concurrent
+ * verifications of one token share one introspection request (and its answer or failure).
  *
  * @throws TypeError for a missing or malformed option; RangeError for a negative duration or
  *   count.
@@ -90,6 +91,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   const fetchImpl = options.fetch ?? fetch;
   const basic = `Basic ${btoa(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`)}`;
   const cache = new Map<string, Cached>();
+  const inFlight = new Map<string, Promise<AuthInfo>>();
 
   async function introspect(token: string): Promise<Record<string, unknown>> {
     const response = await fetchImpl(endpoint, {
@@ -130,22 +132,32 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     return auth;
   }
 
+  async function lookUp(key: string, token: string): Promise<AuthInfo> {
+    const now = Date.now();
+    const auth = authInfoOf(token, await introspect(token));
+    const untilMs = Math.min(now + cacheTtlMs, auth.expiresAtMs ?? Number.POSITIVE_INFINITY);
+    if (untilMs > now) {
+      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+      cache.set(key, { auth, untilMs });
+    }
+    return auth;
+  }
+
   return {
-    async verify(token: string): Promise<AuthInfo> {
+    verify(token: string): Promise<AuthInfo> {
       const key = createHash("sha256").update(token).digest("base64url");
-      const now = Date.now();
       const hit = cache.get(key);
       if (hit !== undefined) {
-        if (hit.untilMs > now) return hit.auth;
+        if (hit.untilMs > Date.now()) return Promise.resolve(hit.auth);
         cache.delete(key);
       }
-      const auth = authInfoOf(token, await introspect(token));
-      const untilMs = Math.min(now + cacheTtlMs, auth.expiresAtMs ?? Number.POSITIVE_INFINITY);
-      if (untilMs > now) {
-        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-        cache.set(key, { auth, untilMs });
+      // Concurrent first requests with one token share one introspection call.
+      let pending = inFlight.get(key);
+      if (pending === undefined) {
+        pending = lookUp(key, token).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
       }
-      return auth;
+      return pending;
     },
   };
 }
