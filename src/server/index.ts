@@ -30,6 +30,7 @@ export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
   DEFAULT_INTROSPECTION_CACHE_TTL_MS,
+  DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS,
   DEFAULT_INTROSPECTION_TIMEOUT_MS,
   type IntrospectionVerifierOptions,
   introspectionVerifier,

@@ -1,11 +1,12 @@
 /**
  * `introspectionVerifier` against a real introspection endpoint on 127.0.0.1: concurrent first
- * verifications of one token share one introspection request.
+ * verifications of one token share one introspection request; a refusal is reused for a short,
+ * bounded time.
  */
 import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { introspectionVerifier } from "./introspection.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS, introspectionVerifier } from "./introspection.js";
 import { InvalidTokenError } from "./verifier.js";
 
 const AUDIENCE = "https://mcp.example.com/mcp";
@@ -61,21 +62,42 @@ describe("introspectionVerifier", () => {
     expect(asked).toHaveLength(2);
   });
 
-  it("shares a refusal between concurrent requests too, and asks again for the next one", async () => {
-    const verifier = introspectionVerifier({
-      endpoint: url,
-      clientId: "rs",
-      clientSecret: "s",
-      audience: AUDIENCE,
-    });
-    asked.length = 0;
-    const refusals = await Promise.allSettled(Array.from({ length: 4 }, () => verifier.verify("revoked")));
-    for (const refusal of refusals) {
-      expect(refusal.status).toBe("rejected");
-      expect((refusal as PromiseRejectedResult).reason).toBeInstanceOf(InvalidTokenError);
+  it("shares a refusal between concurrent requests too, and reuses it for inactiveCacheTtlMs", async () => {
+    let nowMs = Date.now();
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => nowMs);
+    try {
+      const verifier = introspectionVerifier({
+        endpoint: url,
+        clientId: "rs",
+        clientSecret: "s",
+        audience: AUDIENCE,
+      });
+      asked.length = 0;
+      const refusals = await Promise.allSettled(Array.from({ length: 4 }, () => verifier.verify("revoked")));
+      for (const refusal of refusals) {
+        expect(refusal.status).toBe("rejected");
+        expect((refusal as PromiseRejectedResult).reason).toBeInstanceOf(InvalidTokenError);
+      }
+      expect(asked).toEqual(["revoked"]);
+      nowMs += DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS - 1;
+      await expect(verifier.verify("revoked")).rejects.toBeInstanceOf(InvalidTokenError);
+      expect(asked).toEqual(["revoked"]);
+      nowMs += 1;
+      await expect(verifier.verify("revoked")).rejects.toBeInstanceOf(InvalidTokenError);
+      expect(asked).toEqual(["revoked", "revoked"]);
+
+      const uncached = introspectionVerifier({
+        endpoint: url,
+        clientId: "rs",
+        clientSecret: "s",
+        audience: AUDIENCE,
+        inactiveCacheTtlMs: 0,
+      });
+      await expect(uncached.verify("revoked")).rejects.toBeInstanceOf(InvalidTokenError);
+      await expect(uncached.verify("revoked")).rejects.toBeInstanceOf(InvalidTokenError);
+      expect(asked).toHaveLength(4);
+    } finally {
+      clock.mockRestore();
     }
-    expect(asked).toEqual(["revoked"]);
-    await expect(verifier.verify("revoked")).rejects.toBeInstanceOf(InvalidTokenError);
-    expect(asked).toEqual(["revoked", "revoked"]);
   });
 });

@@ -4,6 +4,7 @@ import { resourceMetadataUrl } from "../../transport/http/resource-metadata.js";
 import {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
   DEFAULT_INTROSPECTION_CACHE_TTL_MS,
+  DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS,
   DEFAULT_INTROSPECTION_TIMEOUT_MS,
   introspectionVerifier,
 } from "./introspection.js";
@@ -76,6 +77,7 @@ describe("the verifiers' defaults and construction checks", () => {
     expect(DEFAULT_JWKS_CACHE_MAX_AGE_MS).toBe(600_000);
     expect(DEFAULT_JWKS_TIMEOUT_MS).toBe(5_000);
     expect(DEFAULT_INTROSPECTION_CACHE_TTL_MS).toBe(60_000);
+    expect(DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS).toBe(5_000);
     expect(DEFAULT_INTROSPECTION_CACHE_ENTRIES).toBe(1_000);
     expect(DEFAULT_INTROSPECTION_TIMEOUT_MS).toBe(5_000);
   });
@@ -105,6 +107,7 @@ describe("the verifiers' defaults and construction checks", () => {
     expect(() => introspectionVerifier({ ...base, clientSecret: "" })).toThrow(TypeError);
     expect(() => introspectionVerifier({ ...base, audience: undefined as never })).toThrow(TypeError);
     expect(() => introspectionVerifier({ ...base, maxCacheEntries: 0 })).toThrow(RangeError);
+    expect(() => introspectionVerifier({ ...base, inactiveCacheTtlMs: -1 })).toThrow(RangeError);
   });
 
   it("reads scopes from a space-separated scope claim, or an scp array or space-separated string", () => {
