@@ -6,12 +6,7 @@
  * Spec: server/tools, server/prompts, server/resources, basic/patterns/mrtr.
  */
 import { invalidParams } from "../../protocol/errors.js";
-import {
-  errorResponse,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  type JSONRPCResponse,
-} from "../../protocol/jsonrpc.js";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { checkBoolean, checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { Implementation } from "../../protocol/schema/base.js";
 import type {
@@ -45,7 +40,7 @@ import { type Registered, type RegistrationHandle, Registry } from "./registry.j
 import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
 import { ResourceCatalog } from "./resources.js";
 import { grants, requireScopes } from "./scopes.js";
-import { listenScopes, subscriptionRefusal } from "./subscription-scopes.js";
+import { legacySubscribeRefusal, listenScopes } from "./subscription-scopes.js";
 import {
   createTool,
   type ToolConfig,
@@ -338,13 +333,8 @@ export class MCPServer implements Dispatcher {
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
-    if (message.method === "resources/subscribe" && "id" in message && env.session !== undefined) {
-      // A 2025-era subscription needs the scopes a read of its URI needs.
-      const uri = (message.params as { uri?: unknown } | undefined)?.uri;
-      const refusal = subscriptionRefusal([uri], env.auth, (u) => this.#resources.requiredScopesOf(u));
-      if (refusal !== undefined) return Promise.resolve(errorResponse(message.id, refusal));
-    }
-    return this.server.handle(message, env);
+    const refused = legacySubscribeRefusal(message, env, (uri) => this.#resources.requiredScopesOf(uri));
+    return refused === undefined ? this.server.handle(message, env) : Promise.resolve(refused);
   }
 
   /** The protocol revisions this server serves, newest first (its low-level `Server`'s). */

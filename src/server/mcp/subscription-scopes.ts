@@ -8,7 +8,13 @@
 
 import type { McpError } from "../../protocol/errors.js";
 import { insufficientScope } from "../../protocol/insufficient-scope.js";
-import type { AuthInfo } from "../../transport/dispatcher.js";
+import {
+  errorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+} from "../../protocol/jsonrpc.js";
+import type { AuthInfo, RequestEnvironment } from "../../transport/dispatcher.js";
 import type { Middleware } from "../middleware.js";
 import { grants } from "./scopes.js";
 
@@ -49,4 +55,21 @@ export function listenScopes(scopesOf: ScopesOfUri): Middleware {
     }
     return next(request);
   };
+}
+
+/**
+ * The error answer of a 2025-era `resources/subscribe` (the session's own request, handled before
+ * the middleware chain) naming a URI whose scopes the request lacks; undefined for anything else.
+ */
+export function legacySubscribeRefusal(
+  message: JSONRPCRequest | JSONRPCNotification,
+  env: RequestEnvironment,
+  scopesOf: ScopesOfUri,
+): JSONRPCResponse | undefined {
+  if (message.method !== "resources/subscribe" || !("id" in message) || env.session === undefined) {
+    return undefined;
+  }
+  const uri = (message.params as { uri?: unknown } | undefined)?.uri;
+  const refusal = subscriptionRefusal([uri], env.auth, scopesOf);
+  return refusal === undefined ? undefined : errorResponse(message.id, refusal);
 }
