@@ -3,8 +3,16 @@
  * authorization server, the 401 challenge and metadata, a scope refusal, then calls as two users.
  */
 import { spawn } from "node:child_process";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
+import {
+  authorizationServerMetadataUrls,
+  createNotesServer,
+  discoverJwksUri,
+  serveProtected,
+} from "./protected.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -39,4 +47,66 @@ describe("the protected example", () => {
       "bob (notes:read): alice: hello",
     ]);
   }, 60_000);
+});
+
+describe("the protected example's configured mode", () => {
+  it("looks for the metadata of an issuer with a path where RFC 8414 puts it, then OpenID Connect's", () => {
+    expect(authorizationServerMetadataUrls("https://id.example.com/realms/notes")).toEqual([
+      "https://id.example.com/.well-known/oauth-authorization-server/realms/notes",
+      "https://id.example.com/.well-known/openid-configuration/realms/notes",
+      "https://id.example.com/realms/notes/.well-known/openid-configuration",
+    ]);
+    expect(authorizationServerMetadataUrls("https://auth.example.com/")).toEqual([
+      "https://auth.example.com/.well-known/oauth-authorization-server",
+      "https://auth.example.com/.well-known/openid-configuration",
+    ]);
+  });
+
+  it("finds the jwks_uri of an issuer with a path over HTTP", async () => {
+    const asked: string[] = [];
+    const as = createServer((req, res) => {
+      asked.push(req.url as string);
+      if (req.url !== "/realms/notes/.well-known/openid-configuration") {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jwks_uri: "https://id.example.com/realms/notes/certs" }));
+    });
+    await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => as.close(() => resolve())));
+    const issuer = `http://127.0.0.1:${(as.address() as AddressInfo).port}/realms/notes`;
+    expect(await discoverJwksUri(issuer)).toBe("https://id.example.com/realms/notes/certs");
+    expect(asked).toEqual([
+      "/.well-known/oauth-authorization-server/realms/notes",
+      "/.well-known/openid-configuration/realms/notes",
+      "/realms/notes/.well-known/openid-configuration",
+    ]);
+  });
+
+  it("accepts requests naming the resource's hostname in Host", async () => {
+    const handle = await serveProtected(createNotesServer(), {
+      issuer: "https://auth.example.com",
+      jwksUri: "https://auth.example.com/jwks",
+      resource: "https://notes.example.com/mcp",
+      port: 0,
+    });
+    onTestFinished(() => handle.close());
+    const status = (host: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const sent = request(
+          { host: "127.0.0.1", port: handle.port, path: "/mcp", method: "POST", headers: { Host: host } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode);
+          },
+        );
+        sent.on("error", reject);
+        sent.end("{}");
+      });
+    // Unauthenticated, so 401 with the challenge; a host that is not the resource's stays 403.
+    expect(await status("notes.example.com")).toBe(401);
+    expect(await status(`127.0.0.1:${handle.port}`)).toBe(401);
+    expect(await status("evil.example.com")).toBe(403);
+  });
 });

@@ -6,10 +6,13 @@
  * user it was minted for.
  *
  * Run it: `npm run example -- protected`.
- * - With `MCP_ISSUER` set (the issuer URL of your authorization server), it serves on
- *   127.0.0.1:$PORT/mcp (default 3000) until interrupted. Optional: `MCP_RESOURCE` (the URL
- *   clients use, the tokens' audience; default `http://127.0.0.1:$PORT/mcp`), `MCP_JWKS_URI`
- *   (default: the `jwks_uri` of the issuer's metadata).
+ * - With `MCP_ISSUER` set (the issuer URL of your authorization server, with its path:
+ *   `https://id.example.com/realms/notes`), it serves on $HOST:$PORT (default 127.0.0.1:3000) at
+ *   the path of `MCP_RESOURCE` until interrupted, and prints where it listens. Optional:
+ *   `MCP_RESOURCE` (the URL clients use, the tokens' audience; default
+ *   `http://127.0.0.1:$PORT/mcp`; its hostname is accepted in `Host` besides loopback),
+ *   `MCP_JWKS_URI` (default: the `jwks_uri` of the issuer's metadata, found at the RFC 8414
+ *   well-known URL, else the OpenID Connect one).
  * - Without it, it runs a self-contained demo and exits: a local authorization server
  *   (`oidc-provider`) issues tokens for two users, and a client walks through the challenges.
  */
@@ -23,7 +26,7 @@ import {
   protectedResourceMetadata,
   resourceMetadataUrl,
 } from "tsmcp/server";
-import { HttpClientTransport } from "tsmcp/transport";
+import { DEFAULT_ALLOWED_HOSTS, HttpClientTransport } from "tsmcp/transport";
 import * as z from "zod";
 
 /** The scope every request needs, and the one writing needs. */
@@ -54,15 +57,21 @@ export function createNotesServer(): MCPServer {
   return mcp;
 }
 
-/** Serves `mcp` at `resource` behind bearer tokens from `issuer`, publishing its metadata. */
+/**
+ * Serves `mcp` at `resource` behind bearer tokens from `issuer`, publishing its metadata. Requests
+ * may name the resource's hostname in `Host` (the public name behind a proxy), besides loopback.
+ */
 export function serveProtected(
   mcp: MCPServer,
-  options: { issuer: string; jwksUri: string; resource: string; port: number },
+  options: { issuer: string; jwksUri: string; resource: string; port: number; host?: string },
 ): Promise<HttpServerHandle> {
-  const { issuer, jwksUri, resource, port } = options;
+  const { issuer, jwksUri, resource, port, host } = options;
+  const url = new URL(resource);
   return serve(mcp, {
     port,
-    path: new URL(resource).pathname,
+    ...(host === undefined ? {} : { host }),
+    path: url.pathname,
+    allowedHosts: [...new Set([...DEFAULT_ALLOWED_HOSTS, url.hostname])],
     authenticate: bearerAuth({
       verifier: jwtVerifier({ issuer, audience: resource, jwksUri }),
       requiredScopes: [READ],
@@ -89,20 +98,55 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Where an authorization server publishes its metadata, in the order to try: RFC 8414 §3.1 inserts
+ * `/.well-known/oauth-authorization-server` between the host and the issuer's path
+ * (`https://id.example.com/realms/notes` ->
+ * `https://id.example.com/.well-known/oauth-authorization-server/realms/notes`), then OpenID
+ * Connect Discovery, inserted the same way, then appended to the issuer (Keycloak, Okta
+ * `/oauth2/default`). Spec: basic/authorization §Authorization Server Metadata Discovery.
+ */
+export function authorizationServerMetadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/+$/, "");
+  const at = (wellKnown: string) => new URL(`/.well-known/${wellKnown}${path}`, url.origin).href;
+  if (path === "") return [at("oauth-authorization-server"), at("openid-configuration")];
+  return [
+    at("oauth-authorization-server"),
+    at("openid-configuration"),
+    new URL(`${url.origin}${path}/.well-known/openid-configuration`).href,
+  ];
+}
+
+/** The `jwks_uri` of `issuer`'s metadata, from the first well-known URL that answers it. */
+export async function discoverJwksUri(issuer: string): Promise<string> {
+  const tried = authorizationServerMetadataUrls(issuer);
+  for (const url of tried) {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    if (!response.ok) {
+      await response.body?.cancel();
+      continue;
+    }
+    const metadata = (await response.json()) as { jwks_uri?: unknown };
+    if (typeof metadata.jwks_uri === "string") return metadata.jwks_uri;
+  }
+  throw new Error(`no jwks_uri at ${tried.join(", ")}; set MCP_JWKS_URI`);
+}
+
 /** Serves against a configured authorization server until interrupted. */
 async function serveConfigured(issuer: string): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST;
   const resource = process.env.MCP_RESOURCE ?? `http://127.0.0.1:${port}/mcp`;
-  let jwksUri = process.env.MCP_JWKS_URI;
-  if (jwksUri === undefined) {
-    const metadataUrl = new URL("/.well-known/oauth-authorization-server", issuer);
-    const metadata = (await (await fetch(metadataUrl)).json()) as { jwks_uri?: string };
-    if (typeof metadata.jwks_uri !== "string")
-      throw new Error(`no jwks_uri in ${metadataUrl}; set MCP_JWKS_URI`);
-    jwksUri = metadata.jwks_uri;
-  }
-  const handle = await serveProtected(createNotesServer(), { issuer, jwksUri, resource, port });
-  console.log(`notes listening on ${handle.url} for tokens from ${issuer}`);
+  const jwksUri = process.env.MCP_JWKS_URI ?? (await discoverJwksUri(issuer));
+  const handle = await serveProtected(createNotesServer(), {
+    issuer,
+    jwksUri,
+    resource,
+    port,
+    ...(host === undefined || host === "" ? {} : { host }),
+  });
+  console.log(`notes listening on ${handle.url} (resource ${resource}) for tokens from ${issuer}`);
   await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
   await handle.close();
 }

@@ -30,6 +30,7 @@ export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
   DEFAULT_INTROSPECTION_CACHE_TTL_MS,
+  DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS,
   DEFAULT_INTROSPECTION_TIMEOUT_MS,
   type IntrospectionVerifierOptions,
   introspectionVerifier,
@@ -40,6 +41,7 @@ export {
   DEFAULT_JWKS_COOLDOWN_MS,
   DEFAULT_JWKS_TIMEOUT_MS,
   DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_JWT_TYP,
   type JwtVerifierOptions,
   jwtVerifier,
 } from "./auth/jwt.js";

@@ -32,12 +32,19 @@ export interface AuthInfo {
 /**
  * The identity an {@link AuthInfo} names, as the compact JSON `[clientId, issuer, subject]` (each
  * `null` when absent), e.g. `["client-123","https://as.example","alice"]`. Two users of one OAuth
- * client differ when the verifier supplies subjects; without subjects it is the client alone. The
- * raw token is not part of it, so a refreshed token names the same principal. The default
- * principal a sealed requestState and a handshake-era HTTP session are bound to.
+ * client differ when the verifier supplies subjects; without subjects it is the client alone, and a
+ * refreshed token names the same principal. When the `AuthInfo` carries none of the three (an auth
+ * hook that returns only `{ token, scopes }`), the token itself is the identity:
+ * `[null,null,null,token]`, so a flow or session never outlives the token that started it and two
+ * tokens never share one. The default principal a sealed requestState (which stores only a salted
+ * hash of it) and a handshake-era HTTP session (which compares it in memory) are bound to.
  */
 export function principalOf(auth: AuthInfo): string {
-  return JSON.stringify([auth.clientId ?? null, auth.issuer ?? null, auth.subject ?? null]);
+  const { clientId, issuer, subject } = auth;
+  if (clientId === undefined && issuer === undefined && subject === undefined) {
+    return JSON.stringify([null, null, null, auth.token]);
+  }
+  return JSON.stringify([clientId ?? null, issuer ?? null, subject ?? null]);
 }
 
 /** What a 2025-era client established with `initialize`. Spec (2025-11-25): basic/lifecycle. */

@@ -8,7 +8,7 @@
  */
 import { checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
 import type { Authenticate, AuthenticateRequest } from "../../transport/http/authenticate.js";
-import { InvalidTokenError, missingScopes, type TokenVerifier } from "./verifier.js";
+import { DEFAULT_CLOCK_SKEW_MS, InvalidTokenError, missingScopes, type TokenVerifier } from "./verifier.js";
 
 /** Options of {@link bearerAuth}. */
 export interface BearerAuthOptions {
@@ -54,15 +54,16 @@ function checkScopes(owner: string, option: string, scopes: unknown): string[] {
  *
  * Per request: no `Authorization: Bearer` token -> 401 `WWW-Authenticate: Bearer
  * resource_metadata="...", scope="..."` (the required scopes, when any); a token the verifier
- * refuses, or whose `expiresAtMs` has passed -> 401 with `error="invalid_token"`; a token without
+ * refuses, or whose `expiresAtMs` has passed by more than the verifier's `clockSkewMs` (default
+ * `DEFAULT_CLOCK_SKEW_MS`) -> 401 with `error="invalid_token"`; a token without
  * one of `requiredScopes` -> 403 `error="insufficient_scope", scope="..."`; else the verifier's
  * `AuthInfo`. Tokens in the query string are never read. The answers carry a JSON body
  * `{ error, error_description }` and expose `WWW-Authenticate` to browsers. The hook's `challenge`
  * builds the 403 for an operation that needs more scopes (the union of `requiredScopes` and the
  * operation's, in one challenge).
  *
- * @throws TypeError when `verifier` has no `verify` method, `requiredScopes` is not an array of
- *   scope tokens, or `resourceMetadataUrl` is not an absolute http(s) URL.
+ * @throws TypeError when `verifier` has no `verify` method or a `clockSkewMs` that is not a
+ *   non-negative integer, `requiredScopes` is not an array of scope tokens, or `resourceMetadataUrl` is not an absolute http(s) URL.
  */
 export function bearerAuth(options: BearerAuthOptions): Authenticate {
   const owner = "bearerAuth";
@@ -70,6 +71,10 @@ export function bearerAuth(options: BearerAuthOptions): Authenticate {
   const { verifier } = options;
   if (typeof verifier?.verify !== "function") throw optionTypeError(owner, "verifier", "a TokenVerifier");
   const required = checkScopes(owner, "requiredScopes", options.requiredScopes);
+  const skewMs = verifier.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
+  if (!Number.isSafeInteger(skewMs) || skewMs < 0) {
+    throw optionTypeError(owner, "verifier.clockSkewMs", "a non-negative integer of milliseconds");
+  }
   const metadataUrl =
     options.resourceMetadataUrl === undefined
       ? undefined
@@ -116,7 +121,7 @@ export function bearerAuth(options: BearerAuthOptions): Authenticate {
       if (error instanceof InvalidTokenError) return invalid("The access token is invalid or expired");
       throw error;
     }
-    if (auth.expiresAtMs !== undefined && !(auth.expiresAtMs > Date.now())) {
+    if (auth.expiresAtMs !== undefined && !(auth.expiresAtMs + skewMs > Date.now())) {
       return invalid("The access token is invalid or expired");
     }
     const missing = missingScopes(auth, required);

@@ -20,6 +20,13 @@ export const DEFAULT_INTROSPECTION_CACHE_TTL_MS = 60_000;
 /** Tokens whose answers are cached at most, by default (the oldest is dropped first). */
 export const DEFAULT_INTROSPECTION_CACHE_ENTRIES = 1_000;
 
+/**
+ * Milliseconds a refusal (inactive, expired, another audience or issuer) is reused at most, by
+ * default: a burst of requests with a revoked or made-up token asks the authorization server once
+ * per 5 s, not once per request.
+ */
+export const DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS = 5_000;
+
 /** Milliseconds an introspection request may take, by default. */
 export const DEFAULT_INTROSPECTION_TIMEOUT_MS = 5_000;
 
@@ -40,7 +47,13 @@ export interface IntrospectionVerifierOptions {
   issuer?: string;
   /** Longest reuse of an active answer, in milliseconds (never past `exp`); 0 caches nothing. Default {@link DEFAULT_INTROSPECTION_CACHE_TTL_MS}. */
   cacheTtlMs?: number;
-  /** Most answers cached. Default {@link DEFAULT_INTROSPECTION_CACHE_ENTRIES}. */
+  /**
+   * Longest reuse of a refusal, in milliseconds; 0 caches none. A token refused once stays refused
+   * this long even if the authorization server would accept it now. Default
+   * {@link DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS}.
+   */
+  inactiveCacheTtlMs?: number;
+  /** Most answers cached, active and refused together. Default {@link DEFAULT_INTROSPECTION_CACHE_ENTRIES}. */
   maxCacheEntries?: number;
   /** Milliseconds an introspection request may take. Default {@link DEFAULT_INTROSPECTION_TIMEOUT_MS}. */
   timeoutMs?: number;
@@ -48,8 +61,9 @@ export interface IntrospectionVerifierOptions {
   fetch?: typeof fetch;
 }
 
+/** A cached answer: the identity, or the refusal (with no identity). */
 interface Cached {
-  auth: AuthInfo;
+  auth: AuthInfo | undefined;
   untilMs: number;
 }
 
@@ -63,7 +77,9 @@ function audiences(aud: unknown): string[] {
  * `subject` (`sub`), `scopes` (`scope`), `expiresAtMs` (`exp`) and the whole answer in `extra`.
  * Rejects with `InvalidTokenError` when the answer is `active: false`, expired, for another
  * audience or issuer; with an `Error` when the endpoint cannot be reached or does not answer 200
- * with JSON (the request is then answered 500). Inactive answers are not cached.
+ * with JSON (the request is then answered 500; failures are not cached). A refusal is reused for
+ * `inactiveCacheTtlMs`. Concurrent verifications of one token share one introspection request
+ * (and its answer or failure).
  *
  * @throws TypeError for a missing or malformed option; RangeError for a negative duration or
  *   count.
@@ -80,16 +96,19 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   if (options.issuer !== undefined && typeof options.issuer !== "string")
     throw optionTypeError(owner, "issuer", "a string");
   checkInteger(owner, "cacheTtlMs", options.cacheTtlMs, { unit: "milliseconds" });
+  checkInteger(owner, "inactiveCacheTtlMs", options.inactiveCacheTtlMs, { unit: "milliseconds" });
   checkInteger(owner, "maxCacheEntries", options.maxCacheEntries, { min: 1 });
   checkInteger(owner, "timeoutMs", options.timeoutMs, { min: 1, unit: "milliseconds" });
   checkFunction(owner, "fetch", options.fetch);
   const { audience, issuer } = options;
   const cacheTtlMs = options.cacheTtlMs ?? DEFAULT_INTROSPECTION_CACHE_TTL_MS;
+  const inactiveCacheTtlMs = options.inactiveCacheTtlMs ?? DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS;
   const maxEntries = options.maxCacheEntries ?? DEFAULT_INTROSPECTION_CACHE_ENTRIES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_INTROSPECTION_TIMEOUT_MS;
   const fetchImpl = options.fetch ?? fetch;
   const basic = `Basic ${btoa(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`)}`;
   const cache = new Map<string, Cached>();
+  const inFlight = new Map<string, Promise<AuthInfo>>();
 
   async function introspect(token: string): Promise<Record<string, unknown>> {
     const response = await fetchImpl(endpoint, {
@@ -130,22 +149,45 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     return auth;
   }
 
+  function remember(key: string, auth: AuthInfo | undefined, untilMs: number): void {
+    if (!(untilMs > Date.now())) return;
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+    cache.set(key, { auth, untilMs });
+  }
+
+  async function lookUp(key: string, token: string): Promise<AuthInfo> {
+    const now = Date.now();
+    const answer = await introspect(token);
+    let auth: AuthInfo;
+    try {
+      auth = authInfoOf(token, answer);
+    } catch (error) {
+      remember(key, undefined, now + inactiveCacheTtlMs);
+      throw error;
+    }
+    remember(key, auth, Math.min(now + cacheTtlMs, auth.expiresAtMs ?? Number.POSITIVE_INFINITY));
+    return auth;
+  }
+
   return {
-    async verify(token: string): Promise<AuthInfo> {
+    verify(token: string): Promise<AuthInfo> {
       const key = createHash("sha256").update(token).digest("base64url");
-      const now = Date.now();
       const hit = cache.get(key);
       if (hit !== undefined) {
-        if (hit.untilMs > now) return hit.auth;
+        if (hit.untilMs > Date.now()) {
+          return hit.auth === undefined
+            ? Promise.reject(new InvalidTokenError("introspection: refused recently"))
+            : Promise.resolve(hit.auth);
+        }
         cache.delete(key);
       }
-      const auth = authInfoOf(token, await introspect(token));
-      const untilMs = Math.min(now + cacheTtlMs, auth.expiresAtMs ?? Number.POSITIVE_INFINITY);
-      if (untilMs > now) {
-        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-        cache.set(key, { auth, untilMs });
+      // Concurrent first requests with one token share one introspection call.
+      let pending = inFlight.get(key);
+      if (pending === undefined) {
+        pending = lookUp(key, token).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
       }
-      return auth;
+      return pending;
     },
   };
 }

@@ -1,20 +1,26 @@
 /**
  * A {@link TokenVerifier} for JWT access tokens (RFC 9068) on `jose`: the signature against the
  * issuer's JWKS (fetched over HTTP, cached, refetched when a token names an unknown key, at most
- * once per cooldown), the issuer, the audience bound to this resource (RFC 8707), `exp` and `nbf`
+ * once per cooldown), the `typ` header (`at+jwt`), the issuer, the audience bound to this resource (RFC 8707), `exp` and `nbf`
  * with a small clock skew, an algorithm allow-list. Spec: basic/authorization §Token Handling,
  * §Token Audience Binding and Validation; RFC 9068 §4.
  */
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
 import { checkInteger, checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
 import type { AuthInfo } from "../../transport/dispatcher.js";
-import { InvalidTokenError, scopesOfClaims, type TokenVerifier } from "./verifier.js";
+import { DEFAULT_CLOCK_SKEW_MS, InvalidTokenError, scopesOfClaims, type TokenVerifier } from "./verifier.js";
+
+export { DEFAULT_CLOCK_SKEW_MS };
 
 /** Allowed signature algorithms by default: asymmetric only (RS256, PS256, ES256, EdDSA). */
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze(["RS256", "PS256", "ES256", "EdDSA"]);
 
-/** Milliseconds of clock difference tolerated on `exp`, `nbf` and `iat`, by default. */
-export const DEFAULT_CLOCK_SKEW_MS = 30_000;
+/**
+ * The `typ` header JWT access tokens must carry by default: `at+jwt` (RFC 9068 §4: a resource
+ * server MUST check it, so that an ID token or another JWT signed by the same issuer is never taken
+ * for an access token). Compared case-insensitively, with or without `application/`.
+ */
+export const DEFAULT_JWT_TYP = "at+jwt";
 
 /** Milliseconds after a JWKS fetch before an unknown `kid` may trigger another, by default. */
 export const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
@@ -42,8 +48,13 @@ export interface JwtVerifierOptions {
   algorithms?: readonly string[];
   /** Clock skew tolerated, in milliseconds. Default {@link DEFAULT_CLOCK_SKEW_MS} (30000). */
   clockSkewMs?: number;
-  /** Required `typ` header, e.g. `"at+jwt"` (RFC 9068 §4). Default: not checked. */
-  typ?: string;
+  /**
+   * The `typ` header every token must carry. Default {@link DEFAULT_JWT_TYP} (`"at+jwt"`, RFC 9068
+   * §4). For an authorization server whose access tokens say `"JWT"` (Microsoft Entra ID, some
+   * Auth0 and Keycloak setups) pass `"JWT"`; `null` skips the check, at the risk RFC 9068 §4 names:
+   * any other JWT the issuer signs for this audience (an ID token) is accepted as an access token.
+   */
+  typ?: string | null;
   /** With `jwksUri`: milliseconds between refetches on an unknown `kid`. Default {@link DEFAULT_JWKS_COOLDOWN_MS}. */
   jwksCooldownMs?: number;
   /** With `jwksUri`: milliseconds a fetched JWKS stays fresh. Default {@link DEFAULT_JWKS_CACHE_MAX_AGE_MS}. */
@@ -52,8 +63,23 @@ export interface JwtVerifierOptions {
   jwksTimeoutMs?: number;
 }
 
-/** jose failures that say nothing about the token: the JWKS could not be had. */
-const UNAVAILABLE = new Set(["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID"]);
+/**
+ * The jose failures that are the token's fault (malformed, bad signature, wrong claims, expired,
+ * an algorithm or key it names that is not allowed or not published). Every other failure (the
+ * JWKS answered 503 or HTML, timed out, holds an invalid key) says nothing about the token: the
+ * authorization server is unavailable, and the request is answered 500, not 401.
+ */
+const TOKEN_FAULTS: ReadonlySet<string> = new Set([
+  errors.JWTClaimValidationFailed.code,
+  errors.JWTExpired.code,
+  errors.JWTInvalid.code,
+  errors.JWSInvalid.code,
+  errors.JWSSignatureVerificationFailed.code,
+  errors.JOSEAlgNotAllowed.code,
+  errors.JOSENotSupported.code,
+  errors.JWKSNoMatchingKey.code,
+  errors.JWKSMultipleMatchingKeys.code,
+]);
 
 /** The `AuthInfo` of verified claims: `client_id` (else `azp`), `iss`, `sub`, scopes, `exp`. */
 function authInfoOf(token: string, payload: JWTPayload): AuthInfo {
@@ -70,9 +96,13 @@ function authInfoOf(token: string, payload: JWTPayload): AuthInfo {
  * Verifies JWT access tokens. Resolves with `clientId` (`client_id`, else `azp`), `issuer`,
  * `subject` (`sub`), `scopes` (`scope` or `scp`), `expiresAtMs` and every claim in `extra`.
  * Rejects with `InvalidTokenError` for a token that fails any check (its cause says which; the
- * client is never told); with the underlying error when the JWKS cannot be fetched.
+ * client is never told); with the underlying error when the JWKS cannot be had (unreachable, not
+ * 200, not a key set, timed out): `bearerAuth` then answers 500 and the cause is logged, so an
+ * authorization-server outage never looks like a bad token to clients. Its `clockSkewMs` is the
+ * one `bearerAuth` applies to `expiresAtMs`.
  *
- * @throws TypeError for a missing `issuer` or `audience`, not exactly one of `jwksUri` and
+ * @throws TypeError for a missing `issuer` or `audience`, a `typ` that is neither a non-empty
+ *   string nor null, not exactly one of `jwksUri` and
  *   `jwks`, a `jwksUri` that is not an absolute http(s) URL, an empty `algorithms`; RangeError
  *   for a negative duration.
  */
@@ -83,7 +113,9 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if (typeof issuer !== "string" || issuer === "")
     throw optionTypeError(owner, "issuer", "a non-empty string");
   parseHttpUrl(`${owner} option "audience"`, audience);
-  if (typeof typ !== "undefined" && typeof typ !== "string") throw optionTypeError(owner, "typ", "a string");
+  if (typ !== undefined && typ !== null && (typeof typ !== "string" || typ === "")) {
+    throw optionTypeError(owner, "typ", "a non-empty string or null");
+  }
   if ((options.jwksUri === undefined) === (options.jwks === undefined)) {
     throw new TypeError(`${owner} takes exactly one of jwksUri and jwks`);
   }
@@ -115,15 +147,16 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     algorithms: [...algorithms],
     clockTolerance: clockSkewMs / 1000,
     requiredClaims: ["exp"],
-    ...(typ === undefined ? {} : { typ }),
+    ...(typ === null ? {} : { typ: typ ?? DEFAULT_JWT_TYP }),
   };
   return {
+    clockSkewMs,
     async verify(token: string): Promise<AuthInfo> {
       try {
         const { payload } = await jwtVerify(token, keys, verifyOptions);
         return authInfoOf(token, payload);
       } catch (error) {
-        if (error instanceof errors.JOSEError && !UNAVAILABLE.has(error.code)) {
+        if (error instanceof errors.JOSEError && TOKEN_FAULTS.has(error.code)) {
           throw new InvalidTokenError(`JWT refused: ${error.code}`, { cause: error });
         }
         throw error;

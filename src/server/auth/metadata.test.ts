@@ -4,6 +4,7 @@ import { resourceMetadataUrl } from "../../transport/http/resource-metadata.js";
 import {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
   DEFAULT_INTROSPECTION_CACHE_TTL_MS,
+  DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS,
   DEFAULT_INTROSPECTION_TIMEOUT_MS,
   introspectionVerifier,
 } from "./introspection.js";
@@ -13,6 +14,7 @@ import {
   DEFAULT_JWKS_COOLDOWN_MS,
   DEFAULT_JWKS_TIMEOUT_MS,
   DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_JWT_TYP,
   jwtVerifier,
 } from "./jwt.js";
 import { DEFAULT_BEARER_METHODS, protectedResourceMetadata } from "./metadata.js";
@@ -69,11 +71,13 @@ describe("the verifiers' defaults and construction checks", () => {
   it("pins the defaults", () => {
     expect(DEFAULT_BEARER_METHODS).toEqual(["header"]);
     expect(DEFAULT_JWT_ALGORITHMS).toEqual(["RS256", "PS256", "ES256", "EdDSA"]);
+    expect(DEFAULT_JWT_TYP).toBe("at+jwt");
     expect(DEFAULT_CLOCK_SKEW_MS).toBe(30_000);
     expect(DEFAULT_JWKS_COOLDOWN_MS).toBe(30_000);
     expect(DEFAULT_JWKS_CACHE_MAX_AGE_MS).toBe(600_000);
     expect(DEFAULT_JWKS_TIMEOUT_MS).toBe(5_000);
     expect(DEFAULT_INTROSPECTION_CACHE_TTL_MS).toBe(60_000);
+    expect(DEFAULT_INTROSPECTION_INACTIVE_CACHE_TTL_MS).toBe(5_000);
     expect(DEFAULT_INTROSPECTION_CACHE_ENTRIES).toBe(1_000);
     expect(DEFAULT_INTROSPECTION_TIMEOUT_MS).toBe(5_000);
   });
@@ -88,6 +92,8 @@ describe("the verifiers' defaults and construction checks", () => {
     expect(() => jwtVerifier({ ...base, audience: "notes", jwksUri })).toThrow(TypeError);
     expect(() => jwtVerifier({ ...base, jwksUri, algorithms: [] })).toThrow(TypeError);
     expect(() => jwtVerifier({ ...base, jwksUri, clockSkewMs: -1 })).toThrow(RangeError);
+    expect(() => jwtVerifier({ ...base, jwksUri, typ: "" })).toThrow(TypeError);
+    expect(() => jwtVerifier({ ...base, jwksUri, typ: null })).not.toThrow();
   });
 
   it("refuses an introspection verifier without credentials or audience", () => {
@@ -101,11 +107,14 @@ describe("the verifiers' defaults and construction checks", () => {
     expect(() => introspectionVerifier({ ...base, clientSecret: "" })).toThrow(TypeError);
     expect(() => introspectionVerifier({ ...base, audience: undefined as never })).toThrow(TypeError);
     expect(() => introspectionVerifier({ ...base, maxCacheEntries: 0 })).toThrow(RangeError);
+    expect(() => introspectionVerifier({ ...base, inactiveCacheTtlMs: -1 })).toThrow(RangeError);
   });
 
-  it("reads scopes from a space-separated scope claim or an scp array", () => {
+  it("reads scopes from a space-separated scope claim, or an scp array or space-separated string", () => {
     expect(scopesOfClaims({ scope: "a  b" })).toEqual(["a", "b"]);
     expect(scopesOfClaims({ scp: ["a", 1, "b"] })).toEqual(["a", "b"]);
+    expect(scopesOfClaims({ scp: "notes.read  notes.write" })).toEqual(["notes.read", "notes.write"]);
+    expect(scopesOfClaims({ scope: "a", scp: "b" })).toEqual(["a"]);
     expect(scopesOfClaims({})).toEqual([]);
   });
 });

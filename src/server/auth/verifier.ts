@@ -15,7 +15,16 @@ import type { AuthInfo } from "../../transport/dispatcher.js";
  */
 export interface TokenVerifier {
   verify(token: string): Promise<AuthInfo>;
+  /**
+   * Milliseconds of clock difference this verifier tolerates on a token's expiry; `bearerAuth`
+   * allows the same when it re-checks `expiresAtMs`, so a token the verifier accepts is never
+   * refused as expired afterwards. Default {@link DEFAULT_CLOCK_SKEW_MS}.
+   */
+  readonly clockSkewMs?: number;
 }
+
+/** Milliseconds of clock difference tolerated on `exp`, `nbf` and `iat`, by default. */
+export const DEFAULT_CLOCK_SKEW_MS = 30_000;
 
 /**
  * A token refused by a verifier (bad signature, wrong issuer or audience, expired, revoked,
@@ -29,11 +38,14 @@ export class InvalidTokenError extends Error {
   }
 }
 
-/** The scopes of a `scope` claim (space-separated, RFC 9068 §2.2.3) or an `scp` array. */
+/**
+ * The scopes of a `scope` claim (space-separated, RFC 9068 §2.2.3), else of an `scp` claim, as an
+ * array (Okta) or a space-separated string (Microsoft Entra ID).
+ */
 export function scopesOfClaims(claims: Readonly<Record<string, unknown>>): string[] {
-  if (typeof claims.scope === "string") return claims.scope.split(" ").filter((scope) => scope !== "");
-  if (Array.isArray(claims.scp))
-    return claims.scp.filter((scope): scope is string => typeof scope === "string");
+  const claim = typeof claims.scope === "string" ? claims.scope : claims.scp;
+  if (typeof claim === "string") return claim.split(" ").filter((scope) => scope !== "");
+  if (Array.isArray(claim)) return claim.filter((scope): scope is string => typeof scope === "string");
   return [];
 }
 

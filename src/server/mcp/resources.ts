@@ -192,6 +192,28 @@ export class ResourceCatalog {
   }
 
   /**
+   * The entry a read of `uri` reaches: the static resource with this exact URI, else the first
+   * template (in registration order) that matches it, with its variables.
+   */
+  #entryFor(uri: string): { entry: Entry; variables: Record<string, string> } | undefined {
+    const exact = this.#registry.get(uri);
+    if (exact?.kind === "static") return { entry: exact, variables: {} };
+    for (const { value } of this.#templateEntries()) {
+      const variables = value.template.match(uri);
+      if (variables !== undefined) return { entry: value, variables };
+    }
+    return undefined;
+  }
+
+  /**
+   * The `requiredScopes` of what a read of `uri` reaches (a static resource, else the first
+   * matching template); empty when nothing matches.
+   */
+  requiredScopesOf(uri: string): readonly string[] {
+    return this.#entryFor(uri)?.entry.requiredScopes ?? [];
+  }
+
+  /**
    * `resources/read`: the static resource with this exact URI, else the first template (in
    * registration order) that matches it.
    *
@@ -201,20 +223,9 @@ export class ResourceCatalog {
    *   whatever the handler throws.
    */
   async read(uri: string, ctx: Context): Promise<ReadResourceResult | InputRequiredResult> {
-    const exact = this.#registry.get(uri);
-    let entry: Entry | undefined = exact?.kind === "static" ? exact : undefined;
-    let variables: Record<string, string> = {};
-    if (entry === undefined) {
-      for (const { value } of this.#templateEntries()) {
-        const matched = value.template.match(uri);
-        if (matched !== undefined) {
-          entry = value;
-          variables = matched;
-          break;
-        }
-      }
-    }
-    if (entry === undefined) throw resourceNotFound(uri);
+    const found = this.#entryFor(uri);
+    if (found === undefined) throw resourceNotFound(uri);
+    const { entry, variables } = found;
     requireScopes(ctx.auth, entry.requiredScopes);
     const name = entry.kind === "static" ? entry.definition.uri : entry.template.template;
     const result = toReadResourceResult(await entry.body(variables, ctx), uri, entry.mimeType, name);
@@ -228,8 +239,9 @@ export class ResourceCatalog {
 
   /**
    * `resources/list`: static resources and the items of templates' `list` callbacks, in
-   * registration order, `pageSize` items per page; with `hideUnauthorized`, without those whose
-   * `requiredScopes` the request's token lacks.
+   * registration order, `pageSize` items per page. A template's `list` callback runs only for a
+   * request granted its `requiredScopes`; with `hideUnauthorized`, static resources whose
+   * `requiredScopes` the request's token lacks are left out too.
    *
    * @throws McpError -32602 "Invalid cursor"; TypeError for a listed item without a `uri`.
    */
@@ -245,9 +257,11 @@ export class ResourceCatalog {
     for (let i = firstIndexFrom(entries, start.seq); i < entries.length; i++) {
       const { seq, value } = entries[i] as Registered<Entry>;
       let items: readonly Resource[];
-      if (hideUnauthorized && !grants(ctx.auth, value.requiredScopes)) continue;
+      const granted = grants(ctx.auth, value.requiredScopes);
+      if (hideUnauthorized && !granted) continue;
       if (value.kind === "static") items = [value.definition];
-      else if (value.list === undefined) continue;
+      // A template's items are what its scopes protect: its callback never runs without them.
+      else if (value.list === undefined || !granted) continue;
       else items = (await value.list(ctx)).map((item) => listedResource(item, value));
       const offset = seq === start.seq ? start.offset : 0;
       for (let j = offset; j < items.length; j++) {

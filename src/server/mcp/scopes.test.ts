@@ -72,7 +72,7 @@ describe("requiredScopes", () => {
     ).toHaveLength(1);
   });
 
-  it("lists everything by default, and only what the token may use with hideUnauthorized", async () => {
+  it("lists everything by default (but a scoped template's items), and only what the token may use with hideUnauthorized", async () => {
     const names = async (mcp: MCPServer, auth: AuthInfo) => {
       const tools = (await send(mcp, "tools/list", {}, auth)) as JSONRPCResultResponse;
       const prompts = (await send(mcp, "prompts/list", {}, auth)) as JSONRPCResultResponse;
@@ -90,7 +90,8 @@ describe("requiredScopes", () => {
     expect(await names(notes().mcp, READER)).toStrictEqual({
       tools: ["read", "purge"],
       prompts: ["audit"],
-      resources: ["notes://all", "notes://1", "notes://public"],
+      // The template's list callback never runs without its scopes: its items are what they protect.
+      resources: ["notes://all", "notes://public"],
       templates: ["notes://{id}"],
     });
     expect(await names(notes(true).mcp, READER)).toStrictEqual({

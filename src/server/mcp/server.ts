@@ -39,7 +39,8 @@ import { createPrompt, type PromptConfig, type PromptEntry, type PromptHandler }
 import { type Registered, type RegistrationHandle, Registry } from "./registry.js";
 import type { ResourceConfig, ResourceHandler } from "./resource-config.js";
 import { ResourceCatalog } from "./resources.js";
-import { grants } from "./scopes.js";
+import { grants, requireScopes } from "./scopes.js";
+import { legacySubscribeRefusal, listenScopes } from "./subscription-scopes.js";
 import {
   createTool,
   type ToolConfig,
@@ -203,7 +204,7 @@ export class MCPServer implements Dispatcher {
       onReadResource: (ctx, params) => this.#resources.read(params.uri, this.#context(ctx, params)),
       onComplete: (ctx, params) =>
         complete(
-          this.#completers(params.ref),
+          this.#completers(params.ref, ctx),
           params.argument,
           { arguments: params.context?.arguments ?? {} },
           this.#context(ctx, {}),
@@ -213,6 +214,7 @@ export class MCPServer implements Dispatcher {
     this.#ephemeralKey = isEphemeralPolicy(policy);
     this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
     this.server.use(inputRequestCapabilityGate());
+    this.server.use(listenScopes((uri) => this.#resources.requiredScopesOf(uri)));
   }
 
   /** Where diagnostics go. */
@@ -331,7 +333,8 @@ export class MCPServer implements Dispatcher {
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
-    return this.server.handle(message, env);
+    const refused = legacySubscribeRefusal(message, env, (uri) => this.#resources.requiredScopesOf(uri));
+    return refused === undefined ? this.server.handle(message, env) : Promise.resolve(refused);
   }
 
   /** The protocol revisions this server serves, newest first (its low-level `Server`'s). */
@@ -390,12 +393,21 @@ export class MCPServer implements Dispatcher {
     return prompt;
   }
 
-  #completers(ref: CompleteRequestParams["ref"]): ReadonlyMap<string, Completer> {
-    if (ref.type === "ref/prompt") return this.#prompt(ref).completers;
-    const template = this.#resources.template(ref.uri);
-    if (template === undefined)
+  /**
+   * The completers of a prompt or template the request may use: one whose `requiredScopes` it
+   * lacks is refused like `prompts/get` and `resources/read` (insufficient scope), or, with
+   * `hideUnauthorized`, answered exactly as an unknown one.
+   */
+  #completers(ref: CompleteRequestParams["ref"], ctx: RequestContext): ReadonlyMap<string, Completer> {
+    const entry = ref.type === "ref/prompt" ? this.#prompts.get(ref.name) : this.#resources.template(ref.uri);
+    const hidden = entry !== undefined && this.#hideUnauthorized && !grants(ctx.auth, entry.requiredScopes);
+    if (entry === undefined || hidden) {
+      if (ref.type === "ref/prompt")
+        throw invalidParams(`Unknown prompt: ${truncate(ref.name, MAX_QUOTED_LENGTH)}`);
       throw invalidParams(`Unknown resource template: ${truncate(ref.uri, MAX_QUOTED_LENGTH)}`);
-    return template.completers;
+    }
+    requireScopes(ctx.auth, entry.requiredScopes);
+    return entry.completers;
   }
 
   #context(base: RequestContext, round: RoundParams): Context {

@@ -29,7 +29,17 @@ describe("authenticatedPrincipal", () => {
         contextWith({ token: "t", clientId: "client-123", issuer: "https://as.example", subject: "alice" }),
       ),
     ).toBe('["client-123","https://as.example","alice"]');
-    expect(authenticatedPrincipal(contextWith({ token: "t" }))).toBe("[null,null,null]");
+  });
+
+  it("falls back to the token itself when the auth layer names no client, issuer or subject", () => {
+    expect(authenticatedPrincipal(contextWith({ token: "t", scopes: ["a"] }))).toBe('[null,null,null,"t"]');
+    const alice = authenticatedPrincipal(contextWith({ token: "alice-token" }));
+    const bob = authenticatedPrincipal(contextWith({ token: "bob-token" }));
+    expect(alice).not.toBe(bob);
+    // A client alone (no subject) stays bound to the client, whatever the token.
+    expect(authenticatedPrincipal(contextWith({ token: "one", clientId: "c" }))).toBe(
+      authenticatedPrincipal(contextWith({ token: "two", clientId: "c" })),
+    );
   });
 
   it("distinguishes two subjects of one client", () => {

@@ -18,8 +18,9 @@ const TAG_BYTES = 16;
 /**
  * The default principal binding: the authenticated identity of the request, as the compact JSON
  * `[clientId, issuer, subject]` (each `null` when the auth layer did not supply it), e.g.
- * `["client-123","https://as.example","alice"]`; `undefined` when the request carries no
- * `ctx.auth` (the state is then not principal-bound). Two users of one OAuth client are distinct
+ * `["client-123","https://as.example","alice"]`; with none of the three, the token itself
+ * (`principalOf`); `undefined` when the request carries no `ctx.auth` (the state is then not
+ * principal-bound). Two users of one OAuth client are distinct
  * when the verifier supplies subjects. An auth layer must supply the components consistently, or
  * flows in progress fail ("principal drift").
  */

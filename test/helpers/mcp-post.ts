@@ -1,0 +1,67 @@
+/**
+ * One MCP request over real HTTP, for auth tests: a 2026-07-28 request (its `_meta` and mirrored
+ * headers) or a 2025-era one on a session, with an optional bearer token; resolves with the
+ * status, the challenge, the session id and the parsed JSON body.
+ */
+import type { JSONRPCRequest } from "../../src/protocol/jsonrpc.js";
+import { requestMetadataHeaders } from "../../src/transport/http/headers.js";
+import { requestMeta } from "./meta.js";
+
+let nextId = 1;
+
+/** A 2026-07-28 request with a valid `_meta` (the client declares form elicitation). */
+export function modern(method: string, params: Record<string, unknown> = {}): JSONRPCRequest {
+  return {
+    jsonrpc: "2.0",
+    id: nextId++,
+    method,
+    params: { ...params, _meta: requestMeta({ elicitation: { form: {} } }) },
+  };
+}
+
+/** A 2025-era request (no `_meta`). */
+export function legacy(method: string, params: Record<string, unknown> = {}): JSONRPCRequest {
+  return { jsonrpc: "2.0", id: nextId++, method, params };
+}
+
+/** The `initialize` of a 2025-11-25 client. */
+export function initialize(): JSONRPCRequest {
+  return legacy("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "legacy", version: "1" },
+  });
+}
+
+/** The headers of a request on the 2025-era session `sessionId`. */
+export function onSession(sessionId: string): Record<string, string> {
+  return { "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" };
+}
+
+/** POSTs `message` to `url` with `token` (if any) and `extra` headers. */
+export async function post(
+  url: string | URL,
+  message: JSONRPCRequest,
+  token?: string,
+  extra: Record<string, string> = {},
+) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...requestMetadataHeaders(message),
+      ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+      ...extra,
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    challenge: response.headers.get("www-authenticate"),
+    sessionId: response.headers.get("mcp-session-id"),
+    // biome-ignore lint/suspicious/noExplicitAny: tests read the response's fields directly
+    body: (text === "" ? undefined : JSON.parse(text)) as Record<string, any>,
+  };
+}
