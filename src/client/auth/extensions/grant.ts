@@ -147,6 +147,17 @@ export async function tokenRequest<T>(endpoint: string | undefined, run: () => P
         cause: error,
       });
     }
+    if (error instanceof oauth.WWWAuthenticateChallengeError) {
+      // A refused client authentication may come as a 401 challenge instead (RFC 6749 §5.2).
+      const code = error.cause.map((challenge) => challenge.parameters.error).find((e) => e !== undefined);
+      throw new OAuthError(
+        "token",
+        `the token endpoint ${endpoint} refused: ${code ?? `HTTP ${error.status}`}`,
+        {
+          cause: error,
+        },
+      );
+    }
     if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
       throw new OAuthError(
         "token",
