@@ -20,7 +20,12 @@ import type {
   HttpAuthRequest,
   HttpClientAuth,
 } from "../../../transport/http/client-auth.js";
-import { type DiscoveredResource, discoverResource, readChallenge } from "./discovery.js";
+import {
+  type ChallengeParameters,
+  type DiscoveredResource,
+  discoverResource,
+  readChallenge,
+} from "./discovery.js";
 import { DEFAULT_DPOP_ALGORITHM, DPoPProver } from "./dpop.js";
 import type { ExtensionGrant, ExtensionGrantContext, OAuthRequestOptions } from "./grant.js";
 
@@ -90,6 +95,8 @@ export class GrantAuthorization implements HttpClientAuth {
   #pending: Promise<HeldToken> | undefined;
   /** The requests (by signal) that already obtained a token after a challenge: a second refusal stands. */
   readonly #obtainedFor = new WeakSet<AbortSignal>();
+  /** The token each request (by signal) was last sent with; null for none. */
+  readonly #sentWith = new WeakMap<AbortSignal, HeldToken | null>();
 
   /**
    * @throws TypeError when `grant` has no `obtain` method, `scope` is no string, `dpop` is no
@@ -113,17 +120,22 @@ export class GrantAuthorization implements HttpClientAuth {
   /** The headers that present the current token; none before the server first asks for one. */
   async headers(request: HttpAuthRequest): Promise<Record<string, string>> {
     let token = this.#token;
-    if (token === undefined) return {};
-    if (token.expiresAtMs !== undefined && token.expiresAtMs - TOKEN_EXPIRY_MARGIN_MS <= Date.now()) {
-      token = await this.#obtain(request.signal, undefined);
+    if (
+      token !== undefined &&
+      token.expiresAtMs !== undefined &&
+      token.expiresAtMs - TOKEN_EXPIRY_MARGIN_MS <= Date.now()
+    ) {
+      token = await this.#obtain(request.signal, undefined, undefined);
     }
-    return this.#present(token, request);
+    this.#sentWith.set(request.signal, token ?? null);
+    return token === undefined ? {} : this.#present(token, request);
   }
 
   /**
-   * A 401 obtains a token (once per request); a `use_dpop_nonce` 401 takes the server's
-   * `DPoP-Nonce` for the next proof; a 403 `insufficient_scope` obtains a token for the scope it
-   * names (once per request). Anything else lets the answer stand.
+   * A 401 obtains a token (once per request; a request sent with an older token than the current
+   * one is simply sent again); a `use_dpop_nonce` 401 takes the server's `DPoP-Nonce` for the next
+   * proof; a 403 `insufficient_scope` obtains a token for the scope it names (once per request).
+   * Anything else lets the answer stand.
    *
    * @throws OAuthError when discovery or the grant fails.
    */
@@ -140,24 +152,41 @@ export class GrantAuthorization implements HttpClientAuth {
     if (challenge.status === 403) {
       if (said?.error !== "insufficient_scope" || said.scope === undefined) return false;
       scope = said.scope;
-    }
-    if (
-      this.#discovered === undefined ||
-      (said?.resourceMetadata !== undefined && said.resourceMetadata !== this.#discovered.url)
-    ) {
-      const value = await discoverResource(challenge.url, said?.resourceMetadata, (url) =>
-        this.#requestOptions(url, challenge.signal),
-      );
-      this.#discovered = { url: said?.resourceMetadata, value };
+    } else {
+      const sent = this.#sentWith.get(challenge.signal);
+      if (
+        this.#pending !== undefined ||
+        (this.#token !== undefined && sent !== undefined && sent !== this.#token)
+      ) {
+        await this.#pending;
+        return true;
+      }
     }
     this.#obtainedFor.add(challenge.signal);
-    await this.#obtain(challenge.signal, scope ?? said?.scope);
+    await this.#obtain(challenge.signal, scope ?? said?.scope, { url: challenge.url, said });
     return true;
   }
 
-  /** Runs the grant (one run at a time; concurrent callers share it) and keeps its token. */
-  #obtain(signal: AbortSignal, challengeScope: string | undefined): Promise<HeldToken> {
-    this.#pending ??= this.#runGrant(signal, challengeScope).finally(() => {
+  /**
+   * Discovers (the first time, or when the challenge names other metadata) and runs the grant,
+   * one run at a time (concurrent callers share it), and keeps its token.
+   */
+  #obtain(
+    signal: AbortSignal,
+    challengeScope: string | undefined,
+    from: { url: URL; said: ChallengeParameters | undefined } | undefined,
+  ): Promise<HeldToken> {
+    this.#pending ??= (async () => {
+      const named = from?.said?.resourceMetadata;
+      if (
+        from !== undefined &&
+        (this.#discovered === undefined || (named !== undefined && named !== this.#discovered.url))
+      ) {
+        const value = await discoverResource(from.url, named, (url) => this.#requestOptions(url, signal));
+        this.#discovered = { url: named, value };
+      }
+      return this.#runGrant(signal, challengeScope);
+    })().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
