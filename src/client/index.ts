@@ -26,6 +26,7 @@ export {
   enterpriseManagedGrant,
   GrantAuthorization,
   type GrantAuthorizationOptions,
+  type GrantRequestOptions,
   ID_JAG_TOKEN_TYPE,
   ID_TOKEN_TYPE,
   JWT_BEARER_GRANT_TYPE,

@@ -48,7 +48,8 @@ function secretClient(context: Context): ClientIdentity {
  */
 function headlessAuthorizationCode(): ExtensionGrant {
   return {
-    grantType: "authorization_code",
+    grantTypes: ["authorization_code"],
+    redirectUris: [REDIRECT_URI],
     async obtain(context: ExtensionGrantContext) {
       const { as } = context;
       const registration = await oauth.dynamicClientRegistrationRequest(

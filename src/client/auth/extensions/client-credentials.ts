@@ -43,7 +43,8 @@ export function clientCredentialsGrant(options: ClientCredentialsGrantOptions): 
   }
   const { client, clientAuth } = clientOf(identity);
   return {
-    grantType: "client_credentials",
+    grantTypes: ["client_credentials"],
+    redirectUris: [],
     obtain: (context) =>
       tokenRequest(context.as.token_endpoint, async () => {
         const response = await oauth.clientCredentialsGrantRequest(

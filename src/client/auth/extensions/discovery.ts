@@ -7,7 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "../errors.js";
-import type { OAuthRequestOptions } from "./grant.js";
+import type { GrantRequestOptions } from "./grant.js";
 
 /** What the client learns about a protected resource and its authorization server. */
 export interface DiscoveredResource {
@@ -20,7 +20,7 @@ export interface DiscoveredResource {
 }
 
 /** How discovery makes its requests: oauth4webapi's options for a request to a URL. */
-export type RequestOptionsFor = (url: URL) => OAuthRequestOptions;
+export type RequestOptionsFor = (url: URL) => GrantRequestOptions;
 
 /** What a `WWW-Authenticate` challenge says, from its `Bearer` (else `DPoP`) challenge. */
 export interface ChallengeParameters {

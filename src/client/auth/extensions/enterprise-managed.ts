@@ -90,7 +90,8 @@ export function enterpriseManagedGrant(options: EnterpriseManagedGrantOptions): 
   const { client: idpClient, clientAuth: idpClientAuth } = clientOf(idpIdentity);
 
   return {
-    grantType: JWT_BEARER_GRANT_TYPE,
+    grantTypes: [JWT_BEARER_GRANT_TYPE],
+    redirectUris: [],
     async obtain(context) {
       const subjectToken = await subjectTokenOf();
       if (typeof subjectToken !== "string" || subjectToken === "") {

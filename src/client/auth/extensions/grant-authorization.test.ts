@@ -48,7 +48,8 @@ function recordingGrant(answer: { tokenType?: string; expiresIn?: number } = {})
   const contexts: ExtensionGrantContext[] = [];
   let count = 0;
   const grant: ExtensionGrant = {
-    grantType: "test",
+    grantTypes: ["test"],
+    redirectUris: [],
     async obtain(context) {
       contexts.push(context);
       count++;

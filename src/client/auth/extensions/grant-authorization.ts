@@ -27,7 +27,7 @@ import {
   readChallenge,
 } from "./discovery.js";
 import { DEFAULT_DPOP_ALGORITHM, DPoPProver } from "./dpop.js";
-import type { ExtensionGrant, ExtensionGrantContext, OAuthRequestOptions } from "./grant.js";
+import type { ExtensionGrant, ExtensionGrantContext, GrantRequestOptions } from "./grant.js";
 
 /** How long before its stated expiry a token is no longer sent but replaced: 30 s. */
 export const TOKEN_EXPIRY_MARGIN_MS = 30_000;
@@ -229,7 +229,7 @@ export class GrantAuthorization implements HttpClientAuth {
     return { authorization: `Bearer ${token.accessToken}` };
   }
 
-  #requestOptions(url: URL | undefined, signal: AbortSignal): OAuthRequestOptions {
+  #requestOptions(url: URL | undefined, signal: AbortSignal): GrantRequestOptions {
     return {
       ...(this.#fetch === undefined ? {} : { [oauth.customFetch]: this.#fetch }),
       [oauth.allowInsecureRequests]: url !== undefined && url.protocol === "http:" && isLoopback(url),

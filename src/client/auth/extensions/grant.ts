@@ -10,10 +10,10 @@ import { isObject, optionError, optionTypeError } from "../../../protocol/option
 import { OAuthError } from "../errors.js";
 
 /** oauth4webapi's options for one request: the `fetch`, plain HTTP allowed (loopback only), the signal. */
-export interface OAuthRequestOptions {
-  [oauth.customFetch]?: typeof fetch;
-  [oauth.allowInsecureRequests]?: boolean;
-  signal?: AbortSignal;
+export interface GrantRequestOptions {
+  readonly [oauth.customFetch]?: (url: string, init: RequestInit) => Promise<Response>;
+  readonly [oauth.allowInsecureRequests]?: boolean;
+  readonly signal?: AbortSignal;
 }
 
 /** Everything a grant needs to obtain tokens from one authorization server for one resource. */
@@ -24,16 +24,21 @@ export interface ExtensionGrantContext {
   readonly resource: string;
   /** The scopes to request, space-separated; undefined omits the parameter. */
   readonly scope: string | undefined;
-  /** The DPoP handle when tokens are to be sender-constrained (RFC 9449 §5); else undefined. */
-  readonly dpop: oauth.DPoPHandle | undefined;
+  /** The DPoP handle when tokens are to be sender-constrained (RFC 9449 §5); absent otherwise. */
+  readonly dpop?: oauth.DPoPHandle | undefined;
   /** oauth4webapi's request options for a request to `url` (fetch, signal, loopback HTTP). */
-  requestOptions(url: string | URL | undefined): OAuthRequestOptions;
+  requestOptions(url: string | URL | undefined): GrantRequestOptions;
 }
 
-/** A way to obtain tokens without a user: client credentials, a JWT bearer assertion, ... */
+/**
+ * A way to obtain tokens without a user: client credentials, a JWT bearer assertion, ... It
+ * brings its own client identity (these grants need a client registered beforehand).
+ */
 export interface ExtensionGrant {
-  /** The grant type it sends at the authorization server's token endpoint. */
-  readonly grantType: string;
+  /** The grant types it sends at the authorization server's token endpoint (RFC 7591 `grant_types`). */
+  readonly grantTypes: readonly string[];
+  /** The redirect URIs to register: none, these grants have no redirect. */
+  readonly redirectUris: readonly string[];
   /**
    * Obtains tokens (the token endpoint's response, checked by oauth4webapi).
    *

@@ -21,12 +21,12 @@ describe("the extension grants", () => {
 
   it("client credentials need a confidential client: a secret or a private key, not both, not neither", async () => {
     const { privateKey, publicKey } = await generateKeyPair("ES256");
-    expect(clientCredentialsGrant({ client: { clientId: "a", clientSecret: "s" } }).grantType).toBe(
+    expect(clientCredentialsGrant({ client: { clientId: "a", clientSecret: "s" } }).grantTypes).toEqual([
       "client_credentials",
-    );
-    expect(clientCredentialsGrant({ client: { clientId: "a", privateKey } }).grantType).toBe(
+    ]);
+    expect(clientCredentialsGrant({ client: { clientId: "a", privateKey } }).grantTypes).toEqual([
       "client_credentials",
-    );
+    ]);
     expect(() => clientCredentialsGrant({ client: { clientId: "a" } })).toThrow(
       /clientSecret or a privateKey/,
     );
@@ -46,9 +46,9 @@ describe("the extension grants", () => {
   });
 
   it("the JWT bearer grant needs an assertion function; a public client is fine", () => {
-    expect(jwtBearerGrant({ client: { clientId: "w" }, assertion: () => "jwt" }).grantType).toBe(
+    expect(jwtBearerGrant({ client: { clientId: "w" }, assertion: () => "jwt" }).grantTypes).toEqual([
       JWT_BEARER_GRANT_TYPE,
-    );
+    ]);
     expect(() => jwtBearerGrant({ client: { clientId: "w" } } as never)).toThrow(/"assertion" is required/);
     expect(() => jwtBearerGrant({ client: { clientId: "w" }, assertion: "jwt" as never })).toThrow(
       /"assertion"/,
@@ -58,8 +58,8 @@ describe("the extension grants", () => {
   it("enterprise-managed authorization checks its IdP and subject token when it is built", () => {
     const subjectToken = () => "id-token";
     expect(
-      enterpriseManagedGrant({ client: { clientId: "c", clientSecret: "s" }, idp, subjectToken }).grantType,
-    ).toBe(JWT_BEARER_GRANT_TYPE);
+      enterpriseManagedGrant({ client: { clientId: "c", clientSecret: "s" }, idp, subjectToken }).grantTypes,
+    ).toEqual([JWT_BEARER_GRANT_TYPE]);
     expect(() =>
       enterpriseManagedGrant({ client: { clientId: "c" }, idp: undefined as never, subjectToken }),
     ).toThrow(/"idp" must be an object/);

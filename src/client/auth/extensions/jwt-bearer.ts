@@ -56,7 +56,8 @@ export function jwtBearerGrant(options: JwtBearerGrantOptions): ExtensionGrant {
   checkFunction(owner, "assertion", checked.assertion);
   const assertionOf = checked.assertion;
   return {
-    grantType: JWT_BEARER_GRANT_TYPE,
+    grantTypes: [JWT_BEARER_GRANT_TYPE],
+    redirectUris: [],
     obtain: async (context) => presentAssertion(context, identity, await assertionOf(context.as)),
   };
 }
