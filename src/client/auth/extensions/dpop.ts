@@ -55,8 +55,10 @@ export class DPoPProver {
       [oauth.allowInsecureRequests]: true,
       [oauth.customFetch]: captureInto(sink),
     });
-    const headers = sink.headers ?? {};
-    return { authorization: headers.authorization ?? `DPoP ${accessToken}`, dpop: headers.dpop ?? "" };
+    const { authorization, dpop } = sink.headers ?? {};
+    if (authorization === undefined || dpop === undefined)
+      throw new Error("oauth4webapi built no DPoP proof");
+    return { authorization, dpop };
   }
 
   /**
