@@ -26,7 +26,6 @@ export {
   enterpriseManagedGrant,
   GrantAuthorization,
   type GrantAuthorizationOptions,
-  type GrantRequestOptions,
   ID_JAG_TOKEN_TYPE,
   ID_TOKEN_TYPE,
   JWT_BEARER_GRANT_TYPE,

@@ -7,7 +7,7 @@
  * Token Usage; ext-auth oauth-client-credentials, enterprise-managed-authorization; SEP-1932,
  * SEP-1933; RFC 9449 §7, §9.
  */
-import * as oauth from "oauth4webapi";
+import type * as oauth from "oauth4webapi";
 import {
   checkFunction,
   checkOptionsObject,
@@ -20,14 +20,11 @@ import type {
   HttpAuthRequest,
   HttpClientAuth,
 } from "../../../transport/http/client-auth.js";
-import {
-  type ChallengeParameters,
-  type DiscoveredResource,
-  discoverResource,
-  readChallenge,
-} from "./discovery.js";
+import { type AuthChallenge, authChallengeOf } from "../challenge.js";
+import { discoverAuthorizationServer, discoverResource } from "../discovery.js";
+import { type OAuthHttp, requestOptions } from "../http.js";
 import { DEFAULT_DPOP_ALGORITHM, DPoPProver } from "./dpop.js";
-import type { ExtensionGrant, ExtensionGrantContext, GrantRequestOptions } from "./grant.js";
+import type { ExtensionGrant, ExtensionGrantContext } from "./grant.js";
 
 /** How long before its stated expiry a token is no longer sent but replaced: 30 s. */
 export const TOKEN_EXPIRY_MARGIN_MS = 30_000;
@@ -51,23 +48,22 @@ export interface GrantAuthorizationOptions {
   fetch?: typeof fetch;
 }
 
+/** What the client learned about the resource and its authorization server. */
+interface DiscoveredResource {
+  /** The resource identifier, exactly as its metadata publishes it (the `resource` parameter). */
+  readonly resource: string;
+  /** The scopes its metadata lists, space-separated; undefined when it lists none. */
+  readonly scopesSupported: string | undefined;
+  /** The authorization server's validated metadata. */
+  readonly as: oauth.AuthorizationServer;
+}
+
 /** The token in use. */
 interface HeldToken {
   readonly accessToken: string;
   /** `bearer` or `dpop`, as the token endpoint said (lower case). */
   readonly tokenType: string;
   readonly expiresAtMs: number | undefined;
-}
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`: the hosts plain HTTP may reach. */
-function isLoopback(url: URL): boolean {
-  const host = url.hostname;
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host === "[::1]" ||
-    /^127(?:\.\d{1,3}){3}$/.test(host)
-  );
 }
 
 /**
@@ -140,7 +136,7 @@ export class GrantAuthorization implements HttpClientAuth {
    * @throws OAuthError when discovery or the grant fails.
    */
   async onChallenge(challenge: HttpAuthChallenge): Promise<boolean> {
-    const said = await readChallenge(challenge.status, challenge.header("www-authenticate"));
+    const said = await authChallengeOf(challenge.status, challenge.header("www-authenticate"));
     if (said?.error === "use_dpop_nonce") {
       const nonce = challenge.header("dpop-nonce");
       if (nonce === null || this.#prover === undefined || this.#token?.tokenType !== "dpop") return false;
@@ -174,7 +170,7 @@ export class GrantAuthorization implements HttpClientAuth {
   #obtain(
     signal: AbortSignal,
     challengeScope: string | undefined,
-    from: { url: URL; said: ChallengeParameters | undefined } | undefined,
+    from: { url: URL; said: AuthChallenge | undefined } | undefined,
   ): Promise<HeldToken> {
     this.#pending ??= (async () => {
       const named = from?.said?.resourceMetadata;
@@ -182,7 +178,15 @@ export class GrantAuthorization implements HttpClientAuth {
         from !== undefined &&
         (this.#discovered === undefined || (named !== undefined && named !== this.#discovered.url))
       ) {
-        const value = await discoverResource(from.url, named, (url) => this.#requestOptions(url, signal));
+        const http = this.#http(signal);
+        const metadata = await discoverResource(http, from.url, named);
+        const scopes = metadata.scopes_supported;
+        const value: DiscoveredResource = {
+          resource: metadata.resource,
+          scopesSupported: scopes === undefined || scopes.length === 0 ? undefined : scopes.join(" "),
+          // The first authorization server the resource names (Spec: RFC 9728 §2 lets the client choose).
+          as: await discoverAuthorizationServer(http, metadata.authorization_servers[0] as string),
+        };
         this.#discovered = { url: named, value };
       }
       return this.#runGrant(signal, challengeScope);
@@ -200,7 +204,7 @@ export class GrantAuthorization implements HttpClientAuth {
       resource: discovered.resource,
       scope: this.#scope ?? challengeScope ?? discovered.scopesSupported,
       dpop: (await this.#dpopProver(discovered.as))?.handle,
-      requestOptions: (url) => this.#requestOptions(url === undefined ? undefined : new URL(url), signal),
+      requestOptions: (url) => requestOptions(this.#http(signal), url),
     };
     const answer = await this.#grant.obtain(context);
     const token: HeldToken = {
@@ -229,11 +233,7 @@ export class GrantAuthorization implements HttpClientAuth {
     return { authorization: `Bearer ${token.accessToken}` };
   }
 
-  #requestOptions(url: URL | undefined, signal: AbortSignal): GrantRequestOptions {
-    return {
-      ...(this.#fetch === undefined ? {} : { [oauth.customFetch]: this.#fetch }),
-      [oauth.allowInsecureRequests]: url !== undefined && url.protocol === "http:" && isLoopback(url),
-      signal,
-    };
+  #http(signal: AbortSignal): OAuthHttp {
+    return { fetch: this.#fetch ?? fetch, signal };
   }
 }

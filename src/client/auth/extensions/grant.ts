@@ -8,13 +8,7 @@
 import * as oauth from "oauth4webapi";
 import { isObject, optionError, optionTypeError } from "../../../protocol/options.js";
 import { OAuthError } from "../errors.js";
-
-/** oauth4webapi's options for one request: the `fetch`, plain HTTP allowed (loopback only), the signal. */
-export interface GrantRequestOptions {
-  readonly [oauth.customFetch]?: (url: string, init: RequestInit) => Promise<Response>;
-  readonly [oauth.allowInsecureRequests]?: boolean;
-  readonly signal?: AbortSignal;
-}
+import type { OAuthRequestOptions } from "../http.js";
 
 /** Everything a grant needs to obtain tokens from one authorization server for one resource. */
 export interface ExtensionGrantContext {
@@ -27,7 +21,7 @@ export interface ExtensionGrantContext {
   /** The DPoP handle when tokens are to be sender-constrained (RFC 9449 §5); absent otherwise. */
   readonly dpop?: oauth.DPoPHandle | undefined;
   /** oauth4webapi's request options for a request to `url` (fetch, signal, loopback HTTP). */
-  requestOptions(url: string | URL | undefined): GrantRequestOptions;
+  requestOptions(url: string | URL | undefined): OAuthRequestOptions;
 }
 
 /**

@@ -13,7 +13,7 @@ export {
   ID_TOKEN_TYPE,
   TOKEN_EXCHANGE_GRANT_TYPE,
 } from "./enterprise-managed.js";
-export type { ClientIdentity, ExtensionGrant, ExtensionGrantContext, GrantRequestOptions } from "./grant.js";
+export type { ClientIdentity, ExtensionGrant, ExtensionGrantContext } from "./grant.js";
 export {
   GrantAuthorization,
   type GrantAuthorizationOptions,
