@@ -3,7 +3,8 @@
  * tokens (client credentials with a secret and with `private_key_jwt`, a workload's JWT bearer
  * grant, an enterprise ID-JAG exchanged then presented, DPoP-bound tokens with its nonce), and a
  * tsmcp server behind `bearerAuth` + `jwtVerifier` answers over real HTTP. The client starts with
- * no token: the server's 401 leads it to the metadata, the grant, and the retried request.
+ * no token: the server's 401 leads it to the metadata, the grant, and the retried request. The same
+ * grants run inside `OAuthClientProvider`, DPoP included.
  */
 import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,7 @@ import {
   type GrantAuthorizationOptions,
   JWT_BEARER_GRANT_TYPE,
   jwtBearerGrant,
+  OAuthClientProvider,
   OAuthError,
   TOKEN_EXCHANGE_GRANT_TYPE,
 } from "../../src/client/index.js";
@@ -295,5 +297,28 @@ describe("DPoP with an authorization server that demands its nonce", () => {
     expect(await whoami(notes.url, { grant, dpop: true })).toBe(`${KEY_CLIENT_ID} as ${KEY_CLIENT_ID}`);
     expect(as.grantTypes).toEqual(["client_credentials", "client_credentials"]);
     expect(notes.dpop.proofs).toBeGreaterThan(0);
+  });
+
+  it("OAuthClientProvider runs an extension grant with DPoP too: both nonces taken, proofs on every request", async () => {
+    const tokenRequests = as.grantTypes.length;
+    const challenges = notes.dpop.nonceChallenges;
+    const proofs = notes.dpop.proofs;
+    const auth = new OAuthClientProvider({
+      grant: clientCredentialsGrant({
+        client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+      }),
+      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+      dpop: true,
+    });
+    const client = await Client.connect(new HttpClientTransport(notes.url, { auth }));
+    try {
+      const result = await client.callTool("whoami", {});
+      expect(result.content).toEqual([{ type: "text", text: `${SECRET_CLIENT_ID} as ${SECRET_CLIENT_ID}` }]);
+    } finally {
+      await client.close();
+    }
+    expect(as.grantTypes.slice(tokenRequests)).toEqual(["client_credentials", "client_credentials"]);
+    expect(notes.dpop.nonceChallenges - challenges).toBe(1);
+    expect(notes.dpop.proofs - proofs).toBeGreaterThanOrEqual(3);
   });
 });

@@ -10,6 +10,41 @@ import * as oauth from "oauth4webapi";
 /** The proof algorithm {@link DPoPProver.generate} uses by default. */
 export const DEFAULT_DPOP_ALGORITHM = "ES256";
 
+/**
+ * What a `dpop` option says: a {@link DPoPProver} to prove with its key; true for a fresh key;
+ * false never to; undefined for a fresh key when the authorization server lists
+ * {@link DEFAULT_DPOP_ALGORITHM} in `dpop_signing_alg_values_supported`.
+ */
+export type DPoPOption = DPoPProver | boolean | undefined;
+
+/**
+ * Checks a `dpop` option.
+ *
+ * @throws TypeError naming `owner` unless it is undefined, a boolean or a {@link DPoPProver}.
+ */
+export function checkDPoPOption(owner: string, value: unknown): DPoPOption {
+  if (value !== undefined && typeof value !== "boolean" && !(value instanceof DPoPProver)) {
+    throw new TypeError(`${owner} option "dpop" must be a boolean or a DPoPProver`);
+  }
+  return value;
+}
+
+/**
+ * The prover to use with `as` under `option`: `current` when there is one (one key for the
+ * client's life), else the option's or a new one, else undefined (no DPoP).
+ */
+export async function proverFor(
+  option: DPoPOption,
+  as: oauth.AuthorizationServer,
+  current: DPoPProver | undefined,
+): Promise<DPoPProver | undefined> {
+  if (option === false) return undefined;
+  if (option instanceof DPoPProver) return option;
+  if (current !== undefined) return current;
+  const advertised = as.dpop_signing_alg_values_supported?.includes(DEFAULT_DPOP_ALGORITHM) === true;
+  return option === true || advertised ? DPoPProver.generate() : undefined;
+}
+
 /** No request leaves the process through this: oauth4webapi builds a request and hands it here. */
 function captureInto(
   sink: { headers?: Record<string, string> },

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpAuthChallenge } from "../../../transport/http/client-auth.js";
+import { OAuthClientProvider } from "../provider.js";
 import { DEFAULT_DPOP_ALGORITHM, DPoPProver } from "./dpop.js";
 import type { ExtensionGrant, ExtensionGrantContext } from "./grant.js";
 import { GrantAuthorization, TOKEN_EXPIRY_MARGIN_MS } from "./grant-authorization.js";
@@ -100,6 +101,9 @@ describe("GrantAuthorization", () => {
     );
     expect(() => new GrantAuthorization({ grant, scope: 1 as never })).toThrow(/option "scope"/);
     expect(() => new GrantAuthorization({ grant, dpop: "yes" as never })).toThrow(/option "dpop"/);
+    expect(() => new OAuthClientProvider({ grant, client: { clientId: "c" }, dpop: 1 as never })).toThrow(
+      /OAuthClientProvider option "dpop" must be a boolean or a DPoPProver/,
+    );
     expect(() => new GrantAuthorization({ grant, fetch: 1 as never })).toThrow(/option "fetch"/);
   });
 

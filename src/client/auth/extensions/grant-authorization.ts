@@ -23,7 +23,7 @@ import type {
 import { type AuthChallenge, authChallengeOf } from "../challenge.js";
 import { discoverAuthorizationServer, discoverResource } from "../discovery.js";
 import { type OAuthHttp, requestOptions } from "../http.js";
-import { DEFAULT_DPOP_ALGORITHM, DPoPProver } from "./dpop.js";
+import { checkDPoPOption, type DPoPOption, type DPoPProver, proverFor } from "./dpop.js";
 import type { ExtensionGrant, ExtensionGrantContext } from "./grant.js";
 
 /** How long before its stated expiry a token is no longer sent but replaced: 30 s. */
@@ -83,7 +83,7 @@ interface HeldToken {
 export class GrantAuthorization implements HttpClientAuth {
   readonly #grant: ExtensionGrant;
   readonly #scope: string | undefined;
-  readonly #dpopOption: DPoPProver | boolean | undefined;
+  readonly #dpopOption: DPoPOption;
   readonly #fetch: typeof fetch | undefined;
   #discovered: { readonly url: string | undefined; readonly value: DiscoveredResource } | undefined;
   #prover: DPoPProver | undefined;
@@ -104,8 +104,7 @@ export class GrantAuthorization implements HttpClientAuth {
     if (!isObject(grant) || typeof grant.obtain !== "function")
       throw optionTypeError(owner, "grant", "an ExtensionGrant (an object with an obtain() method)");
     checkString(owner, "scope", scope);
-    if (dpop !== undefined && typeof dpop !== "boolean" && !(dpop instanceof DPoPProver))
-      throw optionTypeError(owner, "dpop", "a boolean or a DPoPProver");
+    checkDPoPOption(owner, dpop);
     checkFunction(owner, "fetch", fetchOption);
     this.#grant = grant;
     this.#scope = scope;
@@ -217,12 +216,7 @@ export class GrantAuthorization implements HttpClientAuth {
   }
 
   async #dpopProver(as: oauth.AuthorizationServer): Promise<DPoPProver | undefined> {
-    const option = this.#dpopOption;
-    if (option === false) return undefined;
-    if (option instanceof DPoPProver) this.#prover = option;
-    const advertised = as.dpop_signing_alg_values_supported?.includes(DEFAULT_DPOP_ALGORITHM) === true;
-    if (this.#prover === undefined && (option === true || advertised))
-      this.#prover = await DPoPProver.generate();
+    this.#prover = await proverFor(this.#dpopOption, as, this.#prover);
     return this.#prover;
   }
 
