@@ -14,6 +14,27 @@ export {
 export type { HttpAuthChallenge, HttpAuthRequest, HttpClientAuth } from "../transport/http/client-auth.js";
 export { encodeParamValue, paramHeadersFor } from "../transport/http/param-headers.js";
 export {
+  type ClientCredentialsGrantOptions,
+  type ClientIdentity,
+  clientCredentialsGrant,
+  DEFAULT_DPOP_ALGORITHM,
+  DPoPProver,
+  type EnterpriseIdentityProvider,
+  type EnterpriseManagedGrantOptions,
+  type ExtensionGrant,
+  type ExtensionGrantContext,
+  enterpriseManagedGrant,
+  GrantAuthorization,
+  type GrantAuthorizationOptions,
+  ID_JAG_TOKEN_TYPE,
+  ID_TOKEN_TYPE,
+  JWT_BEARER_GRANT_TYPE,
+  type JwtBearerGrantOptions,
+  jwtBearerGrant,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  TOKEN_EXPIRY_MARGIN_MS,
+} from "./auth/extensions/index.js";
+export {
   type AuthChallenge,
   AuthorizationCodeGrant,
   type AuthorizationCodeGrantOptions,

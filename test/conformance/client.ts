@@ -23,6 +23,7 @@ import {
   type SamplingCallback,
 } from "tsmcp/client";
 import type { CallToolResult, Tool } from "tsmcp/types";
+import { isAuthExtensionScenario, runAuthExtensionScenario } from "./auth-extensions.js";
 
 /** What a scenario handler gets: the connected client and the scenario's context, if any. */
 interface ScenarioRun {
@@ -349,6 +350,7 @@ async function main(): Promise<void> {
   if (version.startsWith("2025-") || version.startsWith("2024-")) era = "legacy";
   else if (version !== "2026-07-28")
     fail(`MCP_CONFORMANCE_PROTOCOL_VERSION ${version} is no known revision`, 2);
+  if (isAuthExtensionScenario(scenario)) return runAuthExtensionScenario(scenario, url, era);
   const missing = missingCapability(scenario);
   if (missing !== undefined) fail(`scenario ${scenario}: ${missing}`);
   const handler = SCENARIOS[scenario];

@@ -114,7 +114,7 @@ export class AuthorizationCodeGrant implements OAuthGrant {
         cause: error,
       });
     }
-    try {
+    const redeem = async () => {
       const response = await oauth.authorizationCodeGrantRequest(
         as,
         client,
@@ -122,9 +122,20 @@ export class AuthorizationCodeGrant implements OAuthGrant {
         parameters,
         this.#redirectUri,
         verifier,
-        { ...context.requestOptions(as.token_endpoint), additionalParameters: { resource } },
+        {
+          ...context.requestOptions(as.token_endpoint),
+          ...(context.dpop === undefined ? {} : { DPoP: context.dpop }),
+          additionalParameters: { resource },
+        },
       );
-      return await oauth.processAuthorizationCodeResponse(as, client, response);
+      return oauth.processAuthorizationCodeResponse(as, client, response);
+    };
+    try {
+      // A `use_dpop_nonce` refusal is answered once, with the nonce the handle kept (RFC 9449 §8).
+      return await redeem().catch((error: unknown) => {
+        if (!oauth.isDPoPNonceError(error)) throw error;
+        return redeem();
+      });
     } catch (error) {
       if (http.signal.aborted) throw http.signal.reason;
       throw new OAuthError(

@@ -21,6 +21,8 @@ export interface GrantContext {
   readonly resource: string;
   /** The scopes to request, space-separated; undefined omits the parameter. */
   readonly scope: string | undefined;
+  /** The DPoP handle when tokens are to be sender-constrained (RFC 9449 §5); absent otherwise. */
+  readonly dpop?: oauth.DPoPHandle | undefined;
   /** How to make requests (the provider's `fetch`, the MCP request's signal). */
   readonly http: OAuthHttp;
   /** oauth4webapi's request options for a request to `url` (fetch, signal, loopback HTTP). */

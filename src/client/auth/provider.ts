@@ -16,10 +16,16 @@ import {
   checkOptionsObject,
   checkString,
 } from "../../protocol/options.js";
-import type { HttpAuthChallenge, HttpAuthRequest, HttpClientAuth } from "../../transport/http/client-auth.js";
+import {
+  type HttpAuthChallenge,
+  type HttpAuthRequest,
+  type HttpClientAuth,
+  MAX_AUTH_RETRIES,
+} from "../../transport/http/client-auth.js";
 import { AuthorizationCodeGrant, absoluteUrl, type RedirectHandler } from "./authorization-code.js";
 import { type AuthChallenge, authChallengeOf } from "./challenge.js";
 import { discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
+import { checkDPoPOption, type DPoPOption, type DPoPProver, proverFor } from "./extensions/dpop.js";
 import type { OAuthGrant } from "./grant.js";
 import { type OAuthHttp, requestOptions } from "./http.js";
 import { refreshTokens, tokensFrom } from "./refresh.js";
@@ -75,6 +81,12 @@ export interface OAuthClientProviderOptions {
    * stands. A non-negative integer. Default {@link DEFAULT_MAX_STEP_UPS} (2).
    */
   maxStepUps?: number;
+  /**
+   * Sender-constrained tokens (DPoP, RFC 9449): a `DPoPProver` to prove with its key; true for a
+   * fresh ES256 key; false never to. Default: a fresh ES256 key when the authorization server
+   * lists ES256 in `dpop_signing_alg_values_supported`. Spec: SEP-1932.
+   */
+  dpop?: DPoPProver | boolean;
   /** Receives warnings (a refresh that failed); never a token. Default: none. */
   logger?: Pick<Logger, "warn">;
 }
@@ -118,6 +130,9 @@ export class OAuthClientProvider implements HttpClientAuth {
   readonly #fetch: typeof fetch;
   readonly #maxStepUps: number;
   readonly #logger: Pick<Logger, "warn"> | undefined;
+  readonly #dpopOption: DPoPOption;
+  /** The DPoP key, once the first authorization server that takes one is met. */
+  #prover: DPoPProver | undefined;
   readonly #registration: {
     clientName: string;
     clientMetadataUrl?: string;
@@ -176,6 +191,7 @@ export class OAuthClientProvider implements HttpClientAuth {
     checkObject(owner, "tokenStore", options.tokenStore);
     checkFunction(owner, "fetch", options.fetch);
     checkInteger(owner, "maxStepUps", options.maxStepUps);
+    this.#dpopOption = checkDPoPOption(owner, options.dpop);
     this.#registration = {
       clientName: clientName ?? DEFAULT_CLIENT_NAME,
       ...(clientMetadataUrl === undefined ? {} : { clientMetadataUrl }),
@@ -193,13 +209,23 @@ export class OAuthClientProvider implements HttpClientAuth {
     const tokens = await this.#currentTokens(request);
     this.#sent.set(request.signal, tokens?.accessToken);
     if (tokens === undefined) return {};
-    const scheme = tokens.tokenType.toLowerCase() === "dpop" ? "DPoP" : "Bearer";
-    return { authorization: `${scheme} ${tokens.accessToken}` };
+    if (tokens.tokenType.toLowerCase() === "dpop" && this.#prover !== undefined) {
+      return this.#prover.resourceHeaders(tokens.accessToken, request.method, request.url);
+    }
+    return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
   /** {@inheritDoc HttpClientAuth.onChallenge} */
   async onChallenge(challenge: HttpAuthChallenge): Promise<boolean> {
     const parsed = await authChallengeOf(challenge.status, challenge.header("www-authenticate"));
+    if (parsed?.error === "use_dpop_nonce") {
+      // The resource server wants its nonce in the proof (RFC 9449 §9): send again with it.
+      const nonce = challenge.header("dpop-nonce");
+      if (nonce === null || this.#prover === undefined || challenge.attempt >= MAX_AUTH_RETRIES - 1)
+        return false;
+      await this.#prover.takeNonce(challenge.url, nonce);
+      return true;
+    }
     const http: OAuthHttp = { fetch: this.#fetch, signal: challenge.signal };
     const sent = this.#sent.get(challenge.signal);
     // Closing a session (DELETE) never asks the user: a refresh at most.
@@ -316,12 +342,14 @@ export class OAuthClientProvider implements HttpClientAuth {
   /** Obtains tokens through the grant and keeps them. */
   async #authorize(http: OAuthHttp, server: ServerContext, scope: string | undefined): Promise<boolean> {
     const { as, identified, resource } = server;
+    this.#prover = await proverFor(this.#dpopOption, as, this.#prover);
     const response = await this.#grant.obtain({
       as,
       client: identified.client,
       clientAuth: identified.auth,
       resource: resource.resource,
       scope,
+      ...(this.#prover === undefined ? {} : { dpop: this.#prover.handle }),
       http,
       requestOptions: (url) => requestOptions(http, url),
     });
@@ -333,7 +361,8 @@ export class OAuthClientProvider implements HttpClientAuth {
   async #refresh(http: OAuthHttp, server: ServerContext, tokens: OAuthTokens): Promise<boolean> {
     const { as, identified, resource } = server;
     try {
-      const refreshed = await refreshTokens(http, as, identified, resource.resource, tokens);
+      const dpop = tokens.tokenType.toLowerCase() === "dpop" ? this.#prover?.handle : undefined;
+      const refreshed = await refreshTokens(http, as, identified, resource.resource, tokens, dpop);
       await this.#store.setTokens(server.key, refreshed);
       return true;
     } catch (error) {

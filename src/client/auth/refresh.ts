@@ -30,7 +30,8 @@ export function tokensFrom(
 }
 
 /**
- * Runs the refresh token grant for `tokens` (which must hold a refresh token).
+ * Runs the refresh token grant for `tokens` (which must hold a refresh token), with a DPoP proof
+ * when `dpop` is given (a DPoP-bound refresh token needs one, RFC 9449 §5).
  *
  * @throws what oauth4webapi throws for a refusal or a bad response; the signal's reason.
  */
@@ -40,18 +41,27 @@ export async function refreshTokens(
   identified: IdentifiedClient,
   resource: string,
   tokens: OAuthTokens,
+  dpop?: oauth.DPoPHandle,
 ): Promise<OAuthTokens> {
   const refreshToken = tokens.refreshToken as string;
-  const response = await oauth.refreshTokenGrantRequest(
-    as,
-    identified.client,
-    identified.auth,
-    refreshToken,
-    {
-      ...requestOptions(http, as.token_endpoint),
-      additionalParameters: { resource },
-    },
-  );
-  const processed = await oauth.processRefreshTokenResponse(as, identified.client, response);
+  const refresh = async () => {
+    const response = await oauth.refreshTokenGrantRequest(
+      as,
+      identified.client,
+      identified.auth,
+      refreshToken,
+      {
+        ...requestOptions(http, as.token_endpoint),
+        ...(dpop === undefined ? {} : { DPoP: dpop }),
+        additionalParameters: { resource },
+      },
+    );
+    return oauth.processRefreshTokenResponse(as, identified.client, response);
+  };
+  // A `use_dpop_nonce` refusal is answered once, with the nonce the handle kept (RFC 9449 §8).
+  const processed = await refresh().catch((error: unknown) => {
+    if (!oauth.isDPoPNonceError(error)) throw error;
+    return refresh();
+  });
   return tokensFrom(processed, tokens.scope, refreshToken);
 }

@@ -1,0 +1,90 @@
+import { generateKeyPair } from "jose";
+import { describe, expect, it } from "vitest";
+import { clientCredentialsGrant } from "./client-credentials.js";
+import {
+  enterpriseManagedGrant,
+  ID_JAG_TOKEN_TYPE,
+  ID_TOKEN_TYPE,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+} from "./enterprise-managed.js";
+import { JWT_BEARER_GRANT_TYPE, jwtBearerGrant } from "./jwt-bearer.js";
+
+const idp = { tokenEndpoint: "https://idp.example/token", client: { clientId: "sso" } };
+
+describe("the extension grants", () => {
+  it("pin the protocol's names", () => {
+    expect(JWT_BEARER_GRANT_TYPE).toBe("urn:ietf:params:oauth:grant-type:jwt-bearer");
+    expect(TOKEN_EXCHANGE_GRANT_TYPE).toBe("urn:ietf:params:oauth:grant-type:token-exchange");
+    expect(ID_JAG_TOKEN_TYPE).toBe("urn:ietf:params:oauth:token-type:id-jag");
+    expect(ID_TOKEN_TYPE).toBe("urn:ietf:params:oauth:token-type:id_token");
+  });
+
+  it("client credentials need a confidential client: a secret or a private key, not both, not neither", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    expect(clientCredentialsGrant({ client: { clientId: "a", clientSecret: "s" } }).grantTypes).toEqual([
+      "client_credentials",
+    ]);
+    expect(clientCredentialsGrant({ client: { clientId: "a", privateKey } }).grantTypes).toEqual([
+      "client_credentials",
+    ]);
+    expect(() => clientCredentialsGrant({ client: { clientId: "a" } })).toThrow(
+      /clientSecret or a privateKey/,
+    );
+    expect(() =>
+      clientCredentialsGrant({ client: { clientId: "a", clientSecret: "s", privateKey } as never }),
+    ).toThrow(/not both/);
+    expect(() => clientCredentialsGrant({ client: { clientId: "a", privateKey: publicKey } })).toThrow(
+      /"client.privateKey" must be a private CryptoKey/,
+    );
+    expect(() => clientCredentialsGrant({ client: { clientId: "", clientSecret: "s" } })).toThrow(
+      /"client.clientId"/,
+    );
+    expect(() => clientCredentialsGrant({ client: { clientId: "a", clientSecret: 1 } as never })).toThrow(
+      /"client.clientSecret"/,
+    );
+    expect(() => clientCredentialsGrant(undefined as never)).toThrow(/"client" must be an object/);
+  });
+
+  it("the JWT bearer grant needs an assertion function; a public client is fine", () => {
+    expect(jwtBearerGrant({ client: { clientId: "w" }, assertion: () => "jwt" }).grantTypes).toEqual([
+      JWT_BEARER_GRANT_TYPE,
+    ]);
+    expect(() => jwtBearerGrant({ client: { clientId: "w" } } as never)).toThrow(/"assertion" is required/);
+    expect(() => jwtBearerGrant({ client: { clientId: "w" }, assertion: "jwt" as never })).toThrow(
+      /"assertion"/,
+    );
+  });
+
+  it("enterprise-managed authorization checks its IdP and subject token when it is built", () => {
+    const subjectToken = () => "id-token";
+    expect(
+      enterpriseManagedGrant({ client: { clientId: "c", clientSecret: "s" }, idp, subjectToken }).grantTypes,
+    ).toEqual([JWT_BEARER_GRANT_TYPE]);
+    expect(() =>
+      enterpriseManagedGrant({ client: { clientId: "c" }, idp: undefined as never, subjectToken }),
+    ).toThrow(/"idp" must be an object/);
+    expect(() =>
+      enterpriseManagedGrant({
+        client: { clientId: "c" },
+        idp: { ...idp, tokenEndpoint: "/token" },
+        subjectToken,
+      }),
+    ).toThrow(/"idp.tokenEndpoint" must be an absolute http\(s\) URL/);
+    expect(() =>
+      enterpriseManagedGrant({ client: { clientId: "c" }, idp: { ...idp, issuer: "nope" }, subjectToken }),
+    ).toThrow(/"idp.issuer"/);
+    expect(() =>
+      enterpriseManagedGrant({
+        client: { clientId: "c" },
+        idp: { ...idp, client: {} as never },
+        subjectToken,
+      }),
+    ).toThrow(/"idp.client.clientId"/);
+    expect(() => enterpriseManagedGrant({ client: { clientId: "c" }, idp } as never)).toThrow(
+      /"subjectToken" is required/,
+    );
+    expect(() =>
+      enterpriseManagedGrant({ client: { clientId: "c" }, idp, subjectToken, subjectTokenType: 1 as never }),
+    ).toThrow(/"subjectTokenType"/);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The everything-client's auth extension scenarios: client credentials (client_secret_basic and
+ * private_key_jwt), enterprise-managed authorization (ID-JAG token exchange + JWT bearer grant),
+ * DPoP-bound tokens (with and without server nonces) and workload identity federation (JWT
+ * bearer). Each connects through a `GrantAuthorization` built from `MCP_CONFORMANCE_CONTEXT`, lists
+ * the tools and calls each one, so every request carries the token (and, for DPoP, a fresh proof).
+ *
+ * The DPoP scenarios authorize a user with `OAuthClientProvider` (the authorization code grant with
+ * PKCE, Dynamic Client Registration) asked for DPoP-bound tokens; its user's step is headless.
+ */
+import { importPKCS8 } from "jose";
+import {
+  Client,
+  type ClientIdentity,
+  clientCredentialsGrant,
+  type ExtensionGrant,
+  enterpriseManagedGrant,
+  GrantAuthorization,
+  type HttpClientAuth,
+  jwtBearerGrant,
+  OAuthClientProvider,
+} from "tsmcp/client";
+import { HttpClientTransport } from "tsmcp/transport";
+
+type Context = Record<string, unknown>;
+
+/** The redirect URI of the headless authorization: never listened on, the code is read from `Location`. */
+const REDIRECT_URI = "http://127.0.0.1/callback";
+
+function field(context: Context, name: string): string {
+  const value = context[name];
+  if (typeof value !== "string" || value === "") {
+    throw new Error(`MCP_CONFORMANCE_CONTEXT has no ${JSON.stringify(name)}`);
+  }
+  return value;
+}
+
+function secretClient(context: Context): ClientIdentity {
+  return { clientId: field(context, "client_id"), clientSecret: field(context, "client_secret") };
+}
+
+/** The grant each scenario authorizes with, from its context. */
+const GRANTS: Record<string, (context: Context) => Promise<ExtensionGrant> | ExtensionGrant> = {
+  "auth/client-credentials-basic": (context) => clientCredentialsGrant({ client: secretClient(context) }),
+  "auth/client-credentials-jwt": async (context) =>
+    clientCredentialsGrant({
+      client: {
+        clientId: field(context, "client_id"),
+        privateKey: await importPKCS8(field(context, "private_key_pem"), field(context, "signing_algorithm")),
+      },
+    }),
+  "auth/enterprise-managed-authorization": (context) =>
+    enterpriseManagedGrant({
+      client: secretClient(context),
+      idp: {
+        issuer: field(context, "idp_issuer"),
+        tokenEndpoint: field(context, "idp_token_endpoint"),
+        client: { clientId: field(context, "idp_client_id") },
+      },
+      subjectToken: () => field(context, "idp_id_token"),
+    }),
+  "auth/wif-jwt-bearer": (context) =>
+    jwtBearerGrant({
+      client: { clientId: field(context, "client_id") },
+      assertion: () => field(context, "valid_jwt"),
+    }),
+};
+
+/** The DPoP scenarios: a user's authorization (the authorization code grant), DPoP-bound. */
+const DPOP_SCENARIOS = new Set(["auth/dpop", "auth/dpop-nonce"]);
+
+/**
+ * The user's step, headless: GET the authorization URL without following the redirect and take
+ * the callback URL (with `code`, `state`, `iss`) from `Location`.
+ */
+async function headlessRedirect(url: URL): Promise<string> {
+  const answer = await fetch(url, { redirect: "manual" });
+  await answer.body?.cancel();
+  const location = answer.headers.get("location");
+  if (location === null)
+    throw new Error(`the authorization endpoint answered ${answer.status} without a redirect`);
+  return location;
+}
+
+/** Whether `scenario` is one of the auth extension scenarios this module runs. */
+export function isAuthExtensionScenario(scenario: string): boolean {
+  return Object.hasOwn(GRANTS, scenario) || DPOP_SCENARIOS.has(scenario);
+}
+
+/**
+ * Runs one auth extension scenario against the mock server at `url`: connects with the scenario's
+ * grant, lists the tools and calls each one.
+ *
+ * @throws when the flow fails (the scenario then fails).
+ */
+export async function runAuthExtensionScenario(
+  scenario: string,
+  url: string,
+  era: "2026-07-28" | "legacy",
+): Promise<void> {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  const context = raw === undefined || raw === "" ? {} : (JSON.parse(raw) as Context);
+  const makeGrant = GRANTS[scenario];
+  let auth: HttpClientAuth;
+  if (makeGrant !== undefined) auth = new GrantAuthorization({ grant: await makeGrant(context) });
+  else if (DPOP_SCENARIOS.has(scenario))
+    auth = new OAuthClientProvider({ redirectUri: REDIRECT_URI, redirect: headlessRedirect, dpop: true });
+  else throw new Error(`no auth extension scenario ${scenario}`);
+  const client = await Client.connect(new HttpClientTransport(url, { auth }), {
+    protocolVersion: era,
+    clientInfo: { name: "tsmcp-conformance-client", version: "0.1.0" },
+    timeoutMs: 20_000,
+  });
+  try {
+    const { tools } = await client.listTools();
+    for (const tool of tools) await client.callTool(tool.name, {});
+    process.stderr.write(`[client] scenario ${scenario}: called ${tools.length} tool(s)\n`);
+  } finally {
+    await client.close();
+  }
+}
