@@ -97,35 +97,68 @@ function asContent(key: string, content: unknown): ElicitContent {
 }
 
 /**
+ * The scripted answer to an elicitation, if any: by key, or on a 2025-era session (where the key
+ * is the server's request id, which no one can know in advance) the one scripted answer whose
+ * fields the form has, including every required one. `--decline` names the key there too, or on a
+ * 2025-era session one of the form's fields.
+ */
+function scriptedAnswer(
+  scripted: ScriptedAnswers,
+  params: ElicitRequestParams,
+  context: InputRequestContext,
+): ElicitResult | undefined {
+  const byKey = scripted.answers.get(context.key);
+  if (scripted.declines.has(context.key)) return { action: "decline" };
+  if (byKey !== undefined)
+    return params.mode === "url" ? { action: "accept" } : { action: "accept", content: byKey };
+  if (context.era !== "legacy" || params.mode === "url") return undefined;
+  const fields = Object.keys(params.requestedSchema.properties);
+  if (fields.some((field) => scripted.declines.has(field))) return { action: "decline" };
+  const required = params.requestedSchema.required ?? [];
+  const fitting = [...scripted.answers.values()].filter(
+    (content) =>
+      Object.keys(content).every((field) => fields.includes(field)) &&
+      required.every((field) => field in content),
+  );
+  return fitting.length === 1 && fitting[0] !== undefined
+    ? { action: "accept", content: fitting[0] }
+    : undefined;
+}
+
+/**
  * The client callbacks for a command: each asks `scripted` first, then `asker` (a terminal), and
- * throws {@link UnansweredInputError} when neither answers. `report` is told each answer given
- * (round, key, question, answer), for the person to see each round.
+ * throws {@link UnansweredInputError} when neither answers, also recording it in `unanswered` (a
+ * 2025-era server sees only that the callback failed). `report` is told each answer given (round,
+ * key, question, answer), for the person to see each round.
  */
 export function answerCallbacks(
   scripted: ScriptedAnswers,
   asker: Asker | undefined,
   report: (line: string) => void,
+  unanswered: UnansweredInputError[] = [],
 ): InputCallbacks {
+  const refuse = (error: UnansweredInputError): never => {
+    unanswered.push(error);
+    throw error;
+  };
   const elicitationCallback: ElicitationCallback = async (params, context) => {
     const question = params.mode === "url" ? `${params.message} (${params.url})` : params.message;
-    let result: ElicitResult;
-    if (scripted.declines.has(context.key)) result = { action: "decline" };
-    else {
-      const content = scripted.answers.get(context.key);
-      if (content !== undefined)
-        result = params.mode === "url" ? { action: "accept" } : { action: "accept", content };
-      else if (asker !== undefined) return asker.elicit(params, context);
-      else {
-        const asks =
-          params.mode === "url"
-            ? { message: params.message, url: params.url }
-            : { message: params.message, requestedSchema: params.requestedSchema };
-        throw new UnansweredInputError(
+    const result = scriptedAnswer(scripted, params, context);
+    if (result === undefined) {
+      if (asker !== undefined) return asker.elicit(params, context);
+      const asks =
+        params.mode === "url"
+          ? { message: params.message, url: params.url }
+          : { message: params.message, requestedSchema: params.requestedSchema };
+      return refuse(
+        new UnansweredInputError(
           context.key,
           asks,
-          `pass --answer ${context.key}=<json> or --decline ${context.key}`,
-        );
-      }
+          context.era === "legacy"
+            ? "on a 2025-era session answers match by the form's fields: pass --answer <name>=<json object of those fields>, or --decline <field>"
+            : `pass --answer ${context.key}=<json> or --decline ${context.key}`,
+        ),
+      );
     }
     report(`round ${context.round} · ${context.key}: ${question} -> ${describe(result)}`);
     return result;

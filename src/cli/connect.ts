@@ -14,7 +14,14 @@ import {
   type ProtocolVersionMode,
 } from "../client/index.js";
 import type { LoggingMessageNotificationParams } from "../protocol/index.js";
-import { type Asker, answerCallbacks, type ElicitContent, parseAnswer, parseAnswersFile } from "./answers.js";
+import {
+  type Asker,
+  answerCallbacks,
+  type ElicitContent,
+  parseAnswer,
+  parseAnswersFile,
+  type UnansweredInputError,
+} from "./answers.js";
 import { parseTarget, UsageError } from "./target.js";
 
 /** The global options, as commander hands them over. */
@@ -83,7 +90,8 @@ export function writeLog(message: LoggingMessageNotificationParams): void {
 
 /**
  * Connects to the target with the options' headers, protocol mode, timeout and answers; `asker`
- * asks a person when no scripted answer fits (undefined without a terminal).
+ * asks a person when no scripted answer fits (undefined without a terminal); `unanswered` collects
+ * the questions nothing answered.
  *
  * @throws UsageError for a bad option or target; whatever `Client.connect` throws.
  */
@@ -91,6 +99,7 @@ export async function connect(
   targetText: string,
   options: GlobalOptions,
   asker: Asker | undefined,
+  unanswered: UnansweredInputError[],
 ): Promise<Client> {
   const target = parseTarget(targetText);
   const mode = options.protocol;
@@ -110,7 +119,7 @@ export async function connect(
   }
   const verbose = options.verbose > 0 || asker !== undefined;
   const clientOptions: ClientOptions = {
-    ...answerCallbacks(scripted(options), asker, verbose ? note : () => {}),
+    ...answerCallbacks(scripted(options), asker, verbose ? note : () => {}, unanswered),
     clientInfo: { name: "tsmcp-cli", version: "0.1.0" },
     protocolVersion: mode as ProtocolVersionMode,
     onLog: writeLog,

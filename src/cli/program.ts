@@ -15,7 +15,11 @@ import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./target.js";
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The exit code and message for an error a command ended with. */
-export function failure(error: unknown): { code: number; message: string } {
+export function failure(
+  error: unknown,
+  unanswered: readonly UnansweredInputError[] = [],
+): { code: number; message: string } {
+  if (unanswered[0] !== undefined) return { code: EXIT_USAGE, message: unanswered[0].message };
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof UnansweredInputError || cause instanceof UsageError) {
       return { code: EXIT_USAGE, message: cause.message };
@@ -30,11 +34,13 @@ export function failure(error: unknown): { code: number; message: string } {
 }
 
 /** Builds the program; each action stores its exit code in `exit.code`. */
-export function buildProgram(exit: { code: number }): Command {
+export function buildProgram(exit: { code: number; unanswered: UnansweredInputError[] }): Command {
   const program = new Command("tsmcp")
     .description("Call any MCP server from a terminal, and answer its questions there.")
     .version("0.1.0")
     .showHelpAfterError()
+    // Set before the commands are added, which copy it: no command calls process.exit.
+    .exitOverride()
     .option("--json", "print only the JSON result on stdout")
     .option("--header <name:value>", "an HTTP header for every request (repeatable)", collect, [])
     .addOption(
@@ -64,7 +70,7 @@ export function buildProgram(exit: { code: number }): Command {
       const options = command.optsWithGlobals<GlobalOptions>();
       const output: Output = { json: options.json === true, verbose: options.verbose };
       const asker = terminalAsker(options);
-      const client = await connect(target, options, asker);
+      const client = await connect(target, options, asker, exit.unanswered);
       try {
         exit.code = await body(client, output, [...rest.slice(0, -2), command.opts()]);
       } finally {
@@ -121,8 +127,8 @@ export function buildProgram(exit: { code: number }): Command {
  * Never rejects: every failure is written to stderr and becomes exit code 1 or 2.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const exit = { code: 0 };
-  const program = buildProgram(exit).exitOverride();
+  const exit = { code: 0, unanswered: [] as UnansweredInputError[] };
+  const program = buildProgram(exit);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exit.code;
@@ -131,7 +137,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    const { code, message } = failure(error);
+    const { code, message } = failure(error, exit.unanswered);
     note(message);
     return code;
   }
