@@ -9,7 +9,12 @@
 import { spawn } from "node:child_process";
 import * as prompts from "@clack/prompts";
 import type { InputRequestContext } from "../client/index.js";
-import type { ElicitRequestParams, ElicitResult, PrimitiveSchemaDefinition } from "../protocol/index.js";
+import type {
+  CreateMessageRequestParams,
+  ElicitRequestParams,
+  ElicitResult,
+  PrimitiveSchemaDefinition,
+} from "../protocol/index.js";
 import { type Asker, describe, type ElicitContent } from "./answers.js";
 
 type FieldValue = ElicitContent[string];
@@ -166,43 +171,70 @@ async function elicitForm(params: ElicitRequestParams & { mode?: "form" }): Prom
   return { action: "accept", content };
 }
 
+/**
+ * Runs `task` after every task queued before it: one question at a time on the terminal, though
+ * the client answers a round's requests (or a 2025-era server's requests) concurrently.
+ */
+function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = tail.then(task, task);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
 /** A person at this terminal, or undefined when stdin or stderr is no terminal. */
 export function terminalAsker(options: { open?: boolean }): Asker | undefined {
   if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
+  const queue = oneAtATime();
   return {
-    async elicit(params, context: InputRequestContext) {
-      prompts.log.step(`round ${context.round} · ${context.key}: ${params.message}`, io);
-      let result: ElicitResult;
-      if (params.mode === "url") {
-        prompts.log.info(`Open ${params.url}`, io);
-        if (options.open === true) openUrl(params.url);
-        const done = await prompts.select<"accept" | "decline" | "cancel">({
-          ...io,
-          message: "Press Enter once you are done there",
-          options: [
-            { value: "accept", label: "Done" },
-            { value: "decline", label: "Decline" },
-            { value: "cancel", label: "Cancel" },
-          ],
-        });
-        result = { action: prompts.isCancel(done) ? "cancel" : done };
-      } else {
-        result = await elicitForm(params);
-      }
-      prompts.log.info(`${context.key} -> ${describe(result)}`, io);
-      return result;
-    },
-    async sample(params, context) {
-      prompts.log.step(`round ${context.round} · ${context.key}: the server asks for a model reply`, io);
-      for (const message of params.messages) {
-        const content = message.content as { type?: string; text?: string };
-        prompts.log.message(
-          `${message.role}: ${content.type === "text" ? content.text : `[${content.type}]`}`,
-          io,
-        );
-      }
-      const text = await prompts.text({ ...io, message: "Reply as the model" });
-      return prompts.isCancel(text) ? undefined : text;
-    },
+    elicit: (params, context) => queue(() => elicit(params, context, options.open === true)),
+    sample: (params, context) => queue(() => sample(params, context)),
   };
+}
+
+/** Asks an elicitation, showing the round, the key and the answer given. */
+async function elicit(
+  params: ElicitRequestParams,
+  context: InputRequestContext,
+  open: boolean,
+): Promise<ElicitResult> {
+  prompts.log.step(`round ${context.round} · ${context.key}: ${params.message}`, io);
+  let result: ElicitResult;
+  if (params.mode === "url") {
+    prompts.log.info(`Open ${params.url}`, io);
+    if (open) openUrl(params.url);
+    const done = await prompts.select<"accept" | "decline" | "cancel">({
+      ...io,
+      message: "Press Enter once you are done there",
+      options: [
+        { value: "accept", label: "Done" },
+        { value: "decline", label: "Decline" },
+        { value: "cancel", label: "Cancel" },
+      ],
+    });
+    result = { action: prompts.isCancel(done) ? "cancel" : done };
+  } else {
+    result = await elicitForm(params);
+  }
+  prompts.log.info(`${context.key} -> ${describe(result)}`, io);
+  return result;
+}
+
+/** Asks for the text of a sampling reply, showing the messages; undefined when cancelled. */
+async function sample(
+  params: CreateMessageRequestParams,
+  context: InputRequestContext,
+): Promise<string | undefined> {
+  prompts.log.step(`round ${context.round} · ${context.key}: the server asks for a model reply`, io);
+  for (const message of params.messages) {
+    const content = message.content as { type?: string; text?: string };
+    prompts.log.message(
+      `${message.role}: ${content.type === "text" ? content.text : `[${content.type}]`}`,
+      io,
+    );
+  }
+  const text = await prompts.text({ ...io, message: "Reply as the model" });
+  return prompts.isCancel(text) ? undefined : text;
 }
