@@ -167,10 +167,12 @@ export function answerCallbacks(
     let text = scripted.sampleReply;
     if (text === undefined && asker !== undefined) {
       text = await asker.sample(params, context);
-      if (text === undefined)
-        throw new UnansweredInputError(context.key, params, "the sampling request was cancelled");
+      if (text === undefined) {
+        return refuse(new UnansweredInputError(context.key, params, "the sampling request was cancelled"));
+      }
     }
-    if (text === undefined) throw new UnansweredInputError(context.key, params, "pass --sample-reply <text>");
+    if (text === undefined)
+      return refuse(new UnansweredInputError(context.key, params, "pass --sample-reply <text>"));
     report(`round ${context.round} · ${context.key}: sampling -> ${JSON.stringify(text)}`);
     return { role: "assistant", content: { type: "text", text }, model: CLI_SAMPLING_MODEL };
   };
