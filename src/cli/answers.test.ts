@@ -110,4 +110,8 @@ describe("scripted answers", () => {
     });
     expect(await listRootsCallback?.(context("r"))).toEqual({ roots: [{ uri: "file:///work" }] });
   });
+
+  it("pins the model name a scripted sampling reply is sent under", () => {
+    expect(CLI_SAMPLING_MODEL).toBe("tsmcp-cli");
+  });
 });
