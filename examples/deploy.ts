@@ -7,11 +7,14 @@
  * and no question is asked twice.
  *
  * Run it: `npm run example -- deploy [service] [version] [environment]` (serves Streamable HTTP on
- * 127.0.0.1, runs a client against it that answers from the command line, prints each round).
+ * 127.0.0.1, runs a client against it that answers from the command line, prints each round), or
+ * `npm run example -- deploy --stdio` to serve it over stdio to a client of your own (for instance
+ * `npx tsmcp call "npm run -s example -- deploy --stdio" deploy service=billing version=2.4.0`).
  */
 import { Client, type ElicitationCallback } from "tsmcp/client";
 import { serve } from "tsmcp/node";
 import { elicit, MCPServer, outcome, type ResolverInput, resolver } from "tsmcp/server";
+import { serveStdio } from "tsmcp/stdio";
 import * as z from "zod";
 
 /** Where a service can be deployed. */
@@ -83,8 +86,16 @@ export function scriptedUser(target: (typeof ENVIRONMENTS)[number]): Elicitation
   };
 }
 
-/** Serves the deployment server on a free port, deploys through a client over HTTP, prints each round. */
+/**
+ * Serves the deployment server on a free port, deploys through a client over HTTP, prints each
+ * round; with `--stdio`, serves the deployment server over stdio until stdin ends instead.
+ */
 export async function main(args: string[] = []): Promise<void> {
+  if (args.includes("--stdio")) {
+    const mcp = createDeployServer();
+    await serveStdio(mcp).closed;
+    return;
+  }
   const [service = "billing", version = "2.4.0", target = "staging"] = args;
   if (!(ENVIRONMENTS as readonly string[]).includes(target)) {
     throw new TypeError(`environment must be one of ${ENVIRONMENTS.join(", ")}, got ${target}`);

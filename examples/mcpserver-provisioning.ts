@@ -2,7 +2,8 @@
  * The provisioning server of `provisioning.ts`, written with `MCPServer`. Its `provision` tool
  * needs to know which region a new database should live in, and only the user knows: the first call
  * answers with an `InputRequiredResult` carrying an elicitation, and the retry carries the answer.
- * Its `briefing` prompt asks who the briefing is for the same way. Answers are untrusted input, so
+ * Its `briefing` prompt asks who the briefing is for the same way, and its resources describe the
+ * regions (`provisioning://regions`, and one region by `provisioning://regions/{region}`). Answers are untrusted input, so
  * both read them with `readElicitation`, which validates them against a schema; `provision` stops
  * when the user declines or cancels (asking again would only pester them). `MCPServer` seals
  * the `requestState` the tool hands out (`"provision-v1"` never reaches the wire in clear).
@@ -82,6 +83,18 @@ export function createProvisioningServer(): MCPServer {
       ],
     };
   });
+
+  mcp.resource(
+    "provisioning://regions",
+    { name: "regions", description: "The regions a database may live in.", mimeType: "application/json" },
+    () => JSON.stringify(REGIONS),
+  );
+  mcp.resource(
+    "provisioning://regions/{region}",
+    { name: "region", description: "One region.", mimeType: "text/plain" },
+    ({ region }) =>
+      (REGIONS as readonly string[]).includes(region) ? `${region}: accepts new databases` : undefined,
+  );
 
   return mcp;
 }

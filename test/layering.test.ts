@@ -49,6 +49,8 @@ const ALLOWED: Record<string, string[]> = {
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
   node: ["protocol", "transport", "node"],
   stdio: ["protocol", "transport", "stdio"],
+  /** The `tsmcp` command: on the public client only, never the server. */
+  cli: ["protocol", "transport", "client", "client/auth", "cli"],
 };
 
 /** The layer each package entry name resolves to; `tsmcp` itself (src/index.ts) is in none. */
@@ -60,6 +62,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/client": "client",
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
+  "tsmcp/cli": "cli",
 };
 
 /**

@@ -1,0 +1,137 @@
+/**
+ * The global options every command shares (`--header`, `--protocol`, `--timeout`, `--verbose`,
+ * the answer options) and the connected `Client` they make. Headers ride on every HTTP request
+ * through the transport's authorization hook, so the discovery probe carries them too.
+ * Spec: basic/transports §Streamable HTTP, basic/versioning.
+ */
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import {
+  Client,
+  type ClientOptions,
+  type HttpClientAuth,
+  PROTOCOL_VERSION_MODES,
+  type ProtocolVersionMode,
+} from "../client/index.js";
+import type { LoggingMessageNotificationParams } from "../protocol/index.js";
+import {
+  type Asker,
+  answerCallbacks,
+  type ElicitContent,
+  parseAnswer,
+  parseAnswersFile,
+  type UnansweredInputError,
+} from "./answers.js";
+import { parseTarget, UsageError } from "./target.js";
+
+/** The global options, as commander hands them over. */
+export interface GlobalOptions {
+  json?: boolean;
+  header: string[];
+  protocol: string;
+  timeout?: string;
+  verbose: number;
+  answer: string[];
+  answers?: string;
+  decline: string[];
+  sampleReply?: string;
+  root: string[];
+  open?: boolean;
+}
+
+/** Where the command writes what is not its result: rounds, logs, progress, warnings. */
+export function note(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+/** Reads `--header k:v` values into a header record. */
+export function parseHeaders(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.indexOf(":");
+    if (at <= 0) throw new UsageError(`--header must be name:value, got ${JSON.stringify(value)}`);
+    headers[value.slice(0, at).trim().toLowerCase()] = value.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+function staticHeaders(headers: Record<string, string>): HttpClientAuth {
+  return { headers: () => headers, onChallenge: () => false };
+}
+
+/** The answers the options script: `--answers` file first, then each `--answer` over it. */
+function scripted(options: GlobalOptions) {
+  const answers = new Map<string, ElicitContent>();
+  try {
+    if (options.answers !== undefined) {
+      const json: unknown = JSON.parse(readFileSync(options.answers, "utf8"));
+      for (const [key, content] of parseAnswersFile(json)) answers.set(key, content);
+    }
+    for (const text of options.answer) {
+      const [key, content] = parseAnswer(text);
+      answers.set(key, content);
+    }
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return {
+    answers,
+    declines: new Set(options.decline),
+    sampleReply: options.sampleReply,
+    roots: options.root.length > 0 ? options.root : [pathToFileURL(process.cwd()).href],
+  };
+}
+
+/** Writes a server log message to stderr: `[level logger] data`. */
+export function writeLog(message: LoggingMessageNotificationParams): void {
+  const data = typeof message.data === "string" ? message.data : JSON.stringify(message.data);
+  note(`[${message.level}${message.logger === undefined ? "" : ` ${message.logger}`}] ${data}`);
+}
+
+/**
+ * Connects to the target with the options' headers, protocol mode, timeout and answers; `asker`
+ * asks a person when no scripted answer fits (undefined without a terminal); `unanswered` collects
+ * the questions nothing answered.
+ *
+ * @throws UsageError for a bad option or target; whatever `Client.connect` throws.
+ */
+export async function connect(
+  targetText: string,
+  options: GlobalOptions,
+  asker: Asker | undefined,
+  unanswered: UnansweredInputError[],
+): Promise<Client> {
+  const target = parseTarget(targetText);
+  const mode = options.protocol;
+  if (!PROTOCOL_VERSION_MODES.includes(mode as ProtocolVersionMode)) {
+    throw new UsageError(`--protocol must be one of ${PROTOCOL_VERSION_MODES.join(", ")}, got ${mode}`);
+  }
+  const headers = parseHeaders(options.header);
+  if (Object.keys(headers).length > 0 && target.kind !== "url") {
+    throw new UsageError("--header needs an http(s) URL target");
+  }
+  let timeoutMs: number | undefined;
+  if (options.timeout !== undefined) {
+    timeoutMs = Number(options.timeout);
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new UsageError(`--timeout must be a positive number of milliseconds, got ${options.timeout}`);
+    }
+  }
+  const verbose = options.verbose > 0 || asker !== undefined;
+  const clientOptions: ClientOptions = {
+    ...answerCallbacks(scripted(options), asker, verbose ? note : () => {}, unanswered),
+    clientInfo: { name: "tsmcp-cli", version: "0.1.0" },
+    protocolVersion: mode as ProtocolVersionMode,
+    onLog: writeLog,
+    logger: { warn: (message) => note(`warning: ${message}`) },
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(Object.keys(headers).length > 0 ? { auth: staticHeaders(headers) } : {}),
+  };
+  const client = await Client.connect(target.kind === "url" ? target.url : target.command, clientOptions);
+  if (options.verbose > 0) {
+    note(
+      `connected to ${client.serverInfo?.name ?? "a server"} (${client.protocolVersion}, ${client.era} era)`,
+    );
+  }
+  return client;
+}

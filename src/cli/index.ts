@@ -1,0 +1,8 @@
+/**
+ * tsmcp/cli: the `tsmcp` command, callable from code. `runCli(argv)` runs one command line
+ * (`discover`, `tools`, `prompts`, `resources`, `templates`, `call`, `prompt`, `read`) and resolves
+ * its exit code; the `tsmcp` bin is this with `process.argv`.
+ */
+export { CLI_SAMPLING_MODEL, UnansweredInputError } from "./answers.js";
+export { runCli } from "./program.js";
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./target.js";

@@ -1,0 +1,144 @@
+/**
+ * The `tsmcp` command line on commander: the commands, the global options, and the mapping of
+ * every outcome to an exit code (0 done, 1 a tool error or a protocol/transport error, 2 a usage
+ * mistake or a question nothing answered).
+ */
+import { Command, CommanderError, Option } from "commander";
+import type { Client } from "../client/index.js";
+import { McpError } from "../protocol/index.js";
+import { UnansweredInputError } from "./answers.js";
+import { call, discover, list, type Output, prompt, read } from "./commands.js";
+import { connect, type GlobalOptions, note } from "./connect.js";
+import { terminalAsker } from "./form.js";
+import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./target.js";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The exit code and message for an error a command ended with. */
+export function failure(
+  error: unknown,
+  unanswered: readonly UnansweredInputError[] = [],
+): { code: number; message: string } {
+  if (unanswered[0] !== undefined) return { code: EXIT_USAGE, message: unanswered[0].message };
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof UnansweredInputError || cause instanceof UsageError) {
+      return { code: EXIT_USAGE, message: cause.message };
+    }
+  }
+  if (error instanceof McpError)
+    return { code: EXIT_FAILURE, message: `error ${error.code}: ${error.message}` };
+  return {
+    code: EXIT_FAILURE,
+    message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  };
+}
+
+/** Builds the program; each action stores its exit code in `exit.code`. */
+export function buildProgram(exit: { code: number; unanswered: UnansweredInputError[] }): Command {
+  const program = new Command("tsmcp")
+    .description("Call any MCP server from a terminal, and answer its questions there.")
+    .version("0.1.0")
+    .showHelpAfterError()
+    // Set before the commands are added, which copy it: no command calls process.exit.
+    .exitOverride()
+    .option("--json", "print only the JSON result on stdout")
+    .option("--header <name:value>", "an HTTP header for every request (repeatable)", collect, [])
+    .addOption(
+      new Option("--protocol <mode>", "the protocol era to speak")
+        .choices(["auto", "2026-07-28", "legacy"])
+        .default("auto"),
+    )
+    .option("--timeout <ms>", "per-request timeout in milliseconds")
+    .option("-v, --verbose", "show each round on stderr (repeat for more)", (_v, n: number) => n + 1, 0)
+    .option(
+      "--answer <key=json>",
+      "answer input request <key> with this form content (repeatable)",
+      collect,
+      [],
+    )
+    .option("--answers <file>", "a JSON file of answers: { key: { field: value } }")
+    .option("--decline <key>", "decline input request <key> (repeatable)", collect, [])
+    .option("--sample-reply <text>", "answer sampling requests with this text")
+    .option("--root <uri>", "a root to offer (repeatable; default the working directory)", collect, [])
+    .option("--open", "open URL-mode elicitations in the browser");
+
+  /** Connects, runs `body`, closes, and records the exit code. */
+  const withClient =
+    (body: (client: Client, output: Output, args: unknown[]) => Promise<number>) =>
+    async (target: string, ...rest: unknown[]) => {
+      const command = rest.at(-1) as Command;
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const output: Output = { json: options.json === true, verbose: options.verbose };
+      const asker = terminalAsker(options);
+      const client = await connect(target, options, asker, exit.unanswered);
+      try {
+        exit.code = await body(client, output, [...rest.slice(0, -2), command.opts()]);
+      } finally {
+        await client.close();
+      }
+    };
+
+  program
+    .command("discover")
+    .description("show what the server says about itself")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .action(withClient((client, output) => discover(client, output)));
+  for (const kind of ["tools", "prompts", "resources", "templates"] as const) {
+    program
+      .command(kind)
+      .description(`list the server's ${kind === "templates" ? "resource templates" : kind}`)
+      .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+      .action(withClient((client, output) => list(client, kind, output)));
+  }
+  program
+    .command("call")
+    .description("call a tool, answering the questions it asks")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<tool>", "the tool's name")
+    .argument("[args...]", "arguments as name=value (JSON values unless the schema says string)")
+    .option("--args <json>", "arguments as a JSON object (name=value pairs override it)")
+    .action(
+      withClient((client, output, [tool, pairs, opts]) =>
+        call(client, tool as string, pairs as string[], (opts as { args?: string }).args, output),
+      ),
+    );
+  program
+    .command("prompt")
+    .description("get a prompt, answering the questions it asks")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<name>", "the prompt's name")
+    .argument("[args...]", "arguments as name=value")
+    .action(
+      withClient((client, output, [name, pairs]) =>
+        prompt(client, name as string, pairs as string[], output),
+      ),
+    );
+  program
+    .command("read")
+    .description("read a resource, answering the questions it asks")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<uri>", "the resource URI")
+    .action(withClient((client, output, [uri]) => read(client, uri as string, output)));
+  return program;
+}
+
+/**
+ * Runs the command line `argv` (without the node and script paths) and resolves its exit code.
+ * Never rejects: every failure is written to stderr and becomes exit code 1 or 2.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const exit = { code: 0, unanswered: [] as UnansweredInputError[] };
+  const program = buildProgram(exit);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exit.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    const { code, message } = failure(error, exit.unanswered);
+    note(message);
+    return code;
+  }
+}
