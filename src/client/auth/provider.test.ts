@@ -11,6 +11,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
@@ -36,6 +37,10 @@ interface Script {
   prmResource?: string;
   iss?: "right" | "wrong";
   refuseToken?: boolean;
+  /** The token endpoint's answer instead of the usual token. */
+  tokenBody?: Record<string, unknown>;
+  /** Answer the authorization request with another `state`. */
+  wrongState?: boolean;
   /** Issue a client secret without `client_secret_expires_at`, as servers in use do. */
   secretWithoutExpiry?: boolean;
   registrations: number;
@@ -86,7 +91,7 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
       script.authorizations.push(url.searchParams);
       const back = new URL(url.searchParams.get("redirect_uri") as string);
       back.searchParams.set("code", "code-1");
-      back.searchParams.set("state", url.searchParams.get("state") as string);
+      back.searchParams.set("state", script.wrongState ? "other" : (url.searchParams.get("state") as string));
       back.searchParams.set("iss", script.iss === "wrong" ? "https://evil.example.com" : origin);
       res.writeHead(302, { location: back.href });
       return void res.end();
@@ -95,6 +100,7 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
       script.tokenRequests.push(new URLSearchParams(body));
       if (script.refuseToken)
         return json(res, 400, { error: "invalid_grant", error_description: "code used twice" });
+      if (script.tokenBody !== undefined) return json(res, 200, script.tokenBody);
       return json(res, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 3600 });
     default:
       res.writeHead(404);
@@ -229,6 +235,18 @@ describe("OAuthClientProvider", () => {
       `authorization failed: the token endpoint of ${origin} refused the code: HTTP 400 invalid_grant (code used twice)`,
     );
     expect((error.cause as OAuthError).reason).toBe("token");
+  });
+
+  it("keeps no token or code anywhere in the error of a refused token response or authorization response", async () => {
+    script.tokenBody = { access_token: "live-access", refresh_token: "live-refresh", token_type: "mac" };
+    const refused = (await ping(provider())) as TransportError;
+    expect(((refused as TransportError).cause as OAuthError).reason).toBe("token");
+    expect(inspect(refused, { depth: 10 })).not.toMatch(/live-access|live-refresh/);
+    script.tokenBody = undefined;
+    script.wrongState = true;
+    const mismatch = (await ping(provider())) as TransportError;
+    expect((mismatch.cause as OAuthError).reason).toBe("authorization");
+    expect(inspect(mismatch, { depth: 10 })).not.toContain("code-1");
   });
 
   it("takes a registration that issued a secret without saying when it expires", async () => {

@@ -165,9 +165,8 @@ async function register(
     } as StoredClient;
   } catch (error) {
     if (http.signal.aborted) throw error;
-    throw new OAuthError("registration", `registration with ${as.issuer} failed: ${describe(error)}`, {
-      cause: error,
-    });
+    // No cause: oauth4webapi's error may hold the response body, an issued secret among it.
+    throw new OAuthError("registration", `registration with ${as.issuer} failed: ${describe(error)}`);
   }
 }
 

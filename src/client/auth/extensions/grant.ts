@@ -36,9 +36,9 @@ export interface ExtensionGrant {
   /**
    * Obtains tokens (the token endpoint's response, checked by oauth4webapi).
    *
-   * @throws OAuthError "token" when a token endpoint refuses (its `error` code in the message; a
-   *   DPoP nonce challenge keeps oauth4webapi's error as the `cause`, see `isDPoPNonceError`);
-   *   the signal's reason when it aborts.
+   * @throws OAuthError "token" when a token endpoint refuses or answers no usable token (its
+   *   `error` code in the message, and no `cause`: a response body may hold tokens); the signal's
+   *   reason when it aborts.
    */
   obtain(context: ExtensionGrantContext): Promise<oauth.TokenEndpointResponse>;
 }
@@ -128,7 +128,8 @@ export function resourceParameters(context: ExtensionGrantContext): Record<strin
  * Runs a token request and its response check. A `use_dpop_nonce` refusal (RFC 9449 §8) runs it
  * once more: oauth4webapi's DPoP handle has kept the server's nonce and puts it in the new proof.
  * Any other refusal becomes an `OAuthError` "token" that names the endpoint and the server's
- * `error` code (never a token), with oauth4webapi's error as its cause.
+ * `error` code (never a token). oauth4webapi's error is not kept as its cause: it may hold the
+ * response body, tokens and all.
  */
 export async function tokenRequest<T>(endpoint: string | undefined, run: () => Promise<T>): Promise<T> {
   try {
@@ -142,9 +143,7 @@ export async function tokenRequest<T>(endpoint: string | undefined, run: () => P
     if (error instanceof OAuthError) throw error;
     if (error instanceof oauth.ResponseBodyError) {
       const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
-      throw new OAuthError("token", `the token endpoint ${endpoint} refused: ${error.error}${description}`, {
-        cause: error,
-      });
+      throw new OAuthError("token", `the token endpoint ${endpoint} refused: ${error.error}${description}`);
     }
     if (error instanceof oauth.WWWAuthenticateChallengeError) {
       // A refused client authentication may come as a 401 challenge instead (RFC 6749 §5.2).
@@ -152,18 +151,12 @@ export async function tokenRequest<T>(endpoint: string | undefined, run: () => P
       throw new OAuthError(
         "token",
         `the token endpoint ${endpoint} refused: ${code ?? `HTTP ${error.status}`}`,
-        {
-          cause: error,
-        },
       );
     }
     if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
       throw new OAuthError(
         "token",
         `the token endpoint ${endpoint} answered no usable token: ${error.message}`,
-        {
-          cause: error,
-        },
       );
     }
     throw error;

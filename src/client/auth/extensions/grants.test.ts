@@ -1,5 +1,10 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
+import { OAuthError } from "../errors.js";
+import { requestOptions } from "../http.js";
 import { clientCredentialsGrant } from "./client-credentials.js";
 import {
   enterpriseManagedGrant,
@@ -86,5 +91,31 @@ describe("the extension grants", () => {
     expect(() =>
       enterpriseManagedGrant({ client: { clientId: "c" }, idp, subjectToken, subjectTokenType: 1 as never }),
     ).toThrow(/"subjectTokenType"/);
+  });
+
+  it("keep no token in the error of a token response they cannot use", async () => {
+    const server = createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({ access_token: "live-access", refresh_token: "live-refresh", token_type: "mac" }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const http = { fetch, signal: new AbortController().signal };
+      const error = await clientCredentialsGrant({ client: { clientId: "a", clientSecret: "live-secret" } })
+        .obtain({
+          as: { issuer: origin, token_endpoint: `${origin}/token` },
+          resource: `${origin}/mcp`,
+          scope: undefined,
+          requestOptions: (url) => requestOptions(http, url),
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OAuthError);
+      expect(inspect(error, { depth: 10 })).not.toMatch(/live-access|live-refresh|live-secret/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
