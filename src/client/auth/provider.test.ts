@@ -215,6 +215,7 @@ describe("OAuthClientProvider", () => {
         clientId: "jwt-client",
         tokenEndpointAuthMethod: "private_key_jwt",
         privateKey: { key: privateKey },
+        issuer: origin,
       },
     });
     expect(await ping(auth)).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
@@ -247,6 +248,25 @@ describe("OAuthClientProvider", () => {
     const mismatch = (await ping(provider())) as TransportError;
     expect((mismatch.cause as OAuthError).reason).toBe("authorization");
     expect(inspect(mismatch, { depth: 10 })).not.toContain("code-1");
+  });
+
+  it("needs the issuer of a pre-registered secret or key, and sends them to no other authorization server", async () => {
+    const { privateKey } = await generateKeyPair("ES256");
+    expect(() => provider({ client: { clientId: "c", clientSecret: "s" } })).toThrow(
+      /option "client.issuer" is required with a clientSecret or privateKey/,
+    );
+    expect(() => provider({ client: { clientId: "c", privateKey: { key: privateKey } } })).toThrow(
+      /"client.issuer" is required/,
+    );
+    expect(() => provider({ client: { clientId: "c", clientSecret: "s", issuer: 1 as never } })).toThrow(
+      /"client.issuer"/,
+    );
+    expect(() => provider({ client: { clientId: "c" } })).not.toThrow();
+    const error = (await ping(
+      provider({ client: { clientId: "c", clientSecret: "s", issuer: "https://auth.example.com" } }),
+    )) as TransportError;
+    expect((error.cause as OAuthError).reason).toBe("registration");
+    expect(script.tokenRequests).toHaveLength(0);
   });
 
   it("takes a registration that issued a secret without saying when it expires", async () => {

@@ -150,7 +150,7 @@ export class OAuthClientProvider implements HttpClientAuth {
 
   /**
    * @throws TypeError when neither `grant` nor `redirectUri` + `redirect` is given (or both are),
-   *   `client` has no `clientId`, `clientMetadataUrl` is not an `https://` URL with a path, or an
+   *   `client` has no `clientId` (or a `clientSecret` or `privateKey` without its `issuer`), `clientMetadataUrl` is not an `https://` URL with a path, or an
    *   option has the wrong type;
    *   RangeError when `maxStepUps` is not a non-negative integer.
    */
@@ -179,6 +179,17 @@ export class OAuthClientProvider implements HttpClientAuth {
     checkObject(owner, "client", client);
     if (client !== undefined && (typeof client.clientId !== "string" || client.clientId === "")) {
       throw new TypeError(`${owner} option "client.clientId" must be a non-empty string`);
+    }
+    checkString(owner, "client.issuer", client?.issuer);
+    if (
+      client !== undefined &&
+      client.issuer === undefined &&
+      (client.clientSecret !== undefined || client.privateKey !== undefined)
+    ) {
+      throw new TypeError(
+        `${owner} option "client.issuer" is required with a clientSecret or privateKey: the credentials ` +
+          "are sent only to the authorization server they were issued by",
+      );
     }
     if (clientMetadataUrl !== undefined) {
       const url = new URL(absoluteUrl(owner, "clientMetadataUrl", clientMetadataUrl));

@@ -47,8 +47,9 @@ export interface PreRegisteredClient {
   /** The key for `private_key_jwt`. */
   readonly privateKey?: ClientPrivateKey;
   /**
-   * The issuer these credentials belong to. When set, they are used only with that authorization
-   * server, and another one is an error rather than a silent mismatch.
+   * The issuer these credentials belong to: they are used only with that authorization server, and
+   * another one is an error rather than a silent mismatch. Required with `clientSecret` or
+   * `privateKey`, so a secret is never sent to whatever authorization server a server names.
    */
   readonly issuer?: string;
 }

@@ -88,7 +88,9 @@ function resourceKey(url: URL): string {
  *
  * ```ts
  * const auth = new GrantAuthorization({
- *   grant: clientCredentialsGrant({ client: { clientId: "reporter", clientSecret } }),
+ *   grant: clientCredentialsGrant({
+ *     client: { clientId: "reporter", clientSecret, issuer: "https://auth.example.com" },
+ *   }),
  * });
  * const client = await Client.connect(new HttpClientTransport(url, { auth }));
  * ```
