@@ -269,6 +269,33 @@ describe("OAuthClientProvider", () => {
     expect(script.tokenRequests).toHaveLength(0);
   });
 
+  it("steps up at most maxStepUps times per request, counting only the 403s; 0 allows none", async () => {
+    const url = new URL(`${origin}/mcp`);
+    const forbidden = (signal: AbortSignal, status: 401 | 403, attempt: number) => ({
+      status,
+      method: "POST" as const,
+      url,
+      attempt,
+      signal,
+      header: (name: string) =>
+        name === "www-authenticate"
+          ? `Bearer error="insufficient_scope", scope="more", resource_metadata="${origin}/prm"`
+          : null,
+    });
+    const none = provider({ maxStepUps: 0 });
+    expect(await none.onChallenge(forbidden(new AbortController().signal, 403, 0))).toBe(false);
+
+    const one = provider({ maxStepUps: 1 });
+    const signal = new AbortController().signal;
+    await one.headers({ method: "POST", url, signal });
+    expect(await one.onChallenge(forbidden(signal, 401, 0))).toBe(true);
+    await one.headers({ method: "POST", url, signal });
+    expect(await one.onChallenge(forbidden(signal, 403, 1))).toBe(true);
+    await one.headers({ method: "POST", url, signal });
+    expect(await one.onChallenge(forbidden(signal, 403, 2))).toBe(false);
+    expect(script.authorizations).toHaveLength(2);
+  });
+
   it("takes a registration that issued a secret without saying when it expires", async () => {
     script.secretWithoutExpiry = true;
     expect(await ping(provider())).toEqual({ jsonrpc: "2.0", id: 1, result: {} });

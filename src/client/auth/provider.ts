@@ -78,7 +78,8 @@ export interface OAuthClientProviderOptions {
   fetch?: typeof fetch;
   /**
    * How many times one request may re-authorize for a 403 `insufficient_scope` before its answer
-   * stands. A non-negative integer. Default {@link DEFAULT_MAX_STEP_UPS} (2).
+   * stands (a 401 retry does not count; 0: never). A non-negative integer. Default
+   * {@link DEFAULT_MAX_STEP_UPS} (2).
    */
   maxStepUps?: number;
   /**
@@ -145,6 +146,8 @@ export class OAuthClientProvider implements HttpClientAuth {
   readonly #issuers = new Map<string, { as: oauth.AuthorizationServer; identified: IdentifiedClient }>();
   /** The access token each request in flight was last sent with (keyed by its signal). */
   readonly #sent = new WeakMap<AbortSignal, string | undefined>();
+  /** How many times each request in flight (keyed by its signal) has stepped up on a 403. */
+  readonly #stepUps = new WeakMap<AbortSignal, number>();
   /** By token key: the authorization or refresh in progress, which concurrent requests await. */
   readonly #pending = new Map<string, Promise<boolean>>();
 
@@ -242,8 +245,10 @@ export class OAuthClientProvider implements HttpClientAuth {
     // Closing a session (DELETE) never asks the user: a refresh at most.
     const mayAsk = challenge.method !== "DELETE";
     if (challenge.status === 403) {
-      if (parsed?.error !== "insufficient_scope" || challenge.attempt > this.#maxStepUps || !mayAsk)
-        return false;
+      // Only the 403 step-ups count, not the 401 retries before them: maxStepUps 0 allows none.
+      const stepUps = this.#stepUps.get(challenge.signal) ?? 0;
+      if (parsed?.error !== "insufficient_scope" || stepUps >= this.#maxStepUps || !mayAsk) return false;
+      this.#stepUps.set(challenge.signal, stepUps + 1);
       const server =
         this.#servers.get(challenge.url.href) ?? (await this.#discover(http, challenge.url, parsed));
       const held = await this.#store.getTokens(server.key);
