@@ -41,6 +41,8 @@ interface Script {
   tokenBody?: Record<string, unknown>;
   /** Answer the authorization request with another `state`. */
   wrongState?: boolean;
+  /** Answer the authorization request with `error=access_denied`. */
+  deny?: boolean;
   /** Issue a client secret without `client_secret_expires_at`, as servers in use do. */
   secretWithoutExpiry?: boolean;
   registrations: number;
@@ -90,7 +92,10 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
     case "/authorize": {
       script.authorizations.push(url.searchParams);
       const back = new URL(url.searchParams.get("redirect_uri") as string);
-      back.searchParams.set("code", "code-1");
+      if (script.deny) {
+        back.searchParams.set("error", "access_denied");
+        back.searchParams.set("error_description", "the user declined");
+      } else back.searchParams.set("code", "code-1");
       back.searchParams.set("state", script.wrongState ? "other" : (url.searchParams.get("state") as string));
       back.searchParams.set("iss", script.iss === "wrong" ? "https://evil.example.com" : origin);
       res.writeHead(302, { location: back.href });
@@ -294,6 +299,16 @@ describe("OAuthClientProvider", () => {
     await one.headers({ method: "POST", url, signal });
     expect(await one.onChallenge(forbidden(signal, 403, 2))).toBe(false);
     expect(script.authorizations).toHaveLength(2);
+  });
+
+  it("names the authorization response's error and its description when the user declines", async () => {
+    script.deny = true;
+    const error = (await ping(provider())) as TransportError;
+    expect((error.cause as OAuthError).reason).toBe("authorization");
+    expect(error.message).toBe(
+      "authorization failed: the authorization response was refused: access_denied (the user declined)",
+    );
+    expect(script.tokenRequests).toHaveLength(0);
   });
 
   it("takes a registration that issued a secret without saying when it expires", async () => {

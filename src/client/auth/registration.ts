@@ -276,13 +276,18 @@ function clientSecretBasic(secret: string): oauth.ClientAuth {
 }
 
 /**
- * An error's message, for wrapping; for an OAuth error response, its `error` code and description
- * (never a token: those are not in error responses).
+ * An error's message, for wrapping; for an OAuth error response (from an endpoint, or an
+ * authorization response such as `error=access_denied`, RFC 6749 §4.1.2.1), its `error` code and
+ * description (never a token or a code: those are not in error responses).
  */
 export function describe(error: unknown): string {
   if (error instanceof oauth.ResponseBodyError) {
     const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
     return `HTTP ${error.status} ${error.error}${description}`;
+  }
+  if (error instanceof oauth.AuthorizationResponseError) {
+    const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
+    return `${error.error}${description}`;
   }
   return error instanceof Error ? error.message : String(error);
 }
