@@ -35,23 +35,45 @@ function field(context: Context, name: string): string {
   return value;
 }
 
-function secretClient(context: Context): ClientIdentity {
-  return { clientId: field(context, "client_id"), clientSecret: field(context, "client_secret") };
+/**
+ * The issuer of the authorization server a client's credentials belong to. An application is
+ * configured with it; these scenarios name it only for pre-registration, so it is read from the
+ * mock server's Protected Resource Metadata (RFC 9728 §3.1, path-suffixed well-known URL).
+ */
+async function issuerOf(context: Context, url: string): Promise<string> {
+  if (typeof context.issuer === "string" && context.issuer !== "") return context.issuer;
+  const server = new URL(url);
+  const answer = await fetch(`${server.origin}/.well-known/oauth-protected-resource${server.pathname}`);
+  const metadata = (await answer.json()) as { authorization_servers?: unknown };
+  const [issuer] = Array.isArray(metadata.authorization_servers) ? metadata.authorization_servers : [];
+  if (typeof issuer !== "string")
+    throw new Error(`the protected resource metadata of ${url} names no issuer`);
+  return issuer;
 }
 
-/** The grant each scenario authorizes with, from its context. */
-const GRANTS: Record<string, (context: Context) => Promise<ExtensionGrant> | ExtensionGrant> = {
-  "auth/client-credentials-basic": (context) => clientCredentialsGrant({ client: secretClient(context) }),
-  "auth/client-credentials-jwt": async (context) =>
+async function secretClient(context: Context, url: string): Promise<ClientIdentity> {
+  return {
+    clientId: field(context, "client_id"),
+    clientSecret: field(context, "client_secret"),
+    issuer: await issuerOf(context, url),
+  };
+}
+
+/** The grant each scenario authorizes with, from its context and the mock server's URL. */
+const GRANTS: Record<string, (context: Context, url: string) => Promise<ExtensionGrant> | ExtensionGrant> = {
+  "auth/client-credentials-basic": async (context, url) =>
+    clientCredentialsGrant({ client: await secretClient(context, url) }),
+  "auth/client-credentials-jwt": async (context, url) =>
     clientCredentialsGrant({
       client: {
         clientId: field(context, "client_id"),
         privateKey: await importPKCS8(field(context, "private_key_pem"), field(context, "signing_algorithm")),
+        issuer: await issuerOf(context, url),
       },
     }),
-  "auth/enterprise-managed-authorization": (context) =>
+  "auth/enterprise-managed-authorization": async (context, url) =>
     enterpriseManagedGrant({
-      client: secretClient(context),
+      client: await secretClient(context, url),
       idp: {
         issuer: field(context, "idp_issuer"),
         tokenEndpoint: field(context, "idp_token_endpoint"),
@@ -102,7 +124,7 @@ export async function runAuthExtensionScenario(
   const context = raw === undefined || raw === "" ? {} : (JSON.parse(raw) as Context);
   const makeGrant = GRANTS[scenario];
   let auth: HttpClientAuth;
-  if (makeGrant !== undefined) auth = new GrantAuthorization({ grant: await makeGrant(context) });
+  if (makeGrant !== undefined) auth = new GrantAuthorization({ grant: await makeGrant(context, url) });
   else if (DPOP_SCENARIOS.has(scenario))
     auth = new OAuthClientProvider({ redirectUri: REDIRECT_URI, redirect: headlessRedirect, dpop: true });
   else throw new Error(`no auth extension scenario ${scenario}`);

@@ -130,14 +130,21 @@ async function followAuthorization(
 
 /** The provider for an `auth/*` scenario: pre-registered credentials when the context has some. */
 function oauthProvider(context: Record<string, unknown>): OAuthClientProvider {
-  const { client_id: clientId, client_secret: clientSecret } = context;
+  const { client_id: clientId, client_secret: clientSecret, issuer } = context;
   return new OAuthClientProvider({
     redirectUri: REDIRECT_URI,
     redirect: followAuthorization,
     clientName: "tsmcp-conformance-client",
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(typeof clientId === "string"
-      ? { client: { clientId, ...(typeof clientSecret === "string" ? { clientSecret } : {}) } }
+      ? {
+          client: {
+            clientId,
+            // The scenario names the authorization server its credentials belong to.
+            ...(typeof clientSecret === "string" ? { clientSecret } : {}),
+            ...(typeof issuer === "string" ? { issuer } : {}),
+          },
+        }
       : {}),
     logger,
   });

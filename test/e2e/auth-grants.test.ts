@@ -195,25 +195,29 @@ describe("headless grants against oidc-provider and a protected tsmcp server", (
 
   it("a client with a secret gets a token by client credentials on the server's 401 and calls a tool", async () => {
     const grant = clientCredentialsGrant({
-      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET, issuer: as.issuer },
     });
     expect(await whoami(notes.url, { grant })).toBe(`${SECRET_CLIENT_ID} as ${SECRET_CLIENT_ID}`);
   });
 
   it("a client with a private key authenticates with a signed assertion (private_key_jwt)", async () => {
-    const grant = clientCredentialsGrant({ client: { clientId: KEY_CLIENT_ID, privateKey: as.clientKey } });
+    const grant = clientCredentialsGrant({
+      client: { clientId: KEY_CLIENT_ID, privateKey: as.clientKey, issuer: as.issuer },
+    });
     expect(await whoami(notes.url, { grant })).toBe(`${KEY_CLIENT_ID} as ${KEY_CLIENT_ID}`);
   });
 
   it("the same grant works over a handshake-era session (initialize, then the call)", async () => {
     const grant = clientCredentialsGrant({
-      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET, issuer: as.issuer },
     });
     expect(await whoami(notes.url, { grant }, "legacy")).toContain(SECRET_CLIENT_ID);
   });
 
   it("a wrong secret fails the call with the token endpoint's invalid_client, as an OAuthError cause", async () => {
-    const grant = clientCredentialsGrant({ client: { clientId: SECRET_CLIENT_ID, clientSecret: "wrong" } });
+    const grant = clientCredentialsGrant({
+      client: { clientId: SECRET_CLIENT_ID, clientSecret: "wrong", issuer: as.issuer },
+    });
     const failure = await whoami(notes.url, { grant }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TransportError);
     expect((failure as TransportError).cause).toBeInstanceOf(OAuthError);
@@ -244,7 +248,7 @@ describe("headless grants against oidc-provider and a protected tsmcp server", (
   it("an enterprise user's ID token is exchanged for an ID-JAG, which the client presents for its token", async () => {
     const before = as.grantTypes.length;
     const grant = enterpriseManagedGrant({
-      client: { clientId: ENTERPRISE_CLIENT_ID, clientSecret: ENTERPRISE_CLIENT_SECRET },
+      client: { clientId: ENTERPRISE_CLIENT_ID, clientSecret: ENTERPRISE_CLIENT_SECRET, issuer: as.issuer },
       idp: {
         issuer: as.issuer,
         tokenEndpoint: `${as.issuer}/token`,
@@ -259,7 +263,7 @@ describe("headless grants against oidc-provider and a protected tsmcp server", (
   it("a DPoP-bound token goes with a fresh proof on every request, and the server's nonce is taken", async () => {
     const prover = await DPoPProver.generate();
     const grant = clientCredentialsGrant({
-      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET, issuer: as.issuer },
     });
     const proofsBefore = notes.dpop.proofs;
     const challengesBefore = notes.dpop.nonceChallenges;
@@ -292,7 +296,7 @@ describe("DPoP with an authorization server that demands its nonce", () => {
 
   it("the token request is retried once with the server's nonce and yields a DPoP-bound token", async () => {
     const grant: ExtensionGrant = clientCredentialsGrant({
-      client: { clientId: KEY_CLIENT_ID, privateKey: as.clientKey },
+      client: { clientId: KEY_CLIENT_ID, privateKey: as.clientKey, issuer: as.issuer },
     });
     expect(await whoami(notes.url, { grant, dpop: true })).toBe(`${KEY_CLIENT_ID} as ${KEY_CLIENT_ID}`);
     expect(as.grantTypes).toEqual(["client_credentials", "client_credentials"]);
@@ -305,9 +309,9 @@ describe("DPoP with an authorization server that demands its nonce", () => {
     const proofs = notes.dpop.proofs;
     const auth = new OAuthClientProvider({
       grant: clientCredentialsGrant({
-        client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+        client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET, issuer: as.issuer },
       }),
-      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET },
+      client: { clientId: SECRET_CLIENT_ID, clientSecret: SECRET_CLIENT_SECRET, issuer: as.issuer },
       dpop: true,
     });
     const client = await Client.connect(new HttpClientTransport(notes.url, { auth }));

@@ -148,7 +148,7 @@ function provider(options: Partial<OAuthClientProviderOptions> = {}): OAuthClien
   return new OAuthClientProvider({
     redirectUri: CLI_REDIRECT_URI,
     redirect: signIn,
-    client: { clientId: CLI_CLIENT_ID, clientSecret: CLI_CLIENT_SECRET },
+    client: { clientId: CLI_CLIENT_ID, clientSecret: CLI_CLIENT_SECRET, issuer: as.issuer },
     ...options,
   });
 }

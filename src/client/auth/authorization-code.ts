@@ -110,9 +110,8 @@ export class AuthorizationCodeGrant implements OAuthGrant {
       // The recorded issuer is `as.issuer`, from metadata whose issuer was checked at discovery.
       parameters = oauth.validateAuthResponse(as, client, returned, state);
     } catch (error) {
-      throw new OAuthError("authorization", `the authorization response was refused: ${describe(error)}`, {
-        cause: error,
-      });
+      // No cause: oauth4webapi's error holds the response's parameters, the code among them.
+      throw new OAuthError("authorization", `the authorization response was refused: ${describe(error)}`);
     }
     const redeem = async () => {
       const response = await oauth.authorizationCodeGrantRequest(
@@ -138,12 +137,10 @@ export class AuthorizationCodeGrant implements OAuthGrant {
       });
     } catch (error) {
       if (http.signal.aborted) throw http.signal.reason;
+      // No cause: oauth4webapi's error may hold the response body, tokens and all.
       throw new OAuthError(
         "token",
         `the token endpoint of ${as.issuer} refused the code: ${describe(error)}`,
-        {
-          cause: error,
-        },
       );
     }
   }

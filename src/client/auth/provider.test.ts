@@ -11,6 +11,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
@@ -36,6 +37,12 @@ interface Script {
   prmResource?: string;
   iss?: "right" | "wrong";
   refuseToken?: boolean;
+  /** The token endpoint's answer instead of the usual token. */
+  tokenBody?: Record<string, unknown>;
+  /** Answer the authorization request with another `state`. */
+  wrongState?: boolean;
+  /** Answer the authorization request with `error=access_denied`. */
+  deny?: boolean;
   /** Issue a client secret without `client_secret_expires_at`, as servers in use do. */
   secretWithoutExpiry?: boolean;
   registrations: number;
@@ -85,8 +92,11 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
     case "/authorize": {
       script.authorizations.push(url.searchParams);
       const back = new URL(url.searchParams.get("redirect_uri") as string);
-      back.searchParams.set("code", "code-1");
-      back.searchParams.set("state", url.searchParams.get("state") as string);
+      if (script.deny) {
+        back.searchParams.set("error", "access_denied");
+        back.searchParams.set("error_description", "the user declined");
+      } else back.searchParams.set("code", "code-1");
+      back.searchParams.set("state", script.wrongState ? "other" : (url.searchParams.get("state") as string));
       back.searchParams.set("iss", script.iss === "wrong" ? "https://evil.example.com" : origin);
       res.writeHead(302, { location: back.href });
       return void res.end();
@@ -95,6 +105,7 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
       script.tokenRequests.push(new URLSearchParams(body));
       if (script.refuseToken)
         return json(res, 400, { error: "invalid_grant", error_description: "code used twice" });
+      if (script.tokenBody !== undefined) return json(res, 200, script.tokenBody);
       return json(res, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 3600 });
     default:
       res.writeHead(404);
@@ -209,6 +220,7 @@ describe("OAuthClientProvider", () => {
         clientId: "jwt-client",
         tokenEndpointAuthMethod: "private_key_jwt",
         privateKey: { key: privateKey },
+        issuer: origin,
       },
     });
     expect(await ping(auth)).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
@@ -229,6 +241,74 @@ describe("OAuthClientProvider", () => {
       `authorization failed: the token endpoint of ${origin} refused the code: HTTP 400 invalid_grant (code used twice)`,
     );
     expect((error.cause as OAuthError).reason).toBe("token");
+  });
+
+  it("keeps no token or code anywhere in the error of a refused token response or authorization response", async () => {
+    script.tokenBody = { access_token: "live-access", refresh_token: "live-refresh", token_type: "mac" };
+    const refused = (await ping(provider())) as TransportError;
+    expect(((refused as TransportError).cause as OAuthError).reason).toBe("token");
+    expect(inspect(refused, { depth: 10 })).not.toMatch(/live-access|live-refresh/);
+    script.tokenBody = undefined;
+    script.wrongState = true;
+    const mismatch = (await ping(provider())) as TransportError;
+    expect((mismatch.cause as OAuthError).reason).toBe("authorization");
+    expect(inspect(mismatch, { depth: 10 })).not.toContain("code-1");
+  });
+
+  it("needs the issuer of a pre-registered secret or key, and sends them to no other authorization server", async () => {
+    const { privateKey } = await generateKeyPair("ES256");
+    expect(() => provider({ client: { clientId: "c", clientSecret: "s" } })).toThrow(
+      /option "client.issuer" is required with a clientSecret or privateKey/,
+    );
+    expect(() => provider({ client: { clientId: "c", privateKey: { key: privateKey } } })).toThrow(
+      /"client.issuer" is required/,
+    );
+    expect(() => provider({ client: { clientId: "c", clientSecret: "s", issuer: 1 as never } })).toThrow(
+      /"client.issuer"/,
+    );
+    expect(() => provider({ client: { clientId: "c" } })).not.toThrow();
+    const error = (await ping(
+      provider({ client: { clientId: "c", clientSecret: "s", issuer: "https://auth.example.com" } }),
+    )) as TransportError;
+    expect((error.cause as OAuthError).reason).toBe("registration");
+    expect(script.tokenRequests).toHaveLength(0);
+  });
+
+  it("steps up at most maxStepUps times per request, counting only the 403s; 0 allows none", async () => {
+    const url = new URL(`${origin}/mcp`);
+    const forbidden = (signal: AbortSignal, status: 401 | 403, attempt: number) => ({
+      status,
+      method: "POST" as const,
+      url,
+      attempt,
+      signal,
+      header: (name: string) =>
+        name === "www-authenticate"
+          ? `Bearer error="insufficient_scope", scope="more", resource_metadata="${origin}/prm"`
+          : null,
+    });
+    const none = provider({ maxStepUps: 0 });
+    expect(await none.onChallenge(forbidden(new AbortController().signal, 403, 0))).toBe(false);
+
+    const one = provider({ maxStepUps: 1 });
+    const signal = new AbortController().signal;
+    await one.headers({ method: "POST", url, signal });
+    expect(await one.onChallenge(forbidden(signal, 401, 0))).toBe(true);
+    await one.headers({ method: "POST", url, signal });
+    expect(await one.onChallenge(forbidden(signal, 403, 1))).toBe(true);
+    await one.headers({ method: "POST", url, signal });
+    expect(await one.onChallenge(forbidden(signal, 403, 2))).toBe(false);
+    expect(script.authorizations).toHaveLength(2);
+  });
+
+  it("names the authorization response's error and its description when the user declines", async () => {
+    script.deny = true;
+    const error = (await ping(provider())) as TransportError;
+    expect((error.cause as OAuthError).reason).toBe("authorization");
+    expect(error.message).toBe(
+      "authorization failed: the authorization response was refused: access_denied (the user declined)",
+    );
+    expect(script.tokenRequests).toHaveLength(0);
   });
 
   it("takes a registration that issued a secret without saying when it expires", async () => {

@@ -78,7 +78,8 @@ export interface OAuthClientProviderOptions {
   fetch?: typeof fetch;
   /**
    * How many times one request may re-authorize for a 403 `insufficient_scope` before its answer
-   * stands. A non-negative integer. Default {@link DEFAULT_MAX_STEP_UPS} (2).
+   * stands (a 401 retry does not count; 0: never). A non-negative integer. Default
+   * {@link DEFAULT_MAX_STEP_UPS} (2).
    */
   maxStepUps?: number;
   /**
@@ -145,12 +146,14 @@ export class OAuthClientProvider implements HttpClientAuth {
   readonly #issuers = new Map<string, { as: oauth.AuthorizationServer; identified: IdentifiedClient }>();
   /** The access token each request in flight was last sent with (keyed by its signal). */
   readonly #sent = new WeakMap<AbortSignal, string | undefined>();
+  /** How many times each request in flight (keyed by its signal) has stepped up on a 403. */
+  readonly #stepUps = new WeakMap<AbortSignal, number>();
   /** By token key: the authorization or refresh in progress, which concurrent requests await. */
   readonly #pending = new Map<string, Promise<boolean>>();
 
   /**
    * @throws TypeError when neither `grant` nor `redirectUri` + `redirect` is given (or both are),
-   *   `client` has no `clientId`, `clientMetadataUrl` is not an `https://` URL with a path, or an
+   *   `client` has no `clientId` (or a `clientSecret` or `privateKey` without its `issuer`), `clientMetadataUrl` is not an `https://` URL with a path, or an
    *   option has the wrong type;
    *   RangeError when `maxStepUps` is not a non-negative integer.
    */
@@ -179,6 +182,17 @@ export class OAuthClientProvider implements HttpClientAuth {
     checkObject(owner, "client", client);
     if (client !== undefined && (typeof client.clientId !== "string" || client.clientId === "")) {
       throw new TypeError(`${owner} option "client.clientId" must be a non-empty string`);
+    }
+    checkString(owner, "client.issuer", client?.issuer);
+    if (
+      client !== undefined &&
+      client.issuer === undefined &&
+      (client.clientSecret !== undefined || client.privateKey !== undefined)
+    ) {
+      throw new TypeError(
+        `${owner} option "client.issuer" is required with a clientSecret or privateKey: the credentials ` +
+          "are sent only to the authorization server they were issued by",
+      );
     }
     if (clientMetadataUrl !== undefined) {
       const url = new URL(absoluteUrl(owner, "clientMetadataUrl", clientMetadataUrl));
@@ -231,8 +245,10 @@ export class OAuthClientProvider implements HttpClientAuth {
     // Closing a session (DELETE) never asks the user: a refresh at most.
     const mayAsk = challenge.method !== "DELETE";
     if (challenge.status === 403) {
-      if (parsed?.error !== "insufficient_scope" || challenge.attempt > this.#maxStepUps || !mayAsk)
-        return false;
+      // Only the 403 step-ups count, not the 401 retries before them: maxStepUps 0 allows none.
+      const stepUps = this.#stepUps.get(challenge.signal) ?? 0;
+      if (parsed?.error !== "insufficient_scope" || stepUps >= this.#maxStepUps || !mayAsk) return false;
+      this.#stepUps.set(challenge.signal, stepUps + 1);
       const server =
         this.#servers.get(challenge.url.href) ?? (await this.#discover(http, challenge.url, parsed));
       const held = await this.#store.getTokens(server.key);

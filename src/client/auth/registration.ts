@@ -47,8 +47,9 @@ export interface PreRegisteredClient {
   /** The key for `private_key_jwt`. */
   readonly privateKey?: ClientPrivateKey;
   /**
-   * The issuer these credentials belong to. When set, they are used only with that authorization
-   * server, and another one is an error rather than a silent mismatch.
+   * The issuer these credentials belong to: they are used only with that authorization server, and
+   * another one is an error rather than a silent mismatch. Required with `clientSecret` or
+   * `privateKey`, so a secret is never sent to whatever authorization server a server names.
    */
   readonly issuer?: string;
 }
@@ -165,9 +166,8 @@ async function register(
     } as StoredClient;
   } catch (error) {
     if (http.signal.aborted) throw error;
-    throw new OAuthError("registration", `registration with ${as.issuer} failed: ${describe(error)}`, {
-      cause: error,
-    });
+    // No cause: oauth4webapi's error may hold the response body, an issued secret among it.
+    throw new OAuthError("registration", `registration with ${as.issuer} failed: ${describe(error)}`);
   }
 }
 
@@ -276,13 +276,18 @@ function clientSecretBasic(secret: string): oauth.ClientAuth {
 }
 
 /**
- * An error's message, for wrapping; for an OAuth error response, its `error` code and description
- * (never a token: those are not in error responses).
+ * An error's message, for wrapping; for an OAuth error response (from an endpoint, or an
+ * authorization response such as `error=access_denied`, RFC 6749 §4.1.2.1), its `error` code and
+ * description (never a token or a code: those are not in error responses).
  */
 export function describe(error: unknown): string {
   if (error instanceof oauth.ResponseBodyError) {
     const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
     return `HTTP ${error.status} ${error.error}${description}`;
+  }
+  if (error instanceof oauth.AuthorizationResponseError) {
+    const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
+    return `${error.error}${description}`;
   }
   return error instanceof Error ? error.message : String(error);
 }

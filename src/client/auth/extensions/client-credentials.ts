@@ -9,6 +9,7 @@ import { checkOptionsObject } from "../../../protocol/options.js";
 import {
   type ClientIdentity,
   checkClientIdentity,
+  checkIssuer,
   clientOf,
   type ExtensionGrant,
   resourceParameters,
@@ -28,7 +29,9 @@ export interface ClientCredentialsGrantOptions {
  *
  * ```ts
  * const auth = new GrantAuthorization({
- *   grant: clientCredentialsGrant({ client: { clientId: "reporter", clientSecret } }),
+ *   grant: clientCredentialsGrant({
+ *     client: { clientId: "reporter", clientSecret, issuer: "https://auth.example.com" },
+ *   }),
  * });
  * ```
  *
@@ -45,8 +48,9 @@ export function clientCredentialsGrant(options: ClientCredentialsGrantOptions): 
   return {
     grantTypes: ["client_credentials"],
     redirectUris: [],
-    obtain: (context) =>
-      tokenRequest(context.as.token_endpoint, async () => {
+    obtain: async (context) => {
+      checkIssuer(identity, context.as);
+      return tokenRequest(context.as.token_endpoint, async () => {
         const response = await oauth.clientCredentialsGrantRequest(
           context.as,
           client,
@@ -55,6 +59,7 @@ export function clientCredentialsGrant(options: ClientCredentialsGrantOptions): 
           tokenRequestOptions(context),
         );
         return oauth.processClientCredentialsResponse(context.as, client, response);
-      }),
+      });
+    },
   };
 }

@@ -17,6 +17,7 @@ import { OAuthError } from "../errors.js";
 import {
   type ClientIdentity,
   checkClientIdentity,
+  checkIssuer,
   clientOf,
   type ExtensionGrant,
   tokenRequest,
@@ -61,7 +62,7 @@ export interface EnterpriseManagedGrantOptions {
  * ```ts
  * const auth = new GrantAuthorization({
  *   grant: enterpriseManagedGrant({
- *     client: { clientId: "chat-app", clientSecret },
+ *     client: { clientId: "chat-app", clientSecret, issuer: "https://auth.example.com" },
  *     idp: { tokenEndpoint: "https://acme.idp.example/oauth2/token", client: { clientId: "chat-sso", clientSecret: ssoSecret } },
  *     subjectToken: () => session.idToken,
  *   }),
@@ -79,7 +80,8 @@ export function enterpriseManagedGrant(options: EnterpriseManagedGrantOptions): 
   const tokenEndpoint = parseHttpUrl(`${owner} option "idp.tokenEndpoint"`, checked.idp.tokenEndpoint);
   if (checked.idp.issuer !== undefined) parseHttpUrl(`${owner} option "idp.issuer"`, checked.idp.issuer);
   const issuer = (checked.idp.issuer as string | undefined) ?? tokenEndpoint.origin;
-  const idpIdentity = checkClientIdentity(owner, "idp.client", checked.idp.client);
+  // The IdP's token endpoint is configured, not discovered: its client needs no issuer.
+  const idpIdentity = checkClientIdentity(owner, "idp.client", checked.idp.client, true);
   if (checked.subjectToken === undefined) throw new TypeError(`${owner} option "subjectToken" is required`);
   checkFunction(owner, "subjectToken", checked.subjectToken);
   if (checked.subjectTokenType !== undefined && typeof checked.subjectTokenType !== "string")
@@ -93,6 +95,7 @@ export function enterpriseManagedGrant(options: EnterpriseManagedGrantOptions): 
     grantTypes: [JWT_BEARER_GRANT_TYPE],
     redirectUris: [],
     async obtain(context) {
+      checkIssuer(identity, context.as);
       const subjectToken = await subjectTokenOf();
       if (typeof subjectToken !== "string" || subjectToken === "") {
         throw new TypeError(`${owner}: the subject token must be a non-empty string`);

@@ -20,7 +20,8 @@ beforeAll(async () => {
     if (req.url === "/.well-known/oauth-protected-resource/mcp") {
       res.end(
         JSON.stringify({
-          resource: `${origin}/mcp`,
+          // As the client reached it: 127.0.0.1 or localhost.
+          resource: `http://${req.headers.host}/mcp`,
           authorization_servers: [origin],
           scopes_supported: ["a", "b"],
         }),
@@ -212,6 +213,32 @@ describe("GrantAuthorization", () => {
     });
     expect(await auth.onChallenge(nonceChallenge)).toBe(true);
     expect(decodeJwt((await auth.headers(request())).dpop as string).nonce).toBe("n-1");
+  });
+
+  it("keeps a token per resource and never sends one server's token to another", async () => {
+    // The same server reached as localhost is another origin, hence another resource.
+    const other = origin.replace("127.0.0.1", "localhost");
+    const { grant, contexts } = recordingGrant();
+    const auth = new GrantAuthorization({ grant });
+    await auth.onChallenge(challenge(401, bearer()));
+    expect(await auth.headers(request())).toEqual({ authorization: "Bearer token-1" });
+    const toOther = {
+      method: "POST" as const,
+      url: new URL(`${other}/mcp`),
+      signal: new AbortController().signal,
+    };
+    expect(await auth.headers(toOther)).toEqual({});
+    expect(
+      await auth.onChallenge({
+        ...challenge(401, "Bearer"),
+        url: new URL(`${other}/mcp`),
+        signal: toOther.signal,
+      }),
+    ).toBe(true);
+    expect(contexts.map((c) => c.resource)).toEqual([`${origin}/mcp`, `${other}/mcp`]);
+    expect(await auth.headers(toOther)).toEqual({ authorization: "Bearer token-2" });
+    expect(await auth.headers(request())).toEqual({ authorization: "Bearer token-1" });
+    expect(await auth.headers({ ...request(), url: new URL(`${origin}/other`) })).toEqual({});
   });
 
   it("lets a use_dpop_nonce challenge stand when it carries no nonce or the token is no DPoP token", async () => {

@@ -1,9 +1,10 @@
 /**
  * Authorization for a client that obtains its tokens without a user at a browser: on the server's
  * 401 it discovers the authorization server, runs its grant (client credentials, a JWT bearer
- * assertion, enterprise-managed authorization), and presents the token on every request, as a
- * Bearer token or, sender-constrained, with a DPoP proof; a resource server's `use_dpop_nonce`
- * challenge is answered with a new proof carrying its nonce. Spec: basic/authorization §Access
+ * assertion, enterprise-managed authorization), and presents the token on every request to the
+ * resource it was obtained for (never to another), as a Bearer token or, sender-constrained, with
+ * a DPoP proof; a resource server's `use_dpop_nonce` challenge is answered with a new proof
+ * carrying its nonce. Spec: basic/authorization §Access
  * Token Usage; ext-auth oauth-client-credentials, enterprise-managed-authorization; SEP-1932,
  * SEP-1933; RFC 9449 §7, §9.
  */
@@ -66,13 +67,30 @@ interface HeldToken {
   readonly expiresAtMs: number | undefined;
 }
 
+/** One resource's discovery, token and grant run in progress. */
+interface ResourceState {
+  discovered: { readonly url: string | undefined; readonly value: DiscoveredResource } | undefined;
+  token: HeldToken | undefined;
+  pending: Promise<HeldToken> | undefined;
+}
+
+/**
+ * The key a token is held under: the URL's origin and path (no query or fragment). A token is only
+ * ever sent to the resource it was obtained for (Spec: basic/authorization §Token Audience Binding).
+ */
+function resourceKey(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
 /**
  * An `HttpClientAuth` that runs an {@link ExtensionGrant}. Pass it as the HTTP client transport's
  * `auth`:
  *
  * ```ts
  * const auth = new GrantAuthorization({
- *   grant: clientCredentialsGrant({ client: { clientId: "reporter", clientSecret } }),
+ *   grant: clientCredentialsGrant({
+ *     client: { clientId: "reporter", clientSecret, issuer: "https://auth.example.com" },
+ *   }),
  * });
  * const client = await Client.connect(new HttpClientTransport(url, { auth }));
  * ```
@@ -85,10 +103,9 @@ export class GrantAuthorization implements HttpClientAuth {
   readonly #scope: string | undefined;
   readonly #dpopOption: DPoPOption;
   readonly #fetch: typeof fetch | undefined;
-  #discovered: { readonly url: string | undefined; readonly value: DiscoveredResource } | undefined;
   #prover: DPoPProver | undefined;
-  #token: HeldToken | undefined;
-  #pending: Promise<HeldToken> | undefined;
+  /** By resource (the request URL's origin and path): what was discovered and the token obtained for it. */
+  readonly #resources = new Map<string, ResourceState>();
   /** The requests (by signal) that already obtained a token after a challenge: a second refusal stands. */
   readonly #obtainedFor = new WeakSet<AbortSignal>();
   /** The token each request (by signal) was last sent with; null for none. */
@@ -114,13 +131,15 @@ export class GrantAuthorization implements HttpClientAuth {
 
   /** The headers that present the current token; none before the server first asks for one. */
   async headers(request: HttpAuthRequest): Promise<Record<string, string>> {
-    let token = this.#token;
+    const state = this.#resources.get(resourceKey(request.url));
+    let token = state?.token;
     if (
+      state !== undefined &&
       token !== undefined &&
       token.expiresAtMs !== undefined &&
       token.expiresAtMs - TOKEN_EXPIRY_MARGIN_MS <= Date.now()
     ) {
-      token = await this.#obtain(request.signal, undefined, undefined);
+      token = await this.#obtain(state, request.signal, undefined, undefined);
     }
     this.#sentWith.set(request.signal, token ?? null);
     return token === undefined ? {} : this.#present(token, request);
@@ -136,9 +155,11 @@ export class GrantAuthorization implements HttpClientAuth {
    */
   async onChallenge(challenge: HttpAuthChallenge): Promise<boolean> {
     const said = await authChallengeOf(challenge.status, challenge.header("www-authenticate"));
+    const key = resourceKey(challenge.url);
+    let state = this.#resources.get(key);
     if (said?.error === "use_dpop_nonce") {
       const nonce = challenge.header("dpop-nonce");
-      if (nonce === null || this.#prover === undefined || this.#token?.tokenType !== "dpop") return false;
+      if (nonce === null || this.#prover === undefined || state?.token?.tokenType !== "dpop") return false;
       await this.#prover.takeNonce(challenge.url, nonce);
       return true;
     }
@@ -150,15 +171,20 @@ export class GrantAuthorization implements HttpClientAuth {
     } else {
       const sent = this.#sentWith.get(challenge.signal);
       if (
-        this.#pending !== undefined ||
-        (this.#token !== undefined && sent !== undefined && sent !== this.#token)
+        state !== undefined &&
+        (state.pending !== undefined ||
+          (state.token !== undefined && sent !== undefined && sent !== state.token))
       ) {
-        await this.#pending;
+        await state.pending;
         return true;
       }
     }
+    if (state === undefined) {
+      state = { discovered: undefined, token: undefined, pending: undefined };
+      this.#resources.set(key, state);
+    }
     this.#obtainedFor.add(challenge.signal);
-    await this.#obtain(challenge.signal, scope ?? said?.scope, { url: challenge.url, said });
+    await this.#obtain(state, challenge.signal, scope ?? said?.scope, { url: challenge.url, said });
     return true;
   }
 
@@ -167,15 +193,16 @@ export class GrantAuthorization implements HttpClientAuth {
    * one run at a time (concurrent callers share it), and keeps its token.
    */
   #obtain(
+    state: ResourceState,
     signal: AbortSignal,
     challengeScope: string | undefined,
     from: { url: URL; said: AuthChallenge | undefined } | undefined,
   ): Promise<HeldToken> {
-    this.#pending ??= (async () => {
+    state.pending ??= (async () => {
       const named = from?.said?.resourceMetadata;
       if (
         from !== undefined &&
-        (this.#discovered === undefined || (named !== undefined && named !== this.#discovered.url))
+        (state.discovered === undefined || (named !== undefined && named !== state.discovered.url))
       ) {
         const http = this.#http(signal);
         const metadata = await discoverResource(http, from.url, named);
@@ -186,17 +213,21 @@ export class GrantAuthorization implements HttpClientAuth {
           // The first authorization server the resource names (Spec: RFC 9728 §2 lets the client choose).
           as: await discoverAuthorizationServer(http, metadata.authorization_servers[0] as string),
         };
-        this.#discovered = { url: named, value };
+        state.discovered = { url: named, value };
       }
-      return this.#runGrant(signal, challengeScope);
+      return this.#runGrant(state, signal, challengeScope);
     })().finally(() => {
-      this.#pending = undefined;
+      state.pending = undefined;
     });
-    return this.#pending;
+    return state.pending;
   }
 
-  async #runGrant(signal: AbortSignal, challengeScope: string | undefined): Promise<HeldToken> {
-    const discovered = this.#discovered?.value;
+  async #runGrant(
+    state: ResourceState,
+    signal: AbortSignal,
+    challengeScope: string | undefined,
+  ): Promise<HeldToken> {
+    const discovered = state.discovered?.value;
     if (discovered === undefined) throw new Error("the server has not yet named its authorization server");
     const context: ExtensionGrantContext = {
       as: discovered.as,
@@ -211,7 +242,7 @@ export class GrantAuthorization implements HttpClientAuth {
       tokenType: answer.token_type,
       expiresAtMs: answer.expires_in === undefined ? undefined : Date.now() + answer.expires_in * 1000,
     };
-    this.#token = token;
+    state.token = token;
     return token;
   }
 

@@ -36,9 +36,9 @@ export interface ExtensionGrant {
   /**
    * Obtains tokens (the token endpoint's response, checked by oauth4webapi).
    *
-   * @throws OAuthError "token" when a token endpoint refuses (its `error` code in the message; a
-   *   DPoP nonce challenge keeps oauth4webapi's error as the `cause`, see `isDPoPNonceError`);
-   *   the signal's reason when it aborts.
+   * @throws OAuthError "token" when a token endpoint refuses or answers no usable token (its
+   *   `error` code in the message, and no `cause`: a response body may hold tokens); the signal's
+   *   reason when it aborts.
    */
   obtain(context: ExtensionGrantContext): Promise<oauth.TokenEndpointResponse>;
 }
@@ -50,22 +50,39 @@ export interface ExtensionGrant {
  *   and `sub` are the client id and whose `aud` is the authorization server's issuer; `kid` names
  *   the key when the server holds several;
  * - `{ clientId }`: `none`, the client id in the body (a public client).
+ *
+ * `issuer` is the authorization server the client is registered with: its credentials are used
+ * only there, and another one is refused (OAuthError "registration"). Required with a secret or a
+ * key, so they never go to whatever authorization server a server names; optional otherwise.
  */
 export type ClientIdentity =
-  | { readonly clientId: string; readonly clientSecret: string }
-  | { readonly clientId: string; readonly privateKey: oauth.CryptoKey; readonly kid?: string }
-  | { readonly clientId: string };
+  | { readonly clientId: string; readonly clientSecret: string; readonly issuer: string }
+  | {
+      readonly clientId: string;
+      readonly privateKey: oauth.CryptoKey;
+      readonly kid?: string;
+      readonly issuer: string;
+    }
+  | { readonly clientId: string; readonly issuer?: string };
 
 /**
  * Checks a client identity option.
  *
  * @throws TypeError naming `owner` and `option` when it is no object, `clientId` is no non-empty
- *   string, `clientSecret` is no string, `privateKey` is no private `CryptoKey`, or both a secret
- *   and a key are given.
+ *   string, `clientSecret` is no string, `privateKey` is no private `CryptoKey`, both a secret
+ *   and a key are given, or (unless `issuerOptional`, for a client whose token endpoint is
+ *   configured, not discovered) a secret or a key comes without its `issuer`.
  */
-export function checkClientIdentity(owner: string, option: string, value: unknown): ClientIdentity {
+export function checkClientIdentity(
+  owner: string,
+  option: string,
+  value: unknown,
+  issuerOptional = false,
+): ClientIdentity {
   if (!isObject(value)) throw optionTypeError(owner, option, "an object with a clientId");
-  const { clientId, clientSecret, privateKey, kid } = value;
+  const { clientId, clientSecret, privateKey, kid, issuer } = value;
+  if (issuer !== undefined && (typeof issuer !== "string" || !URL.canParse(issuer)))
+    throw optionTypeError(owner, `${option}.issuer`, "an absolute URL");
   if (typeof clientId !== "string" || clientId === "")
     throw optionTypeError(owner, `${option}.clientId`, "a non-empty string");
   if (clientSecret !== undefined && typeof clientSecret !== "string")
@@ -75,7 +92,25 @@ export function checkClientIdentity(owner: string, option: string, value: unknow
   if (kid !== undefined && typeof kid !== "string") throw optionTypeError(owner, `${option}.kid`, "a string");
   if (clientSecret !== undefined && privateKey !== undefined)
     throw optionError(owner, option, "must have a clientSecret or a privateKey, not both");
+  if (!issuerOptional && issuer === undefined && (clientSecret !== undefined || privateKey !== undefined))
+    throw new TypeError(
+      `${owner} option "${option}.issuer" is required with a clientSecret or privateKey: the credentials ` +
+        "are sent only to the authorization server they were issued by",
+    );
   return value as ClientIdentity;
+}
+
+/**
+ * @throws OAuthError "registration" when `identity` belongs to another authorization server than
+ *   `as`: its credentials are not sent there.
+ */
+export function checkIssuer(identity: ClientIdentity, as: oauth.AuthorizationServer): void {
+  if (identity.issuer !== undefined && identity.issuer !== as.issuer) {
+    throw new OAuthError(
+      "registration",
+      `the client ${identity.clientId} is registered with ${identity.issuer}, but the server's authorization server is ${as.issuer}`,
+    );
+  }
 }
 
 /** One credential, application/x-www-form-urlencoded as the WHATWG URL standard serializes it. */
@@ -128,7 +163,8 @@ export function resourceParameters(context: ExtensionGrantContext): Record<strin
  * Runs a token request and its response check. A `use_dpop_nonce` refusal (RFC 9449 §8) runs it
  * once more: oauth4webapi's DPoP handle has kept the server's nonce and puts it in the new proof.
  * Any other refusal becomes an `OAuthError` "token" that names the endpoint and the server's
- * `error` code (never a token), with oauth4webapi's error as its cause.
+ * `error` code (never a token). oauth4webapi's error is not kept as its cause: it may hold the
+ * response body, tokens and all.
  */
 export async function tokenRequest<T>(endpoint: string | undefined, run: () => Promise<T>): Promise<T> {
   try {
@@ -142,9 +178,7 @@ export async function tokenRequest<T>(endpoint: string | undefined, run: () => P
     if (error instanceof OAuthError) throw error;
     if (error instanceof oauth.ResponseBodyError) {
       const description = error.error_description === undefined ? "" : ` (${error.error_description})`;
-      throw new OAuthError("token", `the token endpoint ${endpoint} refused: ${error.error}${description}`, {
-        cause: error,
-      });
+      throw new OAuthError("token", `the token endpoint ${endpoint} refused: ${error.error}${description}`);
     }
     if (error instanceof oauth.WWWAuthenticateChallengeError) {
       // A refused client authentication may come as a 401 challenge instead (RFC 6749 §5.2).
@@ -152,18 +186,12 @@ export async function tokenRequest<T>(endpoint: string | undefined, run: () => P
       throw new OAuthError(
         "token",
         `the token endpoint ${endpoint} refused: ${code ?? `HTTP ${error.status}`}`,
-        {
-          cause: error,
-        },
       );
     }
     if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
       throw new OAuthError(
         "token",
         `the token endpoint ${endpoint} answered no usable token: ${error.message}`,
-        {
-          cause: error,
-        },
       );
     }
     throw error;

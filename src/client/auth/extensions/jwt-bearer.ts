@@ -10,6 +10,7 @@ import { checkFunction, checkOptionsObject } from "../../../protocol/options.js"
 import {
   type ClientIdentity,
   checkClientIdentity,
+  checkIssuer,
   clientOf,
   type ExtensionGrant,
   type ExtensionGrantContext,
@@ -65,7 +66,8 @@ export function jwtBearerGrant(options: JwtBearerGrantOptions): ExtensionGrant {
 /**
  * Sends one JWT bearer grant request with `assertion` at the context's authorization server.
  *
- * @throws TypeError when `assertion` is no non-empty string; OAuthError "token" on a refusal.
+ * @throws TypeError when `assertion` is no non-empty string; OAuthError "registration" when the
+ *   identity belongs to another authorization server, "token" on a refusal.
  */
 export function presentAssertion(
   context: ExtensionGrantContext,
@@ -75,6 +77,7 @@ export function presentAssertion(
   if (typeof assertion !== "string" || assertion === "") {
     throw new TypeError("the JWT bearer assertion must be a non-empty string");
   }
+  checkIssuer(identity, context.as);
   const { client, clientAuth } = clientOf(identity);
   return tokenRequest(context.as.token_endpoint, async () => {
     const response = await oauth.genericTokenEndpointRequest(
