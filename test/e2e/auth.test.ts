@@ -25,13 +25,13 @@ import {
   silentLogger,
   type TokenVerifier,
 } from "../../src/server/index.js";
-import { requestMetadataHeaders } from "../../src/transport/http/headers.js";
 import {
   RESOURCE_CLIENT_ID,
   RESOURCE_CLIENT_SECRET,
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from "../helpers/authorization-server.js";
+import { post } from "../helpers/mcp-post.js";
 import { requestMeta } from "../helpers/meta.js";
 
 const READ = "notes:read";
@@ -115,34 +115,6 @@ function call(method: string, params: Record<string, unknown> = {}): JSONRPCRequ
     id: nextId++,
     method,
     params: { ...params, _meta: requestMeta({ elicitation: { form: {} } }) },
-  };
-}
-
-/** POSTs one 2026-07-28 request with `token` (if any); returns status, challenge and body. */
-async function post(
-  url: string,
-  message: JSONRPCRequest,
-  token?: string,
-  extra: Record<string, string> = {},
-) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      ...requestMetadataHeaders(message),
-      ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
-      ...extra,
-    },
-    body: JSON.stringify(message),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    challenge: response.headers.get("www-authenticate"),
-    sessionId: response.headers.get("mcp-session-id"),
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the response's fields directly
-    body: (text === "" ? undefined : JSON.parse(text)) as Record<string, any>,
   };
 }
 
