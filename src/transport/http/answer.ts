@@ -20,13 +20,13 @@ import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /**
  * An HTTP answer before it becomes a `Response`: a JSON body (status 200, or an error status), no
- * body (202 for a notification), an SSE stream (status 200, {@link SSE_HEADERS}) that the front end
+ * body (202 for a notification), each with optional extra headers (CORS), an SSE stream (status 200, {@link SSE_HEADERS}) that the front end
  * takes as a web stream or writes straight to its socket, or any other streaming `Response`.
  */
 export type HttpAnswer =
   | { kind: "json"; status: number; text: string; headers?: Record<string, string> }
-  | { kind: "empty"; status: number }
-  | { kind: "sse"; stream: SseStream }
+  | { kind: "empty"; status: number; headers?: Record<string, string> }
+  | { kind: "sse"; stream: SseStream; headers?: Record<string, string> }
   | { kind: "response"; response: Response };
 
 /** The request side {@link answerRequest} needs: the signal that fires when the client goes away, and the headers. */
@@ -99,9 +99,15 @@ export function toResponse(answer: HttpAnswer): Response {
         headers: { "Content-Type": "application/json", ...answer.headers },
       });
     case "empty":
-      return new Response(null, { status: answer.status });
+      return new Response(null, {
+        status: answer.status,
+        ...(answer.headers === undefined ? {} : { headers: answer.headers }),
+      });
     case "sse":
-      return new Response(answer.stream.readable, { status: 200, headers: SSE_HEADERS });
+      return new Response(answer.stream.readable, {
+        status: 200,
+        headers: answer.headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...answer.headers },
+      });
     case "response":
       return answer.response;
   }

@@ -11,14 +11,18 @@
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * The outcome of {@link readBodyText}: the text, a body over the limit, undecodable bytes, or a
- * body that never ended (the client went away mid-upload: nobody is left to answer).
+ * The outcome of {@link readBodyText}: the text, a body over the limit, undecodable bytes, a
+ * body that never ended (the client went away mid-upload: nobody is left to answer), a body that
+ * something before the handler already read (a middleware), or the value a framework's body
+ * parser already made of it (`req.body`).
  */
 export type BodyText =
   | { kind: "text"; text: string }
   | { kind: "too-large" }
   | { kind: "invalid-utf8" }
-  | { kind: "aborted" };
+  | { kind: "aborted" }
+  | { kind: "already-read" }
+  | { kind: "parsed"; value: unknown };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -79,11 +83,13 @@ export class BoundedBody {
  *
  * @returns `too-large` when `Content-Length` or the streamed size exceeds the limit (the stream is
  *   cancelled), `invalid-utf8` for undecodable bytes, `aborted` when the body stream fails (the
- *   client went away mid-upload), else the text ("" for no body). Never rejects.
+ *   client went away mid-upload), `already-read` when the body was read (or is being read) before,
+ *   else the text ("" for no body). Never rejects.
  */
 export async function readBodyText(request: Request, maxBodyBytes: number): Promise<BodyText> {
   const body = new BoundedBody(maxBodyBytes);
   if (body.declaresTooMuch(request.headers.get("content-length"))) return { kind: "too-large" };
+  if (request.bodyUsed || request.body?.locked === true) return { kind: "already-read" };
   if (request.body === null) return { kind: "text", text: "" };
   const reader = request.body.getReader();
   for (;;) {

@@ -20,6 +20,13 @@ export {
   MIN_SERVER_RETRY_MS,
 } from "./client.js";
 export {
+  CORS_ALLOWED_METHODS,
+  type CorsOptions,
+  DEFAULT_CORS_ALLOWED_HEADERS,
+  DEFAULT_CORS_EXPOSED_HEADERS,
+  DEFAULT_CORS_MAX_AGE_MS,
+} from "./cors.js";
+export {
   type DecodedHeaderValue,
   decodeHeaderValue,
   encodeHeaderValue,

@@ -11,6 +11,7 @@ import { errorResponse } from "../../protocol/jsonrpc.js";
 import type { HeaderReader } from "../dispatcher.js";
 import type { HttpAnswer } from "./answer.js";
 import { type BodyText, BoundedBody } from "./body.js";
+import { bodyOfParsed } from "./parsed-body.js";
 import { isProtectedResourceMetadataPath } from "./resource-metadata.js";
 import type { HttpExchange } from "./server-handler.js";
 
@@ -64,10 +65,13 @@ export class NodeExchange implements HttpExchange {
   readonly incoming: IncomingMessage;
   readonly outgoing: ServerResponse;
   #controller: AbortController | undefined;
+  readonly #parsedBody: unknown;
 
-  constructor(incoming: IncomingMessage, outgoing: ServerResponse) {
+  /** `parsedBody`: what a body parser that consumed the request stream left (`req.body`), if any. */
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse, parsedBody?: unknown) {
     this.incoming = incoming;
     this.outgoing = outgoing;
+    this.#parsedBody = parsedBody;
     this.method = incoming.method ?? "GET";
     this.headers = new IncomingHeaders(incoming);
   }
@@ -105,8 +109,15 @@ export class NodeExchange implements HttpExchange {
     if (!signal.aborted) this.#controller?.abort(reason);
   }
 
+  /**
+   * Reads the body from the stream; once something else consumed it, from the value it left
+   * (`already-read` when there is none: the stream would never end again).
+   */
   readBody(maxBodyBytes: number): Promise<BodyText> {
-    return readIncomingText(this.incoming, maxBodyBytes);
+    const { incoming } = this;
+    if (!incoming.readableDidRead && !incoming.readableEnded) return readIncomingText(incoming, maxBodyBytes);
+    if (this.#parsedBody === undefined) return Promise.resolve({ kind: "already-read" });
+    return Promise.resolve(bodyOfParsed(this.#parsedBody, incoming.headers["content-length"], maxBodyBytes));
   }
 }
 
@@ -206,7 +217,7 @@ export type PlainAnswer = Extract<HttpAnswer, { kind: "json" | "empty" }>;
 /** Writes a JSON or empty answer to `outgoing`. */
 export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void {
   if (answer.kind === "empty") {
-    outgoing.writeHead(answer.status).end();
+    outgoing.writeHead(answer.status, answer.headers).end();
     return;
   }
   const head: Record<string, string | number> = {

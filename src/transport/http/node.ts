@@ -15,8 +15,8 @@ import {
   routeTarget,
   writeAnswer,
   writeNotFound,
-  writeStream,
 } from "./node-exchange.js";
+import { writeNodeAnswer } from "./node-listener.js";
 import {
   type CheckedServeOptions,
   checkServeOptions,
@@ -30,7 +30,6 @@ import {
   type HttpExchangeHandler,
   type HttpHandlerOptions,
 } from "./server-handler.js";
-import { SSE_HEADERS } from "./sse.js";
 
 export {
   DEFAULT_DRAIN_TIMEOUT_MS,
@@ -121,21 +120,7 @@ function listenerOf(handler: HttpExchangeHandler, path: string, drain: Drain) {
     const inFlight = drain.track(exchange);
     const answer = await handler(exchange);
     if (drain.closing && !outgoing.headersSent) outgoing.shouldKeepAlive = false;
-    if (answer.kind === "sse") {
-      // A client already gone cancels the stream at once.
-      if (!outgoing.destroyed) outgoing.writeHead(200, SSE_HEADERS).flushHeaders();
-      answer.stream.pipeTo(outgoing);
-      inFlight.endStream = () => answer.stream.close();
-      return;
-    }
-    if (outgoing.destroyed) return;
-    if (answer.kind !== "response") return writeAnswer(outgoing, answer);
-    const { response } = answer;
-    if (response.body === null) {
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end();
-      return;
-    }
-    inFlight.endStream = writeStream(response.status, response.headers, response.body, outgoing);
+    writeNodeAnswer(answer, outgoing, inFlight);
   };
 }
 

@@ -28,9 +28,11 @@ import { type AuthInfo, type Dispatcher, type HeaderReader, isDispatcher } from 
 import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
 import { type Authenticate, authenticateRequest, checkAuthenticate, withAuth } from "./authenticate.js";
 import { type BodyText, DEFAULT_MAX_BODY_BYTES, readBodyText } from "./body.js";
+import { type Cors, type CorsOptions, checkCors } from "./cors.js";
 import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
+import { parseParsedBody } from "./parsed-body.js";
 import {
   answerResourceMetadata,
   type CheckedMetadata,
@@ -62,6 +64,10 @@ const MALFORMED_URL: HttpAnswer = Object.freeze({
     ),
   ),
 });
+
+/** Why a request whose body something read before the handler is refused. */
+const BODY_ALREADY_READ =
+  "the request body was read before the MCP handler ran (by a middleware?); pass the request unread";
 
 /** The longest keep-alive interval a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -125,6 +131,16 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
    * Resource Metadata Discovery Requirements.
    */
   protectedResourceMetadata?: ProtectedResourceMetadata;
+  /**
+   * Lets web pages call the server (CORS): `true` for the defaults, an object to add headers, set
+   * the preflight cache or allow credentials. Which pages may call is `allowedOrigins`: a request
+   * from an allowed `Origin` gets `Access-Control-Allow-Origin` (its origin, `Vary: Origin`) and
+   * `Access-Control-Expose-Headers` on every answer, and a preflight (`OPTIONS`) is answered 204
+   * with the allowed methods and headers before `authenticate` runs (a preflight carries no
+   * credentials); any other `Origin` gets no CORS headers and 403, as without this option.
+   * Default: off (`OPTIONS` gets 405). See {@link CorsOptions}.
+   */
+  cors?: boolean | CorsOptions;
 }
 
 /** A web-standard request handler. Never rejects. */
@@ -201,6 +217,7 @@ interface CheckedOptions {
   sessions: CheckedSessionOptions;
   authenticate: Authenticate | undefined;
   metadata: CheckedMetadata | undefined;
+  cors: Cors | undefined;
 }
 
 function checkOptions(
@@ -226,6 +243,7 @@ function checkOptions(
     logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
     authenticate: checkAuthenticate(owner, options.authenticate),
     metadata: checkMetadata(owner, options.protectedResourceMetadata),
+    cors: checkCors(owner, options.cors, options.allowedOrigins),
   };
 }
 
@@ -312,6 +330,7 @@ export function createExchangeHandler(
     sessions,
     authenticate,
     metadata,
+    cors,
   } = checkOptions(owner, options, dispatcher.logger);
   const guard = createOriginGuard(options, owner);
   try {
@@ -370,7 +389,15 @@ export function createExchangeHandler(
     if (body.kind === "invalid-utf8") {
       return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
     }
-    const parsed = parseMessage(body.text, { maxDepth: maxJsonDepth });
+    if (body.kind === "already-read") {
+      // No request can succeed: the server is wired wrong, so a 5xx that says how.
+      report(new Error(BODY_ALREADY_READ));
+      return errorJson(McpError.of("INTERNAL_ERROR", `Internal error: ${BODY_ALREADY_READ}`), undefined);
+    }
+    const parsed =
+      body.kind === "parsed"
+        ? parseParsedBody(body.value, maxJsonDepth)
+        : parseMessage(body.text, { maxDepth: maxJsonDepth });
     if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
     if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
     switch (parsed.kind) {
@@ -441,9 +468,20 @@ export function createExchangeHandler(
     if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
     const document = metadataAnswer(exchange);
     if (document !== undefined) return document;
-    if (!guard.isOriginAllowed(exchange.headers.get("origin"))) {
+    const origin = exchange.headers.get("origin");
+    if (!guard.isOriginAllowed(origin)) {
       return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
     }
+    if (cors === undefined) return await serveAllowed(exchange);
+    if (exchange.method === "OPTIONS") {
+      return cors.preflight(origin, exchange.headers.get("access-control-request-headers"));
+    }
+    const answer = await serveAllowed(exchange);
+    return origin === null ? answer : cors.answer(answer, origin);
+  }
+
+  /** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */
+  async function serveAllowed(exchange: HttpExchange): Promise<HttpAnswer> {
     let request = exchange;
     if (authenticate !== undefined) {
       // The hook is handed the URL: one that does not parse (a Host only `allowedHosts: "*"` lets
