@@ -265,8 +265,9 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * eras on one endpoint.
  *
  * Per request, in order: `Host` allowed (else 403); the protected resource metadata document, when
- * configured and asked for; `Origin` allowed (else 403, whatever the method); the `authenticate`
- * hook, when configured (its `Response`, if it returns one); POST, or GET
+ * configured and asked for; `Origin` allowed (else 403, whatever the method); with `cors`, an
+ * `OPTIONS` preflight answered 204 (and CORS headers on every later answer to an allowed
+ * `Origin`); the `authenticate` hook, when configured (its `Response`, if it returns one); POST, or GET
  * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
  * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message nested at most
  * `maxJsonDepth` deep (-32700 / -32600, HTTP 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
@@ -298,9 +299,12 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`. `close()`
  * ends every session.
  *
- * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type;
- *   RangeError for an out-of-range `maxBodyBytes`, `maxJsonDepth`, `keepAliveMs`, `maxStreamBufferBytes` or
- *   session bound.
+ * A `Request` whose body was already read (`bodyUsed`, by a middleware) gets 500 with -32603
+ * naming the cause: no request can succeed until the server is wired to pass it unread.
+ *
+ * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type (or
+ *   `cors.credentials` with `allowedOrigins: "*"`); RangeError for an out-of-range `maxBodyBytes`,
+ *   `maxJsonDepth`, `keepAliveMs`, `maxStreamBufferBytes`, `cors.maxAgeMs` or session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
   const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");
