@@ -467,7 +467,8 @@ export function createExchangeHandler(
     return answer ?? NOT_FOUND;
   }
 
-  async function serve(exchange: HttpExchange): Promise<HttpAnswer> {
+  /** The checks before auth, then {@link serveAllowed}; not async, so CORS off costs no extra promise. */
+  function serve(exchange: HttpExchange): HttpAnswer | Promise<HttpAnswer> {
     const host = exchange.headers.get("host") ?? new URL(exchange.url).host;
     if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
     const document = metadataAnswer(exchange);
@@ -476,12 +477,12 @@ export function createExchangeHandler(
     if (!guard.isOriginAllowed(origin)) {
       return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
     }
-    if (cors === undefined) return await serveAllowed(exchange);
+    if (cors === undefined) return serveAllowed(exchange);
     if (exchange.method === "OPTIONS") {
       return cors.preflight(origin, exchange.headers.get("access-control-request-headers"));
     }
-    const answer = await serveAllowed(exchange);
-    return origin === null ? answer : cors.answer(answer, origin);
+    if (origin === null) return serveAllowed(exchange);
+    return serveAllowed(exchange).then((answer) => cors.answer(answer, origin));
   }
 
   /** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */

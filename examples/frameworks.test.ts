@@ -1,0 +1,61 @@
+/**
+ * The frameworks example: each app, on 127.0.0.1, answers a `tools/call` from the tsmcp `Client`,
+ * and a browser's preflight.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import { Client } from "tsmcp/client";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createEchoServer, expressApp, fastifyApp, honoApp, nodeServer } from "./frameworks.js";
+
+async function listen(server: Server): Promise<URL> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+}
+
+const APPS: { name: string; start: () => Promise<URL> }[] = [
+  { name: "Express", start: () => listen(createServer(expressApp(createEchoServer()))) },
+  {
+    name: "Fastify",
+    start: async () => {
+      const app = await fastifyApp(createEchoServer());
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      onTestFinished(async () => {
+        app.server.closeAllConnections();
+        await app.close();
+      });
+      return new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`);
+    },
+  },
+  {
+    name: "Hono",
+    start: () => listen(createServer(getRequestListener(honoApp(createEchoServer()).fetch))),
+  },
+  { name: "node:http", start: () => listen(nodeServer(createEchoServer())) },
+];
+
+describe.each(APPS)("the $name app", ({ start }) => {
+  it("serves a tool call to the tsmcp Client", async () => {
+    const client = await Client.connect(await start());
+    onTestFinished(() => client.close());
+    const result = await client.callTool("echo", { text: "hello" });
+    expect(result.content).toEqual([{ type: "text", text: "hello" }]);
+  });
+
+  it("answers a browser's preflight", async () => {
+    const response = await fetch(await start(), {
+      method: "OPTIONS",
+      headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+  });
+});
