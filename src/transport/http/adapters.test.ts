@@ -12,8 +12,9 @@ import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
+import { protectedResourceMetadata } from "../../server/auth/metadata.js";
 import { Server } from "../../server/server.js";
-import type { Served } from "./entries-test-fixtures.js";
+import { ENTRIES, type Served } from "./entries-test-fixtures.js";
 import { mcpExpress } from "./express.js";
 import { mcpFastify } from "./fastify.js";
 import { baseHeaders, deferred, post, rawRequest, rpc, SseReader } from "./http-test-fixtures.js";
@@ -259,6 +260,25 @@ describe("the web handler given a Request whose body was already read", () => {
       expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
         "request body was read before the MCP handler",
       );
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe.each(ENTRIES)("the protected resource metadata document through $name", ({ start }) => {
+  it("is served at the path-suffixed well-known URL, before authentication", async () => {
+    const served = await start(gatedServer().server, {
+      protectedResourceMetadata: protectedResourceMetadata({
+        resource: "http://127.0.0.1/mcp",
+        authorizationServers: ["https://auth.example.com"],
+      }),
+      authenticate: () => new Response(null, { status: 401 }),
+    });
+    try {
+      const response = await fetch(new URL("/.well-known/oauth-protected-resource/mcp", served.url));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ resource: "http://127.0.0.1/mcp" });
     } finally {
       await served.close();
     }
