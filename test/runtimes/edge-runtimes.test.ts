@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provision } from "../../examples/edge/client.js";
 import { Client } from "../../src/client/client.js";
@@ -145,9 +146,9 @@ const client :Workerd.Worker = (
 /** Waits until workerd reports both sockets listening (its control messages on fd 3). */
 async function workerdPorts(started: Started): Promise<{ server: number; client: number }> {
   const control = started.child.stdio[3];
-  if (control === null || control === undefined || !("on" in control)) throw new Error("no control fd");
+  if (!(control instanceof Readable)) throw new Error("no control fd");
   const ports: Partial<Record<string, number>> = {};
-  return firstLine(started, control as NodeJS.ReadableStream as never, (line) => {
+  return firstLine(started, control, (line) => {
     const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
     if (message.event === "listen" && message.socket !== undefined) ports[message.socket] = message.port;
     return ports.server !== undefined && ports.client !== undefined

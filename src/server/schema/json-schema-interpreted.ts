@@ -20,7 +20,14 @@ import { linearRegExp } from "./linear-regexp.js";
 /** Keywords whose value is JSON data, never a subschema. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "required", "dependentRequired"]);
 /** Keywords whose value maps names to subschemas. */
-const MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const MAP_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+]);
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 
 interface Prepared {

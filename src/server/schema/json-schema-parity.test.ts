@@ -268,6 +268,26 @@ describe("the interpreted validator against the compiled one", () => {
     expect(globalThis.RegExp).toBe(native);
   });
 
+  it("finds patterns under property names that are also keywords (const, enum, format)", () => {
+    const schema = {
+      type: "object",
+      properties: { const: { pattern: "^a+$" }, enum: { pattern: "^b+$" }, format: { pattern: "^c+$" } },
+      dependentSchemas: { const: { properties: { default: { pattern: "^d+$" } } } },
+    };
+    const compiled = compileJsonSchema(schema, "probe", "compiled");
+    const interpreted = compileJsonSchema(schema, "probe", "interpreted");
+    for (const value of [
+      { const: "aa", enum: "b", format: "c" },
+      { const: "x" },
+      { enum: "x" },
+      { format: "x" },
+      { const: "a", default: "x" },
+    ]) {
+      expect(interpreted(value)).toEqual(compiled(value));
+    }
+    expect(interpreted({ format: "x" })).toEqual([{ path: "format", message: 'must match pattern "^c+$"' }]);
+  });
+
   it("answers a value that is not JSON data with an issue, not a throw", () => {
     const validate = compileJsonSchema(
       { type: "object", properties: { s: { type: "string", pattern: "^a" } } },
