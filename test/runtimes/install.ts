@@ -4,7 +4,8 @@
  * folder per pinned version, so `npm ci` stays as fast as before and later runs reuse the binaries.
  * Each npm package ships its binary in a platform package among its optional dependencies; the
  * binary is run directly, so no install script is needed (`--ignore-scripts`). The workerd binary is
- * run without Node.js (no wrangler, no miniflare), so no newer Node is needed either.
+ * run without Node.js (no wrangler, no miniflare), so no newer Node is needed either. Set
+ * `TSMCP_SKIP_RUNTIMES=1` to skip these tests (each skip prints its reason).
  */
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
