@@ -141,6 +141,10 @@ export {
 } from "./schema/elicitation-answer.js";
 export { type JsonSchemaObject, SUPPORTED_JSON_SCHEMA_DIALECTS } from "./schema/json-schema.js";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./schema/standard-schema.js";
+export {
+  DEFAULT_JSON_SCHEMA_VALIDATOR,
+  type JsonSchemaValidator,
+} from "./schema/validator-choice.js";
 export { type CacheOptions, SERVER_PROTOCOL_VERSIONS, Server, type ServerOptions } from "./server.js";
 export { type CacheHint, DEFAULT_CACHE_HINT } from "./shaping.js";
 export {

@@ -20,6 +20,7 @@ import {
 import { describeIssues } from "../schema/issues.js";
 import { deepFreeze, isPlainObject } from "../schema/json.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
+import type { JsonSchemaValidator } from "../schema/validator-choice.js";
 import { type Completer, type Completers, checkCompleters } from "./completion.js";
 import type { Context } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
@@ -114,15 +115,20 @@ function checkConfig(name: string, config: unknown): asserts config is PromptCon
  *
  * @throws TypeError for an empty name, a bad config field, a handler that is not a function, an
  *   arguments schema that cannot be used or is not an object schema, or a completer for an unknown
- *   argument.
+ *   argument. Raw JSON Schemas are validated as `jsonSchemaValidator` says (default `"auto"`).
  */
-export function createPrompt(name: string, config: unknown, handler: unknown): PromptEntry {
+export function createPrompt(
+  name: string,
+  config: unknown,
+  handler: unknown,
+  jsonSchemaValidator?: JsonSchemaValidator,
+): PromptEntry {
   checkConfig(name, config);
   if (typeof handler !== "function") throw new TypeError(`prompt "${name}": handler must be a function`);
   let args: CompiledSchema | undefined;
   let advertised: PromptArgument[] = [];
   if (config.argsSchema !== undefined) {
-    args = compileSchema(config.argsSchema, "input", `prompt "${name}" argsSchema`);
+    args = compileSchema(config.argsSchema, "input", `prompt "${name}" argsSchema`, jsonSchemaValidator);
     requireObjectRoot(args.jsonSchema, `prompt "${name}" argsSchema`);
     advertised = argumentsOf(args.jsonSchema);
   }

@@ -29,6 +29,11 @@ import type { Middleware } from "../middleware.js";
 import { checkCommonServerOptions } from "../options.js";
 import type { SchemaLike } from "../schema/compile.js";
 import { isPlainObject } from "../schema/json.js";
+import {
+  checkJsonSchemaValidator,
+  DEFAULT_JSON_SCHEMA_VALIDATOR,
+  type JsonSchemaValidator,
+} from "../schema/validator-choice.js";
 import { type CacheOptions, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { isEphemeralPolicy, RequestStateSecurity } from "../state/policy.js";
@@ -91,6 +96,12 @@ export interface MCPServerOptions {
    * items). Calling it is refused either way. Default false: everything is listed.
    */
   hideUnauthorized?: boolean;
+  /**
+   * How raw JSON Schemas of tools and prompts are validated: `"compiled"` (ajv; needs code
+   * generation from strings), `"interpreted"` (no code generation; Cloudflare Workers), or
+   * `"auto"` (default): compiled unless the runtime forbids it. See {@link JsonSchemaValidator}.
+   */
+  jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 /** The one warning of an MCPServer served over HTTP on the default process-local requestState key. */
@@ -117,6 +128,7 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
   checkInteger("MCPServer", "pageSize", pageSize, { min: 1, unit: "items" });
   checkBoolean("MCPServer", "hideUnauthorized", options.hideUnauthorized);
   checkLegacyInputRequired("MCPServer", options.legacyInputRequired);
+  checkJsonSchemaValidator("MCPServer", options.jsonSchemaValidator);
   if (requestStateSecurity !== undefined) {
     if (!(requestStateSecurity instanceof RequestStateSecurity)) {
       throw optionTypeError("MCPServer", "requestStateSecurity", "a RequestStateSecurity");
@@ -161,6 +173,7 @@ export class MCPServer implements Dispatcher {
   readonly #resources: ResourceCatalog;
   readonly #read: ResourceReader;
   readonly #hideUnauthorized: boolean;
+  readonly #jsonSchemaValidator: JsonSchemaValidator;
   /** True while the default process-local key seals requestState and no warning has been logged. */
   #ephemeralKey: boolean;
 
@@ -169,6 +182,7 @@ export class MCPServer implements Dispatcher {
     this.name = name;
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.#hideUnauthorized = options.hideUnauthorized ?? false;
+    this.#jsonSchemaValidator = options.jsonSchemaValidator ?? DEFAULT_JSON_SCHEMA_VALIDATOR;
     this.#tools = new Registry(() => this.server.notifyListChanged("tools"));
     this.#prompts = new Registry(() => this.server.notifyListChanged("prompts"));
     this.#resources = new ResourceCatalog(() => this.server.notifyListChanged("resources"));
@@ -271,7 +285,14 @@ export class MCPServer implements Dispatcher {
     config: ToolConfig<I, O, R>,
     handler: NoInfer<ToolHandlerFor<I, O, R>>,
   ): RegistrationHandle {
-    return this.#tools.add(name, createTool(name, config, handler, { logger: this.logger }), "tool");
+    return this.#tools.add(
+      name,
+      createTool(name, config, handler, {
+        logger: this.logger,
+        jsonSchemaValidator: this.#jsonSchemaValidator,
+      }),
+      "tool",
+    );
   }
 
   /**
@@ -288,7 +309,7 @@ export class MCPServer implements Dispatcher {
     config: PromptConfig<A>,
     handler: NoInfer<PromptHandler<A>>,
   ): RegistrationHandle {
-    return this.#prompts.add(name, createPrompt(name, config, handler), "prompt");
+    return this.#prompts.add(name, createPrompt(name, config, handler, this.#jsonSchemaValidator), "prompt");
   }
 
   /**

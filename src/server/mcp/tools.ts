@@ -31,6 +31,7 @@ import {
 import { describeIssues } from "../schema/issues.js";
 import { deepFreeze } from "../schema/json.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
+import type { JsonSchemaValidator } from "../schema/validator-choice.js";
 import { type Context, type ResolvedContext, withResolved } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
@@ -279,6 +280,8 @@ function checkConfig(
 export interface CreateToolOptions {
   /** Where resolver diagnostics go (a discarded answer, at info level). Default: nowhere. */
   readonly logger?: Logger;
+  /** How raw JSON Schemas are validated. Default `"auto"`. */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 /**
@@ -303,12 +306,18 @@ export function createTool(
     config.inputSchema ?? NO_ARGUMENTS_SCHEMA,
     "input",
     `tool "${name}" inputSchema`,
+    options.jsonSchemaValidator,
   );
   requireObjectRoot(input.jsonSchema, `tool "${name}" inputSchema`);
   const output =
     config.outputSchema === undefined
       ? undefined
-      : compileSchema(config.outputSchema, "output", `tool "${name}" outputSchema`);
+      : compileSchema(
+          config.outputSchema,
+          "output",
+          `tool "${name}" outputSchema`,
+          options.jsonSchemaValidator,
+        );
   const resolvers =
     config.resolve === undefined
       ? undefined

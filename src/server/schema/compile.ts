@@ -9,6 +9,7 @@ import { deepFreeze, isPlainObject } from "./json.js";
 import { compileJsonSchema, type JsonSchemaObject } from "./json-schema.js";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "./standard-schema.js";
 import { validateStandard } from "./standard-validate.js";
+import { DEFAULT_JSON_SCHEMA_VALIDATOR, type JsonSchemaValidator } from "./validator-choice.js";
 
 /**
  * A schema tsmcp accepts: a zod v4 schema, any Standard Schema that also implements Standard JSON
@@ -121,7 +122,8 @@ function convertStandard(schema: StandardSchemaV1, side: SchemaSide, where: stri
 }
 
 /**
- * Compiles a user schema once: its JSON Schema (the `side` that is advertised) and its validator.
+ * Compiles a user schema once: its JSON Schema (the `side` that is advertised) and its validator;
+ * a raw JSON Schema is validated by the engine `engine` names (default `"auto"`).
  *
  * @throws TypeError (message starting with `where`) for anything that is neither a Standard Schema
  *   nor a JSON Schema object, a Standard Schema that cannot produce JSON Schema, or a raw JSON Schema
@@ -131,6 +133,7 @@ export function compileSchema<T = unknown>(
   schema: unknown,
   side: SchemaSide,
   where: string,
+  engine: JsonSchemaValidator = DEFAULT_JSON_SCHEMA_VALIDATOR,
 ): CompiledSchema<T> {
   if (isStandardSchema(schema)) {
     const jsonSchema = deepFreeze(structuredClone(convertStandard(schema, side, where)));
@@ -143,7 +146,7 @@ export function compileSchema<T = unknown>(
   if (!isPlainObject(schema)) {
     throw new TypeError(`${where} must be a zod schema, a Standard Schema, or a JSON Schema object`);
   }
-  const validator = compileJsonSchema(schema, where);
+  const validator = compileJsonSchema(schema, where, engine);
   return {
     jsonSchema: deepFreeze(structuredClone(schema)),
     validate(value) {

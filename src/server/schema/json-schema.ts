@@ -1,13 +1,20 @@
 /**
  * Raw JSON Schema objects as user schemas: compiled once with ajv v8 in the 2020-12 dialect (the
- * MCP default), never fetching a network `$ref`, and their validation errors reduced to field paths.
- * Spec: basic/index §JSON Schema Usage (2020-12 default, no auto-dereferenced network `$ref`,
- * unsupported dialects answered with an error).
+ * MCP default), or interpreted where the runtime forbids code generation (see
+ * `JsonSchemaValidator`), never fetching a network `$ref`, and their validation errors reduced to
+ * field paths. Spec: basic/index §JSON Schema Usage (2020-12 default, no auto-dereferenced network
+ * `$ref`, unsupported dialects answered with an error).
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import type { SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
+import { interpretJsonSchema } from "./json-schema-interpreted.js";
 import { linearRegExp } from "./linear-regexp.js";
+import {
+  DEFAULT_JSON_SCHEMA_VALIDATOR,
+  type JsonSchemaValidator,
+  resolveJsonSchemaValidator,
+} from "./validator-choice.js";
 
 /** A JSON Schema given as a plain object (`{ type: "object", properties: { ... } }`). */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
@@ -48,22 +55,32 @@ function pathOf(error: ErrorObject): string {
     .split("/")
     .slice(1)
     .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
-  if (typeof params.missingProperty === "string") segments.push(params.missingProperty);
-  else if (typeof params.additionalProperty === "string") segments.push(params.additionalProperty);
+  const params = error.params as {
+    missingProperty?: unknown;
+    additionalProperty?: unknown;
+    unevaluatedProperty?: unknown;
+  };
+  const property = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
+  if (typeof property === "string") segments.push(property);
   return segments.join(".");
 }
 
 /**
- * Compiles a raw JSON Schema into a validator.
+ * Compiles a raw JSON Schema into a validator, with ajv or the interpreter as `validator` says
+ * (default `"auto"`: ajv unless the runtime forbids code generation).
  *
  * @throws TypeError when `schema` is not an object, declares a `$schema` dialect other than
  *   2020-12, is not a valid 2020-12 schema, has a `pattern` (or `patternProperties` key, or a
  *   pattern under `propertyNames`) that a linear-time engine cannot express (backreferences,
  *   lookaround; the message quotes the pattern), or has a `$ref` it cannot resolve locally
- *   (network references are never fetched). The message starts with `where`.
+ *   (network references are never fetched). The message starts with `where`. `"compiled"` where
+ *   the runtime forbids code generation throws a TypeError saying so.
  */
-export function compileJsonSchema(schema: unknown, where: string): JsonValidator {
+export function compileJsonSchema(
+  schema: unknown,
+  where: string,
+  validator: JsonSchemaValidator = DEFAULT_JSON_SCHEMA_VALIDATOR,
+): JsonValidator {
   if (!isPlainObject(schema)) throw new TypeError(`${where} must be a JSON Schema object`);
   const dialect = schema.$schema;
   if (dialect !== undefined && !SUPPORTED_JSON_SCHEMA_DIALECTS.includes(dialect as string)) {
@@ -72,6 +89,7 @@ export function compileJsonSchema(schema: unknown, where: string): JsonValidator
         `(${SUPPORTED_JSON_SCHEMA_DIALECTS[0]}, the default when $schema is absent) is supported`,
     );
   }
+  if (resolveJsonSchemaValidator(validator) === "interpreted") return interpretJsonSchema(schema, where);
   let validate: ReturnType<Ajv2020["compile"]>;
   try {
     validate = ajv().compile(schema);
