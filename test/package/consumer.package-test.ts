@@ -87,6 +87,7 @@ beforeAll(async () => {
   ]);
 
   server = spawn(process.execPath, ["server.mjs"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+  server.stderr?.resume(); // its warnings (a process-local requestState key) are expected; drain them
   const lines = createInterface({ input: server.stdout as NodeJS.ReadableStream });
   const [first] = (await Promise.race([
     once(lines, "line"),
