@@ -14,7 +14,10 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 interface PackageJson {
   name: string;
-  /** `import` for every entry; `node` and `default` for tsmcp/stdio, which is Node-only. */
+  /**
+   * `import` and `default` (the same file, for `require()` of ES modules) for every entry; `node`
+   * and `default` for tsmcp/stdio, which is Node-only.
+   */
   exports: Record<string, { types: string; import?: string; node?: string; default?: string }>;
 }
 
@@ -72,7 +75,12 @@ describe("the public surface", () => {
       default: "./dist/stdio/unsupported.js",
     });
     const others = Object.entries(pkg.exports).filter(([subpath]) => subpath !== "./stdio");
-    for (const [, target] of others) expect(Object.keys(target)).toEqual(["types", "import"]);
+    for (const [, target] of others) {
+      // `types` first (TypeScript takes the first condition that matches), `default` last: it is
+      // what `require()` resolves to on Node versions that load ES modules from require (20.19+).
+      expect(Object.keys(target)).toEqual(["types", "import", "default"]);
+      expect(target.default).toBe(target.import);
+    }
   });
 
   it("exports exactly the pinned names from every entry point", async () => {

@@ -1,0 +1,167 @@
+/**
+ * The package as a user installs it: `npm pack` (which runs `prepare`, the build), then the tarball
+ * installed from the registry's dependencies into a fresh project, with the oldest supported
+ * TypeScript. There the fixtures of `consumer/` run: an ESM server and client completing an MRTR
+ * flow over HTTP on 127.0.0.1, the same flow through `require()` from CommonJS, the installed
+ * `tsmcp` bin, and `tsc --noEmit` of a TypeScript consumer under node16, nodenext and bundler
+ * resolution at the floor version and at the repository's own. Run by `npm run test:package`.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+
+/**
+ * The oldest TypeScript that type-checks a consumer of the package's declarations (with
+ * `skipLibCheck` off). Older releases lack `NoInfer` (added in 5.4), which the declarations of
+ * `MCPServer` and of zod use; 5.4.2 still rejects a rest element in zod's declarations.
+ */
+const TYPESCRIPT_FLOOR = "5.4.3";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const fixtures = fileURLToPath(new URL("consumer/", import.meta.url));
+/** The TypeScript this repository builds with (its devDependency). */
+const currentTsc = join(repo, "node_modules", "typescript", "bin", "tsc");
+const RESOLUTIONS = ["node16", "nodenext", "bundler"] as const;
+const FLOW_OUTPUT = "Provisioned orders in eu-west-1\n";
+
+let scratch = "";
+let app = "";
+let tarballFiles: string[] = [];
+let server: ChildProcess | undefined;
+let serverUrl = "";
+
+/** Runs a command in `cwd`; rejects with everything it printed on a non-zero exit. */
+async function runIn(
+  cwd: string,
+  file: string,
+  args: readonly string[],
+): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(file, args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${file} ${args.join(" ")} failed in ${cwd}:\n${stdout}${stderr}`, { cause: error });
+  }
+}
+
+/** Runs a command in the consumer project. */
+function inApp(file: string, args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
+  return runIn(app, file, args);
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "tsmcp-consumer-"));
+  app = join(scratch, "app");
+  await mkdir(app);
+  const packed = await runIn(repo, "npm", ["pack", "--json", "--pack-destination", scratch]);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  if (info === undefined) throw new Error(`npm pack printed no tarball: ${packed.stdout}`);
+  tarballFiles = info.files.map((file) => file.path);
+
+  const manifest = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
+  const typesNode = manifest.devDependencies["@types/node"] as string;
+  await writeFile(
+    join(app, "package.json"),
+    JSON.stringify({ name: "tsmcp-consumer", private: true, type: "module" }),
+  );
+  for (const name of await readdir(fixtures)) await copyFile(join(fixtures, name), join(app, name));
+  await inApp("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--prefer-offline",
+    join(scratch, info.filename),
+    `typescript@${TYPESCRIPT_FLOOR}`,
+    `@types/node@${typesNode}`,
+  ]);
+
+  server = spawn(process.execPath, ["server.mjs"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+  server.stderr?.resume(); // its warnings (a process-local requestState key) are expected; drain them
+  const lines = createInterface({ input: server.stdout as NodeJS.ReadableStream });
+  const [first] = (await Promise.race([
+    once(lines, "line"),
+    once(server, "exit").then(([code]) => {
+      throw new Error(`server.mjs exited with ${code} before printing its URL`);
+    }),
+  ])) as [string];
+  serverUrl = first;
+});
+
+afterAll(async () => {
+  if (server !== undefined && server.exitCode === null) {
+    server.kill("SIGTERM");
+    await once(server, "exit");
+  }
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+});
+
+describe("the packed package installed into a fresh project", () => {
+  it("ships the build, the bin, the license and the readme, and no sources", () => {
+    expect(tarballFiles).toEqual(
+      expect.arrayContaining([
+        "LICENSE",
+        "README.md",
+        "package.json",
+        "bin/tsmcp.js",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/server/index.d.ts",
+        "dist/stdio/unsupported.js",
+        "dist/cli/index.js",
+      ]),
+    );
+    expect(tarballFiles.filter((path) => path.startsWith("src/") || path.includes(".test."))).toEqual([]);
+  });
+
+  it("serves and calls over HTTP from ES modules, completing an MRTR round", async () => {
+    expect(serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const { stdout } = await inApp(process.execPath, ["client.mjs", serverUrl]);
+    expect(stdout).toBe(FLOW_OUTPUT);
+  });
+
+  it.runIf(process.features.require_module)(
+    "serves and calls through require() from CommonJS (Node's require of ES modules)",
+    async () => {
+      const { stdout } = await inApp(process.execPath, ["flow.cjs"]);
+      expect(stdout).toBe(FLOW_OUTPUT);
+    },
+  );
+
+  it("runs the installed tsmcp bin from dist/", async () => {
+    const help = await inApp("npx", ["--no", "--", "tsmcp", "--help"]);
+    expect(help.stdout).toContain("Usage: tsmcp");
+    const tools = await inApp("npx", ["--no", "--", "tsmcp", "tools", serverUrl]);
+    expect(tools.stdout).toContain("provision(name*)");
+  });
+
+  it(`type-checks a TypeScript consumer with the floor, TypeScript ${TYPESCRIPT_FLOOR}`, async () => {
+    const version = await inApp(join(app, "node_modules", ".bin", "tsc"), ["--version"]);
+    expect(version.stdout.trim()).toBe(`Version ${TYPESCRIPT_FLOOR}`);
+    for (const resolution of RESOLUTIONS) {
+      await expect(
+        inApp(join(app, "node_modules", ".bin", "tsc"), ["-p", `tsconfig.${resolution}.json`]),
+        resolution,
+      ).resolves.toBeDefined();
+    }
+  });
+
+  it("type-checks the same consumer with the repository's TypeScript", async () => {
+    for (const resolution of RESOLUTIONS) {
+      await expect(
+        inApp(process.execPath, [currentTsc, "-p", `tsconfig.${resolution}.json`]),
+        resolution,
+      ).resolves.toBeDefined();
+    }
+  });
+});

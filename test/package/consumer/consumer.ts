@@ -1,0 +1,42 @@
+// A TypeScript consumer of the installed package, only type-checked (`tsc --noEmit`), under
+// `moduleResolution` node16, nodenext and bundler: every entry point resolves through `exports`
+// to its declarations, and the types a user touches line up.
+import { Client } from "tsmcp/client";
+import { type HttpServerHandle, serve } from "tsmcp/node";
+import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "tsmcp/server";
+import { StdioClientTransport } from "tsmcp/stdio";
+import { createHttpHandler } from "tsmcp/transport";
+import type { CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult } from "tsmcp/types";
+
+const REGION: ElicitRequestFormParams["requestedSchema"] = {
+  type: "object",
+  properties: { region: { type: "string" } },
+  required: ["region"],
+};
+
+export async function run(): Promise<string> {
+  const mcp = new MCPServer("consumer", { version: "1.0.0" });
+  mcp.tool("provision", { inputSchema: { type: "object" } }, async (_args, ctx) => {
+    const answer = readElicitation(ctx.inputResponses?.region, REGION);
+    if (answer.status !== "accepted") {
+      const ask = elicitationRequest({ message: "Which region?", requestedSchema: REGION });
+      const asked: InputRequiredResult = inputRequired({
+        inputRequests: { region: ask },
+        requestState: "v1",
+      });
+      return asked;
+    }
+    return "done";
+  });
+  const handle: HttpServerHandle = await serve(mcp, { host: "127.0.0.1", port: 0 });
+  const accept = async (): Promise<ElicitResult> => ({ action: "accept", content: { region: "eu-west-1" } });
+  const client = await Client.connect(handle.url.href, { elicitationCallback: accept });
+  const result: CallToolResult = await client.callTool("provision", {});
+  await client.close();
+  await handle.close();
+  const handler: (request: Request) => Promise<Response> = createHttpHandler(mcp);
+  void handler;
+  void StdioClientTransport;
+  const first = result.content[0];
+  return first?.type === "text" ? first.text : "";
+}
