@@ -57,7 +57,16 @@ async function signingKey(kid: string): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid, alg: "RS256", use: "sig" };
 }
 
-function providerWith(issuer: string, keys: JWK[]): Provider {
+/** Options of {@link startAuthorizationServer}. */
+export interface AuthorizationServerOptions {
+  /**
+   * Opens Dynamic Client Registration (RFC 7591, no initial access token). A registered `native`
+   * client with a loopback redirect URI may then come back on any port (RFC 8252 §7.3). Default false.
+   */
+  readonly dynamicRegistration?: boolean;
+}
+
+function providerWith(issuer: string, keys: JWK[], options: AuthorizationServerOptions): Provider {
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -92,6 +101,7 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
         allowedPolicy: async (_ctx, client) => client.clientId === RESOURCE_CLIENT_ID,
       },
       devInteractions: { enabled: false },
+      registration: { enabled: options.dynamicRegistration === true },
       resourceIndicators: {
         enabled: true,
         getResourceServerInfo: (_ctx, resource) => ({
@@ -108,7 +118,9 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
   return provider;
 }
 
-export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
+export async function startAuthorizationServer(
+  options: AuthorizationServerOptions = {},
+): Promise<TestAuthorizationServer> {
   let callback: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let jwksFetches = 0;
   let introspections = 0;
@@ -132,7 +144,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const keys = [await signingKey("key-1")];
-  let provider = providerWith(issuer, keys);
+  let provider = providerWith(issuer, keys, options);
   callback = provider.callback();
 
   return {
@@ -180,7 +192,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     },
     async rotateKeys() {
       keys.unshift(await signingKey(`key-${keys.length + 1}`));
-      provider = providerWith(issuer, keys);
+      provider = providerWith(issuer, keys, options);
       callback = provider.callback();
     },
     close() {
