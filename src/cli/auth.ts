@@ -46,7 +46,10 @@ export interface AuthOptions {
 export class SignInRequiredError extends Error {
   override readonly name = "SignInRequiredError";
 
-  constructor(readonly url: string) {
+  constructor(
+    /** The server's URL. */
+    readonly url: string,
+  ) {
     super(`not signed in to ${url} (or the sign-in has expired): run \`tsmcp login ${url}\` first`);
   }
 }

@@ -4,6 +4,7 @@
  * Spec: server/tools, server/prompts, server/resources, basic/lifecycle (server/discover).
  */
 import type { CallOptions, Client } from "../client/index.js";
+import type { UnansweredInputError } from "./answers.js";
 import { note, writeLog } from "./connect.js";
 import { progressDisplay } from "./progress.js";
 import {
@@ -24,6 +25,8 @@ const MAX_LIST_PAGES = 100;
 export interface Output {
   readonly json: boolean;
   readonly verbose: number;
+  /** The questions nothing answered so far; a result that follows one is not printed. */
+  readonly unanswered: readonly UnansweredInputError[];
 }
 
 function print(text: string): void {
@@ -159,15 +162,21 @@ function toolArgument(types: Record<string, unknown>, name: string, value: strin
 /**
  * Runs one call with its progress shown on stderr and the server's log messages written there
  * (info and above; debug too with `-v`); the bar is put away when the call ends.
+ *
+ * @throws UnansweredInputError when a question went unanswered, even though the server answered
+ *   the call anyway (a 2025-era server may turn the refusal into a tool error).
  */
 async function withProgress<T>(output: Output, run: (options: CallOptions) => Promise<T>): Promise<T> {
   const display = progressDisplay(note);
   try {
-    return await run({
+    const result = await run({
       onProgress: (progress) => display.update(progress),
       logLevel: output.verbose > 0 ? "debug" : "info",
       onLog: writeLog,
     });
+    const [unanswered] = output.unanswered;
+    if (unanswered !== undefined) throw unanswered;
+    return result;
   } finally {
     display.stop();
   }

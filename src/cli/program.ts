@@ -94,7 +94,11 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
     async (target: string, ...rest: unknown[]) => {
       const command = rest.at(-1) as Command;
       const options = command.optsWithGlobals<GlobalOptions>();
-      const output: Output = { json: options.json === true, verbose: options.verbose };
+      const output: Output = {
+        json: options.json === true,
+        verbose: options.verbose,
+        unanswered: exit.unanswered,
+      };
       const asker = terminalAsker(options);
       const connection = await connect(
         target,

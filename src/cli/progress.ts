@@ -34,6 +34,7 @@ function terminalProgress(): ProgressDisplay {
   let active: (prompts.SpinnerResult & { advance?: (step: number, msg?: string) => void }) | undefined;
   let max: number | undefined;
   let last = 0;
+  let lastLabel: string | undefined;
   const display: ProgressDisplay = {
     update(progress) {
       const label = progressLabel(progress);
@@ -52,11 +53,13 @@ function terminalProgress(): ProgressDisplay {
       if (active.advance !== undefined) active.advance(Math.max(0, progress.progress - last), label);
       else active.message(label);
       last = progress.progress;
+      lastLabel = label;
       if (total !== undefined && progress.progress >= total) display.stop();
     },
     stop() {
-      active?.stop(last === 0 ? undefined : `${last}${max === undefined ? "" : `/${max}`}`);
+      active?.stop(lastLabel);
       active = undefined;
+      lastLabel = undefined;
       if (shown === display) shown = undefined;
     },
   };
