@@ -20,7 +20,12 @@ import {
   silentLogger,
 } from "tsmcp/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAuthorizationServer, type TestAuthorizationServer } from "../helpers/authorization-server.js";
+import {
+  NATIVE_CLIENT_ID,
+  NATIVE_CLIENT_SECRET,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../helpers/authorization-server.js";
 import { started, tsmcp } from "./run-cli.js";
 
 /** A TCP port free right now on 127.0.0.1 (the server binds it next; its URL is its resource). */
@@ -103,56 +108,88 @@ async function login(env: Record<string, string>, ...extra: string[]) {
   return { run: await running.exited, page, authorizationUrl };
 }
 
+/** Each test runs the command up to four times in a row, a process each (tsx compiles at every start). */
+const SEVERAL_PROCESSES = { timeout: 60_000 };
+
 describe("tsmcp against a protected server", () => {
-  it("signs in with login, calls with the stored tokens without a browser, and logs out", async () => {
-    const home = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
-    const env = { XDG_CONFIG_HOME: home };
-    const signedIn = await login(env);
-    expect(signedIn.page).toContain("You can close this tab");
-    expect(signedIn.run).toMatchObject({ code: 0, stdout: "" });
-    expect(signedIn.run.stderr).toContain(`Signed in to ${url}.`);
-    // Registered dynamically, with the listener's ephemeral loopback port as its redirect URI.
-    expect(new URL(signedIn.authorizationUrl).searchParams.get("redirect_uri")).toMatch(
-      /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
-    );
+  it(
+    "signs in with login, calls with the stored tokens without a browser, and logs out",
+    SEVERAL_PROCESSES,
+    async () => {
+      const home = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
+      const env = { XDG_CONFIG_HOME: home };
+      const signedIn = await login(env);
+      expect(signedIn.page).toContain("You can close this tab");
+      expect(signedIn.run).toMatchObject({ code: 0, stdout: "" });
+      expect(signedIn.run.stderr).toContain(`Signed in to ${url}.`);
+      // Registered dynamically, with the listener's ephemeral loopback port as its redirect URI.
+      expect(new URL(signedIn.authorizationUrl).searchParams.get("redirect_uri")).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
+      );
 
-    const dir = join(home, "tsmcp", "tokens");
-    const [file] = readdirSync(dir);
-    expect(file).toMatch(/^127\.0\.0\.1_\d+_mcp-[0-9a-f]{12}\.json$/);
-    expect(statSync(join(dir, file as string)).mode & 0o777).toBe(0o600);
-    const authorizations = as.authorizations;
+      const dir = join(home, "tsmcp", "tokens");
+      const [file] = readdirSync(dir);
+      expect(file).toMatch(/^127\.0\.0\.1_\d+_mcp-[0-9a-f]{12}\.json$/);
+      expect(statSync(join(dir, file as string)).mode & 0o777).toBe(0o600);
+      const authorizations = as.authorizations;
 
-    const call = await tsmcp(["call", url, "whoami"], env);
-    expect(call).toMatchObject({ code: 0, stdout: expect.stringMatching(/^alice with .*notes:read/) });
-    expect(as.authorizations).toBe(authorizations);
+      const call = await tsmcp(["call", url, "whoami"], env);
+      expect(call).toMatchObject({ code: 0, stdout: expect.stringMatching(/^alice with .*notes:read/) });
+      expect(as.authorizations).toBe(authorizations);
 
-    const logout = await tsmcp(["logout", url], env);
-    expect(logout).toMatchObject({ code: 0 });
-    expect(logout.stderr).toContain(`Signed out of ${url}.`);
-    expect(readdirSync(dir)).toEqual([]);
+      const logout = await tsmcp(["logout", url], env);
+      expect(logout).toMatchObject({ code: 0 });
+      expect(logout.stderr).toContain(`Signed out of ${url}.`);
+      expect(readdirSync(dir)).toEqual([]);
 
-    const refused = await tsmcp(["call", url, "whoami"], env);
-    expect(refused).toMatchObject({ code: 1, stdout: "" });
-    expect(refused.stderr).toContain(`not signed in to ${url}`);
-    expect(refused.stderr).toContain(`run \`tsmcp login ${url}\``);
-    // Refused before registering a client it could not use.
-    expect(readdirSync(dir)).toEqual([]);
-  });
+      const refused = await tsmcp(["call", url, "whoami"], env);
+      expect(refused).toMatchObject({ code: 1, stdout: "" });
+      expect(refused.stderr).toContain(`not signed in to ${url}`);
+      expect(refused.stderr).toContain(`run \`tsmcp login ${url}\``);
+      // Refused before registering a client it could not use.
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 
-  it("keeps sign-ins under --config-dir (or TSMCP_CONFIG_DIR), and signs in afresh on a second login", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
-    const first = await login({}, "--config-dir", dir);
-    expect(first.run.code).toBe(0);
-    const authorizations = as.authorizations;
-    const second = await login({ TSMCP_CONFIG_DIR: dir });
-    expect(second.run.code).toBe(0);
-    expect(as.authorizations).toBeGreaterThan(authorizations);
-    // The client registered by the first login is used again, on another port.
-    const clientId = (text: string) => new URL(text).searchParams.get("client_id");
-    expect(clientId(second.authorizationUrl)).toBe(clientId(first.authorizationUrl));
-    const call = await tsmcp(["--config-dir", dir, "call", url, "whoami"]);
-    expect(call).toMatchObject({ code: 0, stdout: expect.stringMatching(/^alice/) });
-  });
+  it(
+    "keeps sign-ins under --config-dir (or TSMCP_CONFIG_DIR), and signs in afresh on a second login",
+    SEVERAL_PROCESSES,
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
+      const first = await login({}, "--config-dir", dir);
+      expect(first.run.code).toBe(0);
+      const authorizations = as.authorizations;
+      const second = await login({ TSMCP_CONFIG_DIR: dir });
+      expect(second.run.code).toBe(0);
+      expect(as.authorizations).toBeGreaterThan(authorizations);
+      // The client registered by the first login is used again, on another port.
+      const clientId = (text: string) => new URL(text).searchParams.get("client_id");
+      expect(clientId(second.authorizationUrl)).toBe(clientId(first.authorizationUrl));
+      const call = await tsmcp(["--config-dir", dir, "call", url, "whoami"]);
+      expect(call).toMatchObject({ code: 0, stdout: expect.stringMatching(/^alice/) });
+    },
+  );
+
+  it(
+    "signs in as a pre-registered client with --client-id, --client-secret and --issuer",
+    SEVERAL_PROCESSES,
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
+      const client = ["--client-id", NATIVE_CLIENT_ID, "--issuer", as.issuer];
+      const signedIn = await login(
+        { TSMCP_CLIENT_SECRET: NATIVE_CLIENT_SECRET },
+        "--config-dir",
+        dir,
+        ...client,
+      );
+      expect(signedIn.run).toMatchObject({ code: 0 });
+      expect(new URL(signedIn.authorizationUrl).searchParams.get("client_id")).toBe(NATIVE_CLIENT_ID);
+      const call = await tsmcp(["--config-dir", dir, ...client, "call", url, "whoami"], {
+        TSMCP_CLIENT_SECRET: NATIVE_CLIENT_SECRET,
+      });
+      expect(call).toMatchObject({ code: 0, stdout: expect.stringMatching(/^alice/) });
+    },
+  );
 
   it("exits 2 for a client secret without its issuer", async () => {
     const run = await tsmcp(["login", url, "--client-id", "x", "--client-secret", "y"]);

@@ -22,6 +22,12 @@ export const CLI_CLIENT_ID = "notes-cli";
 export const CLI_CLIENT_SECRET = "notes-cli-secret-0123456789abcdef";
 /** Its loopback redirect URI (nothing listens there: the callback URL is read from the redirect). */
 export const CLI_REDIRECT_URI = "http://127.0.0.1:8765/callback";
+/**
+ * A pre-registered native client (client_secret_basic) whose loopback redirect URI may come back
+ * on any port (RFC 8252 §7.3), for a command line with an ephemeral redirect listener.
+ */
+export const NATIVE_CLIENT_ID = "notes-native";
+export const NATIVE_CLIENT_SECRET = "notes-native-secret-0123456789abcdef";
 
 export interface TestAuthorizationServer {
   readonly issuer: string;
@@ -80,6 +86,13 @@ function providerWith(issuer: string, keys: JWK[], options: AuthorizationServerO
         client_secret: CLI_CLIENT_SECRET,
         grant_types: ["authorization_code", "refresh_token"],
         redirect_uris: [CLI_REDIRECT_URI],
+      },
+      {
+        client_id: NATIVE_CLIENT_ID,
+        client_secret: NATIVE_CLIENT_SECRET,
+        application_type: "native",
+        grant_types: ["authorization_code", "refresh_token"],
+        redirect_uris: ["http://127.0.0.1/callback"],
       },
       {
         client_id: RESOURCE_CLIENT_ID,
