@@ -143,8 +143,7 @@ export async function connect(
     target.kind === "url" && headers.authorization === undefined
       ? await signIn(options, target.url, signInMode, note)
       : undefined;
-  const auth =
-    Object.keys(headers).length > 0 ? withHeaders(headers, oauth?.auth) : (oauth?.auth ?? undefined);
+  const auth = Object.keys(headers).length > 0 ? withHeaders(headers, oauth?.auth) : oauth?.auth;
   const clientOptions: ClientOptions = {
     ...answerCallbacks(scripted(options), asker, verbose ? note : () => {}, unanswered),
     clientInfo: { name: "tsmcp-cli", version: "0.1.0" },

@@ -20,13 +20,14 @@ import {
   silentLogger,
 } from "tsmcp/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProvisioningServer } from "../../examples/mcpserver-provisioning.js";
 import {
   NATIVE_CLIENT_ID,
   NATIVE_CLIENT_SECRET,
   startAuthorizationServer,
   type TestAuthorizationServer,
 } from "../helpers/authorization-server.js";
-import { started, tsmcp } from "./run-cli.js";
+import { httpExample, started, tsmcp } from "./run-cli.js";
 
 /** A TCP port free right now on 127.0.0.1 (the server binds it next; its URL is its resource). */
 function freePort(): Promise<number> {
@@ -190,6 +191,15 @@ describe("tsmcp against a protected server", () => {
       expect(call).toMatchObject({ code: 0, stdout: expect.stringMatching(/^alice/) });
     },
   );
+
+  it("says so when a server asks for no sign-in, and keeps nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
+    const open = await httpExample(createProvisioningServer());
+    const run = await tsmcp(["--config-dir", dir, "login", open, "--no-open"]);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.stderr).toContain(`${open} asked for no sign-in.`);
+    expect(readdirSync(join(dir, "tokens"))).toEqual([]);
+  });
 
   it("exits 2 for a client secret without its issuer", async () => {
     const run = await tsmcp(["login", url, "--client-id", "x", "--client-secret", "y"]);
