@@ -155,7 +155,7 @@ export function answerCallbacks(
           context.key,
           asks,
           context.era === "legacy"
-            ? "on a 2025-era session answers match by the form's fields: pass --answer <name>=<json object of those fields>, or --decline <field>"
+            ? `a 2025-era request has no key: pass --answer ${context.key}=<json> (${context.key} is the server's request id), or --answer <any name>=<json object of the form's fields>, or --decline <field>`
             : `pass --answer ${context.key}=<json> or --decline ${context.key}`,
         ),
       );

@@ -4,8 +4,9 @@
  * Spec: server/tools, server/prompts, server/resources, basic/lifecycle (server/discover).
  */
 import type { CallOptions, Client } from "../client/index.js";
-import type { ProgressNotificationParams } from "../protocol/index.js";
+import type { UnansweredInputError } from "./answers.js";
 import { note, writeLog } from "./connect.js";
+import { progressDisplay } from "./progress.js";
 import {
   renderPrompt,
   renderPrompts,
@@ -24,6 +25,8 @@ const MAX_LIST_PAGES = 100;
 export interface Output {
   readonly json: boolean;
   readonly verbose: number;
+  /** The questions nothing answered so far; a result that follows one is not printed. */
+  readonly unanswered: readonly UnansweredInputError[];
 }
 
 function print(text: string): void {
@@ -156,28 +159,27 @@ function toolArgument(types: Record<string, unknown>, name: string, value: strin
   }
 }
 
-/** Progress on stderr: a bar that redraws itself on a terminal, one line per report otherwise. */
-function progressReporter(output: Output): ((progress: ProgressNotificationParams) => void) | undefined {
-  const tty = process.stderr.isTTY === true;
-  if (!tty && output.verbose === 0) return undefined;
-  return (progress) => {
-    const { total } = progress;
-    const share = total !== undefined && total > 0 ? Math.min(1, progress.progress / total) : undefined;
-    const label = `${progress.progress}${total === undefined ? "" : `/${total}`}${progress.message ? ` ${progress.message}` : ""}`;
-    if (!tty) return note(`progress ${label}`);
-    const width = 20;
-    const bar = share === undefined ? "" : `[${"#".repeat(Math.round(share * width)).padEnd(width)}] `;
-    process.stderr.write(`\r\x1b[2K${bar}${label}${share === 1 ? "\n" : ""}`);
-  };
-}
-
-function callOptions(output: Output): CallOptions {
-  const onProgress = progressReporter(output);
-  return {
-    ...(onProgress === undefined ? {} : { onProgress }),
-    logLevel: output.verbose > 0 ? "debug" : "info",
-    onLog: writeLog,
-  };
+/**
+ * Runs one call with its progress shown on stderr and the server's log messages written there
+ * (info and above; debug too with `-v`); the bar is put away when the call ends.
+ *
+ * @throws UnansweredInputError when a question went unanswered, even though the server answered
+ *   the call anyway (a 2025-era server may turn the refusal into a tool error).
+ */
+async function withProgress<T>(output: Output, run: (options: CallOptions) => Promise<T>): Promise<T> {
+  const display = progressDisplay(note);
+  try {
+    const result = await run({
+      onProgress: (progress) => display.update(progress),
+      logLevel: output.verbose > 0 ? "debug" : "info",
+      onLog: writeLog,
+    });
+    const [unanswered] = output.unanswered;
+    if (unanswered !== undefined) throw unanswered;
+    return result;
+  } finally {
+    display.stop();
+  }
 }
 
 /** Calls a tool; `isError` results exit 1. */
@@ -203,7 +205,7 @@ export async function call(
   }
   const types = pairs.length > 0 ? await propertyTypes(client, tool) : {};
   const args = { ...base, ...parsePairs(pairs, (name, value) => toolArgument(types, name, value)) };
-  const result = await client.callTool(tool, args, callOptions(output));
+  const result = await withProgress(output, (options) => client.callTool(tool, args, options));
   output.json ? printJson(result) : print(renderToolResult(result));
   return result.isError === true ? EXIT_FAILURE : EXIT_OK;
 }
@@ -215,18 +217,15 @@ export async function prompt(
   pairs: readonly string[],
   output: Output,
 ): Promise<number> {
-  const result = await client.getPrompt(
-    name,
-    parsePairs(pairs, (_name, value) => value),
-    callOptions(output),
-  );
+  const args = parsePairs(pairs, (_name, value) => value);
+  const result = await withProgress(output, (options) => client.getPrompt(name, args, options));
   output.json ? printJson(result) : print(renderPrompt(result));
   return EXIT_OK;
 }
 
 /** Reads a resource. */
 export async function read(client: Client, uri: string, output: Output): Promise<number> {
-  const result = await client.readResource(uri, callOptions(output));
+  const result = await withProgress(output, (options) => client.readResource(uri, options));
   output.json ? printJson(result) : print(renderResource(result));
   return EXIT_OK;
 }

@@ -13,7 +13,7 @@ import {
   PROTOCOL_VERSION_MODES,
   type ProtocolVersionMode,
 } from "../client/index.js";
-import type { LoggingMessageNotificationParams } from "../protocol/index.js";
+import type { JSONRPCMessage, LoggingMessageNotificationParams } from "../protocol/index.js";
 import {
   type Asker,
   answerCallbacks,
@@ -22,10 +22,11 @@ import {
   parseAnswersFile,
   type UnansweredInputError,
 } from "./answers.js";
+import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
 import { parseTarget, UsageError } from "./target.js";
 
 /** The global options, as commander hands them over. */
-export interface GlobalOptions {
+export interface GlobalOptions extends AuthOptions {
   json?: boolean;
   header: string[];
   protocol: string;
@@ -36,7 +37,6 @@ export interface GlobalOptions {
   decline: string[];
   sampleReply?: string;
   root: string[];
-  open?: boolean;
 }
 
 /** Where the command writes what is not its result: rounds, logs, progress, warnings. */
@@ -55,8 +55,17 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
   return headers;
 }
 
-function staticHeaders(headers: Record<string, string>): HttpClientAuth {
-  return { headers: () => headers, onChallenge: () => false };
+/** The `--header` values on every request, over what `oauth` (if any) adds. */
+function withHeaders(headers: Record<string, string>, oauth: HttpClientAuth | undefined): HttpClientAuth {
+  return {
+    headers: async (request) => ({ ...(await oauth?.headers(request)), ...headers }),
+    onChallenge: (challenge) => oauth?.onChallenge(challenge) ?? false,
+  };
+}
+
+/** One wire message on one line (`-vv`): `->` sent, `<-` received. */
+export function writeMessage(message: JSONRPCMessage, direction: "sent" | "received"): void {
+  note(`${direction === "sent" ? "->" : "<-"} ${JSON.stringify(message)}`);
 }
 
 /** The answers the options script: `--answers` file first, then each `--answer` over it. */
@@ -88,19 +97,31 @@ export function writeLog(message: LoggingMessageNotificationParams): void {
   note(`[${message.level}${message.logger === undefined ? "" : ` ${message.logger}`}] ${data}`);
 }
 
+/** A connected client, and what to release with it. */
+export interface Connection {
+  readonly client: Client;
+  /** True once this command obtained OAuth tokens (signed in or refreshed). */
+  readonly obtainedTokens: boolean;
+  /** Closes the client and stops a sign-in listener. */
+  close(): Promise<void>;
+}
+
 /**
  * Connects to the target with the options' headers, protocol mode, timeout and answers; `asker`
  * asks a person when no scripted answer fits (undefined without a terminal); `unanswered` collects
- * the questions nothing answered.
+ * the questions nothing answered. A URL target signs in with OAuth when the server asks (`signIn`
+ * says how), unless `--header` gives an `authorization` header.
  *
- * @throws UsageError for a bad option or target; whatever `Client.connect` throws.
+ * @throws UsageError for a bad option or target; SignInRequiredError when the server needs a
+ *   sign-in `signIn` does not allow; whatever `Client.connect` throws.
  */
 export async function connect(
   targetText: string,
   options: GlobalOptions,
   asker: Asker | undefined,
   unanswered: UnansweredInputError[],
-): Promise<Client> {
+  signInMode: SignInMode,
+): Promise<Connection> {
   const target = parseTarget(targetText);
   const mode = options.protocol;
   if (!PROTOCOL_VERSION_MODES.includes(mode as ProtocolVersionMode)) {
@@ -118,6 +139,11 @@ export async function connect(
     }
   }
   const verbose = options.verbose > 0 || asker !== undefined;
+  const oauth: CliAuth | undefined =
+    target.kind === "url" && headers.authorization === undefined
+      ? await signIn(options, target.url, signInMode, note)
+      : undefined;
+  const auth = Object.keys(headers).length > 0 ? withHeaders(headers, oauth?.auth) : oauth?.auth;
   const clientOptions: ClientOptions = {
     ...answerCallbacks(scripted(options), asker, verbose ? note : () => {}, unanswered),
     clientInfo: { name: "tsmcp-cli", version: "0.1.0" },
@@ -125,13 +151,40 @@ export async function connect(
     onLog: writeLog,
     logger: { warn: (message) => note(`warning: ${message}`) },
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(Object.keys(headers).length > 0 ? { auth: staticHeaders(headers) } : {}),
+    ...(auth === undefined ? {} : { auth }),
+    ...(options.verbose > 1 ? { onMessage: writeMessage } : {}),
   };
-  const client = await Client.connect(target.kind === "url" ? target.url : target.command, clientOptions);
+  let client: Client;
+  try {
+    client = await Client.connect(target.kind === "url" ? target.url : target.command, clientOptions);
+  } catch (error) {
+    await oauth?.close();
+    throw error;
+  }
+  if (client.era === "legacy" && client.serverCapabilities?.logging !== undefined) {
+    // A 2025-era server sends log messages at the level the session asked for, not per request.
+    await client.setLoggingLevel(options.verbose > 0 ? "debug" : "info").catch(async (error: unknown) => {
+      await client.close();
+      await oauth?.close();
+      throw error;
+    });
+  }
   if (options.verbose > 0) {
     note(
       `connected to ${client.serverInfo?.name ?? "a server"} (${client.protocolVersion}, ${client.era} era)`,
     );
   }
-  return client;
+  return {
+    client,
+    get obtainedTokens() {
+      return oauth?.obtainedTokens === true;
+    },
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        await oauth?.close();
+      }
+    },
+  };
 }

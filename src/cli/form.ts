@@ -16,6 +16,7 @@ import type {
   PrimitiveSchemaDefinition,
 } from "../protocol/index.js";
 import { type Asker, describe, type ElicitContent } from "./answers.js";
+import { pauseProgress } from "./progress.js";
 
 type FieldValue = ElicitContent[string];
 
@@ -189,8 +190,16 @@ export function terminalAsker(options: { open?: boolean }): Asker | undefined {
   if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
   const queue = oneAtATime();
   return {
-    elicit: (params, context) => queue(() => elicit(params, context, options.open === true)),
-    sample: (params, context) => queue(() => sample(params, context)),
+    elicit: (params, context) =>
+      queue(() => {
+        pauseProgress();
+        return elicit(params, context, options.open === true);
+      }),
+    sample: (params, context) =>
+      queue(() => {
+        pauseProgress();
+        return sample(params, context);
+      }),
   };
 }
 

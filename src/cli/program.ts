@@ -7,10 +7,11 @@ import { Command, CommanderError, Option } from "commander";
 import type { Client } from "../client/index.js";
 import { McpError } from "../protocol/index.js";
 import { UnansweredInputError } from "./answers.js";
+import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
 import { call, discover, list, type Output, prompt, read } from "./commands.js";
 import { connect, type GlobalOptions, note } from "./connect.js";
 import { terminalAsker } from "./form.js";
-import { EXIT_FAILURE, EXIT_USAGE, UsageError } from "./target.js";
+import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -24,6 +25,7 @@ export function failure(
     if (cause instanceof UnansweredInputError || cause instanceof UsageError) {
       return { code: EXIT_USAGE, message: cause.message };
     }
+    if (cause instanceof SignInRequiredError) return { code: EXIT_FAILURE, message: cause.message };
   }
   if (error instanceof McpError)
     return { code: EXIT_FAILURE, message: `error ${error.code}: ${error.message}` };
@@ -49,10 +51,17 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
         .default("auto"),
     )
     .option("--timeout <ms>", "per-request timeout in milliseconds")
-    .option("-v, --verbose", "show each round on stderr (repeat for more)", (_v, n: number) => n + 1, 0)
+    .option(
+      "-v, --verbose",
+      "show each round on stderr; -vv also each JSON-RPC message sent (->) and received (<-)",
+      (_v, n: number) => n + 1,
+      0,
+    )
     .option(
       "--answer <key=json>",
-      "answer input request <key> with this form content (repeatable)",
+      "answer input request <key> with this form content (repeatable); on a 2025-era session, whose " +
+        "requests have no keys, <key> is the server's JSON-RPC request id, and any --answer whose " +
+        "fields fit the form answers it",
       collect,
       [],
     )
@@ -60,7 +69,24 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
     .option("--decline <key>", "decline input request <key> (repeatable)", collect, [])
     .option("--sample-reply <text>", "answer sampling requests with this text")
     .option("--root <uri>", "a root to offer (repeatable; default the working directory)", collect, [])
-    .option("--open", "open URL-mode elicitations in the browser");
+    .option("--open", "open URL-mode elicitations in the browser")
+    .option("--no-open", "do not open the browser to sign in: print the URL on stderr only")
+    .addOption(
+      new Option(
+        "--config-dir <dir>",
+        "where sign-ins are kept (default $XDG_CONFIG_HOME/tsmcp or ~/.config/tsmcp)",
+      ).env(CONFIG_DIR_ENV),
+    )
+    .option(
+      "--callback-port <port>",
+      "the sign-in redirect listener's port on 127.0.0.1 (default: any free one)",
+    )
+    .addOption(new Option("--client-id <id>", "a pre-registered OAuth client id").env("TSMCP_CLIENT_ID"))
+    .addOption(
+      new Option("--client-secret <secret>", "its secret (needs --issuer)").env("TSMCP_CLIENT_SECRET"),
+    )
+    .option("--issuer <url>", "the authorization server the pre-registered client belongs to")
+    .option("--client-metadata-url <url>", "the https URL of this client's Client ID Metadata Document");
 
   /** Connects, runs `body`, closes, and records the exit code. */
   const withClient =
@@ -68,13 +94,23 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
     async (target: string, ...rest: unknown[]) => {
       const command = rest.at(-1) as Command;
       const options = command.optsWithGlobals<GlobalOptions>();
-      const output: Output = { json: options.json === true, verbose: options.verbose };
+      const output: Output = {
+        json: options.json === true,
+        verbose: options.verbose,
+        unanswered: exit.unanswered,
+      };
       const asker = terminalAsker(options);
-      const client = await connect(target, options, asker, exit.unanswered);
+      const connection = await connect(
+        target,
+        options,
+        asker,
+        exit.unanswered,
+        asker === undefined ? "never" : "interactive",
+      );
       try {
-        exit.code = await body(client, output, [...rest.slice(0, -2), command.opts()]);
+        exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()]);
       } finally {
-        await client.close();
+        await connection.close();
       }
     };
 
@@ -119,6 +155,28 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
     .argument("<target>", "an http(s) URL, or a command line to run over stdio")
     .argument("<uri>", "the resource URI")
     .action(withClient((client, output, [uri]) => read(client, uri as string, output)));
+  program
+    .command("login")
+    .description("sign in to a protected server (OAuth, in the browser) and keep its tokens")
+    .argument("<url>", "the server's http(s) URL")
+    .action(async (target: string, _opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      if (parseTarget(target).kind !== "url")
+        throw new UsageError(`login needs an http(s) URL, got ${target}`);
+      const connection = await connect(target, options, undefined, exit.unanswered, "login");
+      await connection.close();
+      note(connection.obtainedTokens ? `Signed in to ${target}.` : `${target} asked for no sign-in.`);
+    });
+  program
+    .command("logout")
+    .description("forget the tokens kept for a server")
+    .argument("<url>", "the server's http(s) URL")
+    .action((target: string, _opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const url = parseTarget(target);
+      if (url.kind !== "url") throw new UsageError(`logout needs an http(s) URL, got ${target}`);
+      note(forget(options, url.url) ? `Signed out of ${target}.` : `Not signed in to ${target}.`);
+    });
   return program;
 }
 

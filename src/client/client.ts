@@ -38,6 +38,7 @@ import type {
 } from "../protocol/schema/methods.js";
 import type { HttpClientAuth } from "../transport/http/client-auth.js";
 import { checkAuth } from "../transport/http/client-options.js";
+import { type MessageObserver, traceTransport } from "../transport/trace.js";
 import type { Transport } from "../transport/transport.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, resolveTransport } from "./connect.js";
@@ -116,6 +117,14 @@ export interface ClientOptions extends InputCallbacks {
    * Spec: basic/authorization.
    */
   auth?: HttpClientAuth;
+  /**
+   * Sees every JSON-RPC message on the connection, both ways (`"sent"`, `"received"`), as the
+   * transport carries it: requests, responses, notifications, and on a 2025-era session the
+   * server's requests and the answers sent back. For wire logs (`tsmcp -vv`) and debugging; it
+   * must not change the message, and what it throws is ignored. Default: none. See
+   * `traceTransport`.
+   */
+  onMessage?: MessageObserver;
 }
 
 const CALLBACKS = ["elicitationCallback", "samplingCallback", "listRootsCallback"] as const;
@@ -138,6 +147,7 @@ function checkClientOptions(options: ClientOptions): void {
   checkAuth("Client", checked.auth);
   checkFunction("Client", "onLog", checked.onLog);
   checkFunction("Client", "onNotification", checked.onNotification);
+  checkFunction("Client", "onMessage", checked.onMessage);
   const mode = checked.protocolVersion;
   if (mode !== undefined && !PROTOCOL_VERSION_MODES.includes(mode as ProtocolVersionMode)) {
     const hint =
@@ -192,8 +202,9 @@ export class Client {
    *   for a bad `inputRequiredMaxRounds`, `inputRequestsMaxPerRound`, `inputRequestConcurrency`
    *   or `timeoutMs`.
    */
-  constructor(transport: Transport, options: ClientOptions = {}) {
+  constructor(wrapped: Transport, options: ClientOptions = {}) {
     checkClientOptions(options);
+    const transport = options.onMessage === undefined ? wrapped : traceTransport(wrapped, options.onMessage);
     const maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
     this.#callbacks = {
       ...(options.elicitationCallback ? { elicitationCallback: options.elicitationCallback } : {}),

@@ -7,4 +7,5 @@
 export * from "./dispatcher.js";
 export * from "./http/index.js";
 export * from "./memory.js";
+export * from "./trace.js";
 export * from "./transport.js";

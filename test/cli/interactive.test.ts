@@ -5,6 +5,7 @@
 import { elicitationRequest, inputRequired, Server } from "tsmcp/server";
 import type { ElicitResult } from "tsmcp/types";
 import { describe, expect, it } from "vitest";
+import { createChattyServer } from "./fixtures/chatty-server.js";
 import { HAS_SCRIPT, KEY, onTerminal } from "./pty.js";
 import { httpExample, stdioExample } from "./run-cli.js";
 
@@ -102,5 +103,15 @@ describe.skipIf(!HAS_SCRIPT)("tsmcp on a terminal", () => {
     term.type(KEY.enter);
     await term.waitFor('got {"action":"decline"}');
     expect(await term.exited).toBe(0);
+  });
+
+  it("draws progress as a bar on the terminal, not as lines, and leaves its last label", async () => {
+    const term = onTerminal(["call", await httpExample(createChattyServer()), "work"]);
+    await term.waitFor("[info worker] starting");
+    // The stopped bar keeps its last label (clack marks it ◇).
+    await term.waitFor("◇  3/3 step 3");
+    await term.waitFor("worked");
+    expect(await term.exited).toBe(0);
+    expect(term.screen()).not.toContain("progress 1/3");
   });
 });

@@ -20,9 +20,25 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `tsmcp <args>` in the repository root and waits for it to exit. */
-export function tsmcp(args: readonly string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+/** Runs `tsmcp <args>` in the repository root (with `env` over this environment) and waits for it to exit. */
+export function tsmcp(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return started(args, env).exited;
+}
+
+/** A `tsmcp` process still running: what it printed so far, and how it ends. */
+export interface RunningCli {
+  /** Resolves with the first match of `pattern` on stderr (waiting for it to be printed). */
+  stderrMatch(pattern: RegExp): Promise<RegExpMatchArray>;
+  readonly exited: Promise<CliRun>;
+}
+
+/** Starts `tsmcp <args>` in the repository root, with `env` over this environment. */
+export function started(args: readonly string[], env: Record<string, string> = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   onTestFinished(() => {
     child.kill("SIGKILL");
   });
@@ -32,13 +48,32 @@ export function tsmcp(args: readonly string[]): Promise<CliRun> {
   child.stdout.on("data", (chunk: Buffer) => {
     stdout += chunk.toString();
   });
+  const waiters = new Set<() => void>();
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
+    for (const check of waiters) check();
   });
-  return new Promise((resolve, reject) => {
+  const exited = new Promise<CliRun>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
+  return {
+    exited,
+    stderrMatch: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stderr.match(pattern);
+          if (match === null) return;
+          waiters.delete(check);
+          resolve(match);
+        };
+        waiters.add(check);
+        void exited.then((run) => {
+          if (waiters.delete(check)) reject(new Error(`exited before printing ${pattern}:\n${run.stderr}`));
+        });
+        check();
+      }),
+  };
 }
 
 /** A stdio target running `examples/<name>.ts --stdio` (what `npm run -s example -- <name> --stdio` runs). */

@@ -22,6 +22,12 @@ export const CLI_CLIENT_ID = "notes-cli";
 export const CLI_CLIENT_SECRET = "notes-cli-secret-0123456789abcdef";
 /** Its loopback redirect URI (nothing listens there: the callback URL is read from the redirect). */
 export const CLI_REDIRECT_URI = "http://127.0.0.1:8765/callback";
+/**
+ * A pre-registered native client (client_secret_basic) whose loopback redirect URI may come back
+ * on any port (RFC 8252 §7.3), for a command line with an ephemeral redirect listener.
+ */
+export const NATIVE_CLIENT_ID = "notes-native";
+export const NATIVE_CLIENT_SECRET = "notes-native-secret-0123456789abcdef";
 
 export interface TestAuthorizationServer {
   readonly issuer: string;
@@ -57,7 +63,16 @@ async function signingKey(kid: string): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid, alg: "RS256", use: "sig" };
 }
 
-function providerWith(issuer: string, keys: JWK[]): Provider {
+/** Options of {@link startAuthorizationServer}. */
+export interface AuthorizationServerOptions {
+  /**
+   * Opens Dynamic Client Registration (RFC 7591, no initial access token). A registered `native`
+   * client with a loopback redirect URI may then come back on any port (RFC 8252 §7.3). Default false.
+   */
+  readonly dynamicRegistration?: boolean;
+}
+
+function providerWith(issuer: string, keys: JWK[], options: AuthorizationServerOptions): Provider {
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -71,6 +86,13 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
         client_secret: CLI_CLIENT_SECRET,
         grant_types: ["authorization_code", "refresh_token"],
         redirect_uris: [CLI_REDIRECT_URI],
+      },
+      {
+        client_id: NATIVE_CLIENT_ID,
+        client_secret: NATIVE_CLIENT_SECRET,
+        application_type: "native",
+        grant_types: ["authorization_code", "refresh_token"],
+        redirect_uris: ["http://127.0.0.1/callback"],
       },
       {
         client_id: RESOURCE_CLIENT_ID,
@@ -92,6 +114,7 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
         allowedPolicy: async (_ctx, client) => client.clientId === RESOURCE_CLIENT_ID,
       },
       devInteractions: { enabled: false },
+      registration: { enabled: options.dynamicRegistration === true },
       resourceIndicators: {
         enabled: true,
         getResourceServerInfo: (_ctx, resource) => ({
@@ -108,7 +131,9 @@ function providerWith(issuer: string, keys: JWK[]): Provider {
   return provider;
 }
 
-export async function startAuthorizationServer(): Promise<TestAuthorizationServer> {
+export async function startAuthorizationServer(
+  options: AuthorizationServerOptions = {},
+): Promise<TestAuthorizationServer> {
   let callback: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let jwksFetches = 0;
   let introspections = 0;
@@ -132,7 +157,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const keys = [await signingKey("key-1")];
-  let provider = providerWith(issuer, keys);
+  let provider = providerWith(issuer, keys, options);
   callback = provider.callback();
 
   return {
@@ -180,7 +205,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
     },
     async rotateKeys() {
       keys.unshift(await signingKey(`key-${keys.length + 1}`));
-      provider = providerWith(issuer, keys);
+      provider = providerWith(issuer, keys, options);
       callback = provider.callback();
     },
     close() {
