@@ -223,9 +223,11 @@ try {
     instancesOfClient.set(client, (instancesOfClient.get(client) ?? new Set()).add(line.instance));
   }
   const sessionInstances = new Set(legacyLines.map((line) => line.instance));
+  const sticky = [...instancesOfClient.values()].filter((instances) => instances.size === 1).length;
   console.log(
-    `legacy: ${legacy.completed.length}/18 flows with elicitation over the back-channel completed, ` +
-      `sessions on ${sessionInstances.size} instances, each session's calls on one instance`,
+    `legacy: ${legacy.completed.length}/18 flows with elicitation over the back-channel completed; ` +
+      `sessions on ${sessionInstances.size} instances; ${sticky} of ${instancesOfClient.size} sessions ` +
+      "had every call on one instance",
   );
   check(legacy.failed.length === 0, `${legacy.failed.length} legacy flows failed`);
   check(sessionInstances.size > 1, "every legacy session was created on the same instance");
