@@ -252,10 +252,10 @@ try {
 }
 
 const failed = main.failed.length + (main.completed.length + main.failed.length === FLOWS ? 0 : FLOWS);
+console.log(`elapsed: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(
   `fleet: ${FLOWS} flows, ${failed} failed, rounds on ${K} instances, rotation: ${rotationFailed} failed`,
 );
-console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
 if (problems.length > 0) {
   console.error(`fleet: FAILED, logs kept in ${dir}\n- ${problems.join("\n- ")}`);
   process.exit(1);
