@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "tsmcp/client";
 import { type FlowOutcome, runFlows, toolOf } from "./flows.js";
 import { freePort, Instance, type RequestLine } from "./instances.js";
-import { ensureNginx, startNginx } from "./nginx.js";
+import { ensureNginx, type RunningNginx, startNginx } from "./nginx.js";
 
 const TEMPLATE = fileURLToPath(new URL("../../examples/fleet/nginx.conf", import.meta.url));
 /** The addresses the template is written with: nginx's port, then instances a, b and c. */
@@ -114,8 +114,15 @@ const [, b] = fleet as [Instance, Instance, Instance];
 writeFileSync(join(dir, "fleet.conf"), fleetConfig(ports));
 const OLD = key();
 const NEW = key();
-await Promise.all(fleet.map((instance) => instance.start([OLD], TTL_MS)));
-const nginx = await startNginx(nginxBinary, dir, join(dir, "fleet.conf"));
+let nginx: RunningNginx;
+try {
+  await Promise.all(fleet.map((instance) => instance.start([OLD], TTL_MS)));
+  nginx = await startNginx(nginxBinary, dir, join(dir, "fleet.conf"));
+} catch (error) {
+  await Promise.all(fleet.map((instance) => instance.stop("SIGKILL")));
+  console.error(`fleet: FAILED to start, logs kept in ${dir}`);
+  throw error;
+}
 const url = `http://127.0.0.1:${ports.listen}/mcp`;
 
 async function stopAll(): Promise<void> {
