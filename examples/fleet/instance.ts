@@ -1,0 +1,95 @@
+/**
+ * One instance of a fleet: an `MCPServer` whose tools ask the user two or three questions in a row,
+ * sealed under keys every instance shares, so any instance can serve any round of a flow. Behind a
+ * load balancer, start as many as you like; `test/fleet/run.ts` starts three behind nginx.
+ *
+ * Environment:
+ * - `MCP_STATE_KEYS`: the requestState key ring, comma-separated base64url secrets of 32 bytes or
+ *   more each, the sealing key first (see README "Deploying" for rotation);
+ * - `MCP_AUDIENCE`: the audience every instance of this service shares (default `fleet`);
+ * - `MCP_STATE_TTL_MS`: how long one round's state stays valid (default 600000, ten minutes);
+ * - `INSTANCE_ID`: a name for this instance in the request log; `PORT`: the port on 127.0.0.1.
+ *
+ * Writes one line per request to stdout: `mcp-request instance=<id> method=<m> tool=<t> flow=<f> leg=<n>`,
+ * where leg 1 is the first call and leg n answers question n-1. Ends gracefully on SIGTERM
+ * (in-flight requests finish first).
+ */
+import { serve } from "tsmcp/node";
+import {
+  DEFAULT_REQUEST_STATE_TTL_MS,
+  elicit,
+  MCPServer,
+  type Middleware,
+  RequestStateSecurity,
+  type ResolverInput,
+  resolver,
+} from "tsmcp/server";
+import * as z from "zod";
+
+const Flow = z.object({ flow: z.string().min(1) });
+type FlowArgs = z.infer<typeof Flow>;
+const Answer = z.object({ value: z.string() });
+
+const first = resolver("step1", ({ args }: ResolverInput<FlowArgs>) =>
+  elicit(`${args.flow}: first?`, Answer),
+);
+const second = resolver("step2", { needs: { first } }, ({ args, needs }) =>
+  elicit(`${args.flow}: second, after ${needs.first.value}?`, Answer),
+);
+const third = resolver("step3", { needs: { second } }, ({ args, needs }) =>
+  elicit(`${args.flow}: third, after ${needs.second.value}?`, Answer),
+);
+
+/** The leg of a `tools/call` this request is: 1 + the number of the question it answers. */
+function legOf(params: Record<string, unknown>): number {
+  const answered = Object.keys((params.inputResponses as object | undefined) ?? {});
+  const step = Math.max(0, ...answered.map((key) => Number(/^step(\d)$/.exec(key)?.[1] ?? 0)));
+  return step + 1;
+}
+
+/** A request log line naming this instance, so the rounds of a flow can be traced across the fleet. */
+function requestLog(instance: string): Middleware {
+  return (request, next) => {
+    const params = request.params as Record<string, unknown>;
+    const args = (params.arguments as { flow?: unknown } | undefined) ?? {};
+    const fields =
+      request.method === "tools/call"
+        ? ` tool=${String(params.name)} flow=${String(args.flow)} leg=${legOf(params)}`
+        : "";
+    process.stdout.write(`mcp-request instance=${instance} method=${request.method}${fields}\n`);
+    return next(request);
+  };
+}
+
+// Every instance gets the same keys (sealing key first) and the same audience, so each one opens
+// the states another sealed. A key: 32 random bytes or more, base64url, from your secret store.
+const requestStateSecurity = new RequestStateSecurity({
+  keys: (process.env.MCP_STATE_KEYS ?? "").split(",").map((key) => Buffer.from(key.trim(), "base64url")),
+  audience: process.env.MCP_AUDIENCE ?? "fleet",
+  ttlMs: Number(process.env.MCP_STATE_TTL_MS ?? DEFAULT_REQUEST_STATE_TTL_MS),
+});
+const mcp = new MCPServer("fleet", { version: "1.0.0", requestStateSecurity });
+
+const instance = process.env.INSTANCE_ID ?? String(process.pid);
+mcp.use(requestLog(instance));
+mcp.tool(
+  "ask-twice",
+  { description: "Asks two questions in a row.", inputSchema: Flow, resolve: { first, second } },
+  async ({ flow }, ctx) => `${flow}: ${ctx.resolved.first.value}, ${ctx.resolved.second.value}`,
+);
+mcp.tool(
+  "ask-three-times",
+  { description: "Asks three questions in a row.", inputSchema: Flow, resolve: { first, second, third } },
+  async ({ flow }, ctx) =>
+    `${flow}: ${ctx.resolved.first.value}, ${ctx.resolved.second.value}, ${ctx.resolved.third.value}`,
+);
+
+const server = await serve(mcp, { host: "127.0.0.1", port: Number(process.env.PORT ?? 0) });
+process.stdout.write(`${JSON.stringify({ instance, url: server.url.href, pid: process.pid })}\n`);
+// A rolling restart sends SIGTERM: stop accepting, let in-flight requests finish, then exit.
+process.once("SIGTERM", () => {
+  void server.close().then(() => {
+    mcp.close();
+    process.exit(0);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The fleet's server processes: each runs `examples/fleet/instance.ts` (through tsx) on a fixed
+ * 127.0.0.1 port, so it can be stopped and started again behind the same nginx configuration.
+ * Every process's request log lines are kept, with the process they came from.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const INSTANCE = join(ROOT, "examples/fleet/instance.ts");
+
+/** One `mcp-request` line of an instance's log. */
+export interface RequestLine {
+  readonly instance: string;
+  /** The pid of the process that wrote it (a restarted instance has a new one). */
+  readonly pid: number;
+  readonly method: string;
+  readonly tool?: string;
+  readonly flow?: string;
+  readonly leg?: number;
+}
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function parseLine(line: string, pid: number): RequestLine | undefined {
+  if (!line.startsWith("mcp-request ")) return undefined;
+  const fields = Object.fromEntries(
+    line
+      .slice("mcp-request ".length)
+      .split(" ")
+      .map((field) => field.split("=", 2) as [string, string]),
+  );
+  return {
+    instance: String(fields.instance),
+    pid,
+    method: String(fields.method),
+    tool: fields.tool,
+    flow: fields.flow,
+    leg: fields.leg === undefined ? undefined : Number(fields.leg),
+  };
+}
+
+/** One instance of the fleet: its id, port and current process. */
+export class Instance {
+  readonly id: string;
+  readonly port: number;
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #exited: Promise<void> = Promise.resolve();
+  #serving: Promise<void> = Promise.resolve();
+
+  constructor(
+    id: string,
+    port: number,
+    private readonly logDir: string,
+    private readonly requests: RequestLine[],
+    private readonly refusals: string[],
+  ) {
+    this.id = id;
+    this.port = port;
+  }
+
+  /** The pid of the running process. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Starts the process with `keys` (sealing key first) and resolves once it listens. */
+  start(keys: readonly string[], ttlMs: number): Promise<void> {
+    const child = spawn(process.execPath, ["--import", "tsx", INSTANCE], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        MCP_STATE_KEYS: keys.join(","),
+        MCP_STATE_TTL_MS: String(ttlMs),
+        MCP_AUDIENCE: "fleet",
+        INSTANCE_ID: this.id,
+        PORT: String(this.port),
+      },
+    });
+    this.#child = child;
+    const pid = child.pid!;
+    const logFile = join(this.logDir, `instance-${this.id}.log`);
+    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    let served: () => void = () => {};
+    this.#serving = new Promise((resolve) => {
+      served = resolve;
+    });
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      appendFileSync(logFile, `[${pid} stderr] ${line}\n`);
+      if (line.includes("requestState rejected")) this.refusals.push(`${this.id}: ${line}`);
+    });
+    return new Promise((resolve, reject) => {
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        appendFileSync(logFile, `[${pid}] ${line}\n`);
+        const request = parseLine(line, pid);
+        if (request !== undefined) {
+          this.requests.push(request);
+          served();
+        } else if (line.startsWith("{")) resolve();
+      });
+      void this.#exited.then(() =>
+        reject(new Error(`instance ${this.id} exited before listening; see ${logFile}`)),
+      );
+    });
+  }
+
+  /**
+   * Resolves once the current process has served a request: the load balancer sends it traffic
+   * again (nginx retries an instance it marked failed only after `fail_timeout`).
+   */
+  serving(): Promise<void> {
+    return this.#serving;
+  }
+
+  /** Stops the process with `signal` (SIGTERM drains in-flight requests) and resolves once it exited. */
+  async stop(signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> {
+    const child = this.#child;
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await this.#exited;
+  }
+}
