@@ -7,7 +7,14 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Client } from "tsmcp/client";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createEchoServer, expressApp, fastifyApp, honoApp, nodeServer } from "./frameworks.js";
+import {
+  browserHandler,
+  createEchoServer,
+  expressApp,
+  fastifyApp,
+  honoApp,
+  nodeServer,
+} from "./frameworks.js";
 
 async function listen(server: Server): Promise<URL> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -57,5 +64,34 @@ describe.each(APPS)("the $name app", ({ start }) => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+  });
+});
+
+describe("the browser handler", () => {
+  const preflight = (origin: string) =>
+    browserHandler(createEchoServer())(
+      new Request("http://localhost/mcp", {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "content-type, x-trace",
+        },
+      }),
+    );
+
+  it("lets its one origin call with credentials and the extra header", async () => {
+    const response = await preflight("https://app.example.com");
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    expect(response.headers.get("access-control-allow-credentials")).toBe("true");
+    expect(response.headers.get("access-control-allow-headers")).toMatch(/X-Trace/);
+    expect(response.headers.get("access-control-max-age")).toBe("600");
+  });
+
+  it("refuses any other origin", async () => {
+    const response = await preflight("https://elsewhere.example.com");
+    expect(response.status).toBe(403);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -47,9 +47,23 @@ export function honoApp(mcp: MCPServer) {
 /** A plain `node:http` server: the listener answers every path, so route before it. */
 export function nodeServer(mcp: MCPServer) {
   const listener = createNodeListener(mcp, { cors: true });
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     if (req.url?.split("?")[0] === "/mcp") listener(req, res);
     else res.writeHead(404).end();
+  });
+  return server;
+}
+
+/** A browser app on another site: CORS for its one origin, with an extra header and credentials. */
+export function browserHandler(mcp: MCPServer) {
+  return createHttpHandler(mcp, {
+    allowedOrigins: ["https://app.example.com"],
+    cors: {
+      allowedHeaders: ["X-Trace"],
+      exposedHeaders: ["X-Request-Id"],
+      maxAgeMs: 600_000,
+      credentials: true,
+    },
   });
 }
 
