@@ -1,7 +1,9 @@
-import { homedir } from "node:os";
+import { mkdtemp } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { CONFIG_DIR_ENV, configDir, tokenFile } from "./auth.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { CONFIG_DIR_ENV, configDir, signIn, tokenFile } from "./auth.js";
 import { CALLBACK_PATH, listenForRedirect } from "./loopback.js";
 
 describe("the config directory", () => {
@@ -41,5 +43,50 @@ describe("the loopback redirect listener", () => {
     controller.abort(new Error("gave up"));
     await expect(waiting).rejects.toThrow("gave up");
     await listener.close();
+  });
+});
+
+/** Listens on 127.0.0.1:`port` (0: any) until the test ends; resolves the port, or the listen error. */
+async function occupy(port: number): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return (server.address() as AddressInfo).port;
+}
+
+/** A port free right now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("signIn", () => {
+  it("opens no redirect listener before a sign-in needs one", async () => {
+    const configDir = await mkdtemp(join(tmpdir(), "tsmcp-signin-"));
+    const port = await occupy(0);
+    // The --callback-port is taken: a command that needs no sign-in is not stopped by it.
+    const taken = await signIn(
+      { configDir, callbackPort: String(port) },
+      new URL("http://127.0.0.1:1/mcp"),
+      "interactive",
+      () => {},
+    );
+    await taken.close();
+    // Nor does it hold the port it would listen on.
+    const free = await freePort();
+    const auth = await signIn(
+      { configDir, callbackPort: String(free) },
+      new URL("http://127.0.0.1:1/mcp"),
+      "login",
+      () => {},
+    );
+    await expect(occupy(free)).resolves.toBe(free);
+    await auth.close();
   });
 });

@@ -15,14 +15,18 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import open from "open";
 import {
+  AuthorizationCodeGrant,
   FileTokenStore,
   type HttpClientAuth,
   OAuthClientProvider,
+  type OAuthGrant,
   type PreRegisteredClient,
+  type RedirectHandler,
   type TokenStore,
 } from "../client/index.js";
-import { listenForRedirect } from "./loopback.js";
+import { CALLBACK_PATH, type LoopbackListener, listenForRedirect } from "./loopback.js";
 import { UsageError } from "./target.js";
+import { isOpenable, safeText } from "./terminal.js";
 
 /** The environment variable naming the config directory (below `--config-dir`, above XDG). */
 export const CONFIG_DIR_ENV = "TSMCP_CONFIG_DIR";
@@ -104,9 +108,16 @@ function preRegistered(options: AuthOptions): PreRegisteredClient | undefined {
 
 /**
  * The store for one command: `login` ignores the tokens held before it (it signs in afresh);
- * `never` refuses to register a client it could not use (there is no one to sign in).
+ * `never` refuses to register a client it could not use (there is no one to sign in); otherwise
+ * `beforeRegistering` runs when no client is stored (one is about to be registered).
  */
-function storeFor(file: string, mode: SignInMode, url: string, onStored: () => void): TokenStore {
+function storeFor(
+  file: string,
+  mode: SignInMode,
+  url: string,
+  onStored: () => void,
+  beforeRegistering: () => Promise<void>,
+): TokenStore {
   const inner = new FileTokenStore(file);
   let fresh = mode !== "login";
   return {
@@ -119,6 +130,7 @@ function storeFor(file: string, mode: SignInMode, url: string, onStored: () => v
     getClient: async (issuer) => {
       const client = await inner.getClient(issuer);
       if (client === undefined && mode === "never") throw new SignInRequiredError(url);
+      if (client === undefined) await beforeRegistering();
       return client;
     },
     setClient: (issuer, client) => inner.setClient(issuer, client),
@@ -137,10 +149,12 @@ export interface CliAuth {
 }
 
 /**
- * The OAuth provider for the server at `url`.
+ * The OAuth provider for the server at `url`. The redirect listener is opened only when a sign-in
+ * needs it (the server challenged and no stored token or refresh sufficed), never for a server
+ * that asks for none, so `--callback-port` matters only then.
  *
- * @throws UsageError for a bad `--callback-port` or `--client-*` combination; the listen error
- *   when the callback port is taken.
+ * @throws UsageError for a bad `--callback-port` or `--client-*` combination. The listen error
+ *   (the callback port is taken) fails the sign-in that needs the listener.
  */
 export async function signIn(
   options: AuthOptions,
@@ -159,34 +173,69 @@ export async function signIn(
   const dir = configDir(options.configDir);
   const file = tokenFile(dir, url);
   mkdirSync(join(dir, "tokens"), { recursive: true, mode: 0o700 });
-  const listener = mode === "never" ? undefined : await listenForRedirect(port);
-  let obtained = false;
-  const auth = new OAuthClientProvider({
-    // Without a listener nothing is ever redirected here: the user's step refuses first.
-    redirectUri: listener?.redirectUri ?? `http://127.0.0.1:${port === 0 ? 1 : port}/callback`,
-    redirect: async (authorizationUrl, { signal }) => {
-      if (listener === undefined) throw new SignInRequiredError(url.href);
-      note(`To sign in to ${url.href}, open this URL in a browser:\n\n  ${authorizationUrl.href}\n`);
-      if (options.open !== false) {
-        // The URL is printed above: a browser that cannot be opened is not an error.
-        open(authorizationUrl.href).catch(() => {});
-      }
-      return listener.callback(signal);
+  let listening: Promise<LoopbackListener> | undefined;
+  const listen = () => {
+    listening ??= listenForRedirect(port);
+    return listening;
+  };
+  // Nothing is ever redirected to this URI without a listener: the user's step refuses first.
+  const placeholder = `http://127.0.0.1:${port === 0 ? 1 : port}${CALLBACK_PATH}`;
+  let redirectUri = placeholder;
+  // What the grant registers the client with: one array, updated in place once the listener
+  // listens, so that a registration, which reads it after the store found no client, sees the
+  // listener's URI.
+  const redirectUris = [placeholder];
+  const useListener = async () => {
+    redirectUri = (await listen()).redirectUri;
+    redirectUris[0] = redirectUri;
+  };
+  const redirect: RedirectHandler = async (authorizationUrl, { signal }) => {
+    if (mode === "never") throw new SignInRequiredError(url.href);
+    const listener = await listen();
+    note(`To sign in to ${url.href}, open this URL in a browser:\n\n  ${safeText(authorizationUrl.href)}\n`);
+    if (options.open !== false && isOpenable(authorizationUrl)) {
+      // The URL is printed above: a browser that cannot be opened is not an error.
+      open(authorizationUrl.href).catch(() => {});
+    }
+    return listener.callback(signal, authorizationUrl.searchParams.get("state") ?? undefined);
+  };
+  // The redirect URI is the listener's (an ephemeral port unless --callback-port), known once it
+  // listens: the grant reads it when registering the client and when the flow runs.
+  const grant: OAuthGrant = {
+    grantTypes: ["authorization_code", "refresh_token"],
+    redirectUris,
+    obtain: async (context) => {
+      if (mode !== "never") await useListener();
+      return new AuthorizationCodeGrant({ redirectUri, redirect }).obtain(context);
     },
-    tokenStore: storeFor(file, mode, url.href, () => {
-      obtained = true;
-    }),
+  };
+  let obtained = false;
+  const provider = new OAuthClientProvider({
+    grant,
+    tokenStore: storeFor(
+      file,
+      mode,
+      url.href,
+      () => {
+        obtained = true;
+      },
+      // Dynamic Client Registration comes next: it registers the listener's redirect URI.
+      useListener,
+    ),
     clientName: "tsmcp command line",
     ...(client === undefined ? {} : { client }),
     ...(options.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: options.clientMetadataUrl }),
     logger: { warn: (message) => note(`warning: ${message}`) },
   });
   return {
-    auth,
+    auth: provider,
     file,
     get obtainedTokens() {
       return obtained;
     },
-    close: async () => listener?.close(),
+    close: async () => {
+      const listener = await listening?.catch(() => undefined);
+      await listener?.close();
+    },
   };
 }

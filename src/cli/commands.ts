@@ -17,6 +17,7 @@ import {
   renderTools,
 } from "./render.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./target.js";
+import { safeJson, safeText } from "./terminal.js";
 
 /** Pages a listing reads at most (a server could hand out cursors forever). */
 const MAX_LIST_PAGES = 100;
@@ -29,12 +30,14 @@ export interface Output {
   readonly unanswered: readonly UnansweredInputError[];
 }
 
+/** Writes human output; a server's control characters are shown as escapes. */
 function print(text: string): void {
-  if (text !== "") process.stdout.write(`${text}\n`);
+  if (text !== "") process.stdout.write(`${safeText(text)}\n`);
 }
 
+/** Writes `--json` output; it parses to `value`, with no raw control character. */
 function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${safeJson(value)}\n`);
 }
 
 /** Reads every page of a listing. */

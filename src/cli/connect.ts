@@ -24,6 +24,7 @@ import {
 } from "./answers.js";
 import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
 import { parseTarget, UsageError } from "./target.js";
+import { safeText } from "./terminal.js";
 
 /** The global options, as commander hands them over. */
 export interface GlobalOptions extends AuthOptions {
@@ -39,9 +40,12 @@ export interface GlobalOptions extends AuthOptions {
   root: string[];
 }
 
-/** Where the command writes what is not its result: rounds, logs, progress, warnings. */
+/**
+ * Where the command writes what is not its result: rounds, logs, progress, warnings, errors. The
+ * text may hold a server's words, so its control characters are shown as escapes.
+ */
 export function note(text: string): void {
-  process.stderr.write(`${text}\n`);
+  process.stderr.write(`${safeText(text)}\n`);
 }
 
 /** Reads `--header k:v` values into a header record. */

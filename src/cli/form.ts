@@ -17,6 +17,7 @@ import type {
 } from "../protocol/index.js";
 import { type Asker, describe, type ElicitContent } from "./answers.js";
 import { pauseProgress } from "./progress.js";
+import { isOpenable, safeText } from "./terminal.js";
 
 type FieldValue = ElicitContent[string];
 
@@ -69,7 +70,9 @@ export function checkText(
 function label(key: string, schema: PrimitiveSchemaDefinition, required: boolean): string {
   const title = schema.title ?? key;
   const hint = schema.type === "string" && "format" in schema && schema.format ? ` (${schema.format})` : "";
-  return `${title}${hint}${required ? "" : " (optional)"}${schema.description ? ` — ${schema.description}` : ""}`;
+  return safeText(
+    `${title}${hint}${required ? "" : " (optional)"}${schema.description ? ` — ${schema.description}` : ""}`,
+  );
 }
 
 /** The enum-bearing parts of a field schema, as the spec's enum shapes give them. */
@@ -84,9 +87,10 @@ interface EnumParts {
 function choices(schema: PrimitiveSchemaDefinition): { value: string; label: string }[] | undefined {
   const parts = schema as EnumParts;
   const titled = schema.type === "array" ? parts.items?.anyOf : parts.oneOf;
-  if (titled !== undefined) return titled.map((option) => ({ value: option.const, label: option.title }));
+  if (titled !== undefined)
+    return titled.map((option) => ({ value: option.const, label: safeText(option.title) }));
   const values = schema.type === "array" ? parts.items?.enum : parts.enum;
-  return values?.map((value, i) => ({ value, label: parts.enumNames?.[i] ?? value }));
+  return values?.map((value, i) => ({ value, label: safeText(parts.enumNames?.[i] ?? value) }));
 }
 
 /** Asks one field; `prompts.isCancel` is true of the result when the person pressed Esc/Ctrl-C. */
@@ -139,7 +143,7 @@ async function askField(key: string, schema: PrimitiveSchemaDefinition, required
 async function stopAnswering(key: string): Promise<ElicitResult> {
   const choice = await prompts.select<"decline" | "cancel">({
     ...io,
-    message: `Stop answering ${key}?`,
+    message: safeText(`Stop answering ${key}?`),
     options: [
       { value: "decline", label: "Decline (tell the server no)" },
       { value: "cancel", label: "Cancel (dismiss without choosing)" },
@@ -148,8 +152,12 @@ async function stopAnswering(key: string): Promise<ElicitResult> {
   return { action: prompts.isCancel(choice) ? "cancel" : choice };
 }
 
-/** Opens a URL with the platform's opener, detached; failures are ignored (the URL is printed). */
+/**
+ * Opens an http(s) URL with the platform's opener, detached; failures are ignored (the URL is
+ * printed). Any other scheme is never opened.
+ */
 function openUrl(url: string): void {
+  if (!isOpenable(url)) return;
   const [command, args] =
     process.platform === "darwin"
       ? ["open", [url]]
@@ -209,10 +217,15 @@ async function elicit(
   context: InputRequestContext,
   open: boolean,
 ): Promise<ElicitResult> {
-  prompts.log.step(`round ${context.round} · ${context.key}: ${params.message}`, io);
+  prompts.log.step(safeText(`round ${context.round} · ${context.key}: ${params.message}`), io);
   let result: ElicitResult;
   if (params.mode === "url") {
-    prompts.log.info(`Open ${params.url}`, io);
+    prompts.log.info(
+      safeText(
+        isOpenable(params.url) ? `Open ${params.url}` : `Not opening ${params.url}: not an http(s) URL`,
+      ),
+      io,
+    );
     if (open) openUrl(params.url);
     const done = await prompts.select<"accept" | "decline" | "cancel">({
       ...io,
@@ -227,7 +240,7 @@ async function elicit(
   } else {
     result = await elicitForm(params);
   }
-  prompts.log.info(`${context.key} -> ${describe(result)}`, io);
+  prompts.log.info(safeText(`${context.key} -> ${describe(result)}`), io);
   return result;
 }
 
@@ -236,11 +249,14 @@ async function sample(
   params: CreateMessageRequestParams,
   context: InputRequestContext,
 ): Promise<string | undefined> {
-  prompts.log.step(`round ${context.round} · ${context.key}: the server asks for a model reply`, io);
+  prompts.log.step(
+    safeText(`round ${context.round} · ${context.key}: the server asks for a model reply`),
+    io,
+  );
   for (const message of params.messages) {
     const content = message.content as { type?: string; text?: string };
     prompts.log.message(
-      `${message.role}: ${content.type === "text" ? content.text : `[${content.type}]`}`,
+      safeText(`${message.role}: ${content.type === "text" ? content.text : `[${content.type}]`}`),
       io,
     );
   }

@@ -1,8 +1,11 @@
 /**
  * The loopback redirect listener of a sign-in: an HTTP server on 127.0.0.1 (an ephemeral port, or
  * the one asked for) that waits for the authorization server to send the browser back to
- * `/callback`, answers a small page saying the tab can be closed, and shuts down. Spec:
- * basic/authorization §Authorization Flow Steps; RFC 8252 §7.3 (loopback redirection, any port).
+ * `/callback`, answers a small page saying the tab can be closed, and shuts down. Only an
+ * authorization response is taken: a request with the expected `state` and a `code` or an `error`
+ * (RFC 6749 §4.1.2, §4.1.2.1); any other request (a port scan, a prefetch, a forged hit, a target
+ * that is not a URL) gets 400 or 404 and the listener keeps waiting. Spec: basic/authorization
+ * §Authorization Flow Steps; RFC 8252 §7.3 (loopback redirection, any port).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,8 +17,12 @@ export const CALLBACK_PATH = "/callback";
 export interface LoopbackListener {
   /** `http://127.0.0.1:<port>/callback`. */
   readonly redirectUri: string;
-  /** Resolves with the full URL the browser was sent back to; rejects when `signal` aborts. */
-  callback(signal: AbortSignal): Promise<URL>;
+  /**
+   * Resolves with the full URL the browser was sent back to: the first request to `/callback`
+   * that carries `state` (equal to `expectedState` when given) and a `code` or an `error`; rejects
+   * when `signal` aborts.
+   */
+  callback(signal: AbortSignal, expectedState?: string): Promise<URL>;
   /** Stops listening. Idempotent. */
   close(): Promise<void>;
 }
@@ -34,10 +41,27 @@ export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
   const arrived = new Promise<URL>((resolve) => {
     deliver = resolve;
   });
+  let expected: string | undefined;
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", redirectUri);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", redirectUri);
+    } catch {
+      res.writeHead(400, { "content-type": "text/plain" }).end("Bad request\n");
+      return;
+    }
     if (req.method !== "GET" || url.pathname !== CALLBACK_PATH || deliver === undefined) {
       res.writeHead(404, { "content-type": "text/plain" }).end("Not found\n");
+      return;
+    }
+    const query = url.searchParams;
+    const state = query.get("state");
+    if (
+      state === null ||
+      (expected !== undefined && state !== expected) ||
+      !(query.has("code") || query.has("error"))
+    ) {
+      res.writeHead(400, { "content-type": "text/plain" }).end("Not an authorization response\n");
       return;
     }
     const failed = url.searchParams.has("error");
@@ -70,8 +94,9 @@ export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
   return {
     redirectUri,
     close,
-    async callback(signal) {
+    async callback(signal, expectedState) {
       signal.throwIfAborted();
+      expected = expectedState;
       let onAbort: (() => void) | undefined;
       const aborted = new Promise<never>((_resolve, reject) => {
         onAbort = () => reject(signal.reason);

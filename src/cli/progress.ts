@@ -6,6 +6,7 @@
  */
 import * as prompts from "@clack/prompts";
 import type { ProgressNotificationParams } from "../protocol/index.js";
+import { safeText } from "./terminal.js";
 
 /** What the progress of one command shows. */
 export interface ProgressDisplay {
@@ -15,10 +16,10 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-/** One update as text: `2/3 Copying`, `2`. */
+/** One update as text: `2/3 Copying`, `2` (the server's message made safe for a terminal). */
 export function progressLabel(progress: ProgressNotificationParams): string {
   const total = progress.total === undefined ? "" : `/${progress.total}`;
-  return `${progress.progress}${total}${progress.message ? ` ${progress.message}` : ""}`;
+  return safeText(`${progress.progress}${total}${progress.message ? ` ${progress.message}` : ""}`);
 }
 
 /** The bar on screen, if any, so that a question can put it away first. */

@@ -7,7 +7,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HttpServerHandle, serve } from "tsmcp/node";
@@ -19,7 +19,7 @@ import {
   resourceMetadataUrl,
   silentLogger,
 } from "tsmcp/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createProvisioningServer } from "../../examples/mcpserver-provisioning.js";
 import {
   NATIVE_CLIENT_ID,
@@ -199,6 +199,18 @@ describe("tsmcp against a protected server", () => {
     expect(run).toMatchObject({ code: 0, stdout: "" });
     expect(run.stderr).toContain(`${open} asked for no sign-in.`);
     expect(readdirSync(join(dir, "tokens"))).toEqual([]);
+  });
+
+  it("opens no redirect listener for a server that asks for no sign-in: a taken --callback-port is no matter", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
+    const open = await httpExample(createProvisioningServer());
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const port = String((taken.address() as AddressInfo).port);
+    const run = await tsmcp(["--config-dir", dir, "--callback-port", port, "login", open, "--no-open"]);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.stderr).toContain(`${open} asked for no sign-in.`);
   });
 
   it("exits 2 for a client secret without its issuer", async () => {

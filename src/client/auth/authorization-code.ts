@@ -12,6 +12,7 @@ import * as oauth from "oauth4webapi";
 import { checkFunction } from "../../protocol/options.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext, OAuthGrant } from "./grant.js";
+import { endpointProblem } from "./http.js";
 import { describe } from "./registration.js";
 
 /** What the user's step is given besides the authorization URL. */
@@ -64,7 +65,8 @@ export class AuthorizationCodeGrant implements OAuthGrant {
   /**
    * Runs the flow.
    *
-   * @throws OAuthError "authorization" when the server does not offer PKCE with S256, the user's
+   * @throws OAuthError "authorization" when the server's `authorization_endpoint` is not `https:`
+   *   (or `http:` to a loopback host), the server does not offer PKCE with S256, the user's
    *   step fails, or the response is refused (wrong or missing `state`, an `iss` that is not the
    *   recorded issuer, an `iss` missing where the server promised one, an `error`); "token" when
    *   the token endpoint refuses the code.
@@ -76,6 +78,11 @@ export class AuthorizationCodeGrant implements OAuthGrant {
         "authorization",
         `the authorization server ${as.issuer} has no authorization_endpoint`,
       );
+    }
+    // The URL goes to a browser or the platform's opener: only https: (or loopback http:).
+    const problem = endpointProblem("authorization_endpoint", as.authorization_endpoint);
+    if (problem !== undefined) {
+      throw new OAuthError("authorization", `the authorization server ${as.issuer} is refused: ${problem}`);
     }
     if (!as.code_challenge_methods_supported?.includes("S256")) {
       throw new OAuthError(

@@ -6,7 +6,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { getMetadata, type OAuthHttp } from "./http.js";
+import { endpointProblem, getMetadata, type OAuthHttp } from "./http.js";
 
 /** The fields of Protected Resource Metadata the client uses (RFC 9728 §2). */
 export interface ResourceMetadata {
@@ -168,10 +168,31 @@ export async function discoverAuthorizationServer(
       problems.push(`${url.href}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
+    checkEndpoints(metadata, url);
     return metadata;
   }
   throw new OAuthError(
     "discovery",
     `no usable authorization server metadata for ${issuer} (${problems.join("; ")})`,
   );
+}
+
+/**
+ * Refuses metadata naming an endpoint (`authorization_endpoint`, `token_endpoint`,
+ * `registration_endpoint`, `device_authorization_endpoint`, any other `*_endpoint`, `jwks_uri`)
+ * that is not `https:` or loopback `http:`.
+ *
+ * @throws OAuthError "discovery" naming the endpoint and its scheme.
+ */
+function checkEndpoints(metadata: oauth.AuthorizationServer, url: URL): void {
+  for (const [name, value] of Object.entries(metadata)) {
+    if (!(name.endsWith("_endpoint") || name === "jwks_uri") || typeof value !== "string") continue;
+    const problem = endpointProblem(name, value);
+    if (problem !== undefined) {
+      throw new OAuthError(
+        "discovery",
+        `the authorization server metadata at ${url.href} is refused: ${problem}`,
+      );
+    }
+  }
 }

@@ -25,6 +25,26 @@ export function isLoopback(url: URL): boolean {
   );
 }
 
+/**
+ * Why `value`, an endpoint URL named by an authorization server's metadata, may not be used, or
+ * undefined when it may: it must be an absolute `https:` URL, or `http:` to a loopback host. Any
+ * other scheme (`file:`, `smb:`, `javascript:`, an OS handler's) is refused: the authorization
+ * endpoint goes to a browser or the platform's opener, which would act on it. Spec:
+ * basic/authorization/security-considerations §Communication Security; OAuth 2.1 §1.5.
+ */
+export function endpointProblem(name: string, value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `its ${name} ${JSON.stringify(value)} is not an absolute URL`;
+  }
+  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url))) return undefined;
+  return url.protocol === "http:"
+    ? `its ${name} uses plain http: to a host that is not loopback (${url.host})`
+    : `its ${name} uses the scheme ${JSON.stringify(url.protocol)}; only https: (or http: to a loopback host) is allowed`;
+}
+
 /** oauth4webapi's options for one request: the `fetch`, plain HTTP allowed or not, the signal. */
 export interface OAuthRequestOptions {
   readonly [oauth.customFetch]: (url: string, init: RequestInit) => Promise<Response>;

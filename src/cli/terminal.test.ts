@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { writeLog } from "./connect.js";
+import { isOpenable, safeJson, safeText } from "./terminal.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("safeText", () => {
+  it("shows C0 controls but line feed and tab, DEL and C1 controls as \\xHH escapes", () => {
+    expect(safeText("a\u001b[2Jb\u0007c\rd\u0000e\u007ff\u009bg\u0085h")).toBe(
+      "a\\x1b[2Jb\\x07c\\x0dd\\x00e\\x7ff\\x9bg\\x85h",
+    );
+  });
+
+  it("keeps line feeds, tabs and the rest of Unicode as they are", () => {
+    expect(safeText("line 1\n\tline 2 · é 漢字 🙂 \u00a0")).toBe("line 1\n\tline 2 · é 漢字 🙂 \u00a0");
+  });
+});
+
+describe("safeJson", () => {
+  it("parses to the same value, with DEL and C1 controls escaped as well", () => {
+    const value = { text: "a\u001b]52;c;x\u0007\u009b\u007f\n" };
+    const json = safeJson(value);
+    // No control character but the line feeds of pretty printing.
+    expect(safeText(json)).toBe(json);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe("isOpenable", () => {
+  it("is true of http(s) URLs alone", () => {
+    expect(isOpenable("https://as.example/authorize?x=1")).toBe(true);
+    expect(isOpenable(new URL("http://127.0.0.1:9/cb"))).toBe(true);
+    for (const url of [
+      "file:///etc/passwd",
+      "smb://host/share",
+      "ms-msdt:/id",
+      "javascript:alert(1)",
+      "no url",
+    ])
+      expect(isOpenable(url)).toBe(false);
+  });
+});
+
+describe("writeLog", () => {
+  it("does not pass a server's terminal control sequences through to stderr", () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    });
+    // A log message that sets the window title, writes the clipboard (OSC 52), clears the screen.
+    writeLog({ level: "info", data: "hi\u001b]0;pwned\u0007\u001b]52;c;ZWNobyBwd25lZA==\u0007\u001b[2J" });
+    expect(written.join("")).toBe("[info] hi\\x1b]0;pwned\\x07\\x1b]52;c;ZWNobyBwd25lZA==\\x07\\x1b[2J\n");
+  });
+});
