@@ -92,9 +92,12 @@ export function writeNodeAnswer(
  * It answers every request it is given as {@link createHttpHandler} does (route by path before it,
  * if needed), plus -32600 (HTTP 400) for a missing or malformed `Host`. When something already read
  * the body, a `req.body` it left is used: a string or bytes are checked against `maxBodyBytes` and
- * parsed as usual; a parsed value is served when its `Content-Length` is within `maxBodyBytes` and
- * it nests at most `maxJsonDepth` deep (the parser's own size limit bounded what it read; its
- * errors, such as malformed JSON, are answered by the framework). A body read with nothing left in
+ * parsed as usual; a parsed value is served when its declared `Content-Length` and its length as
+ * JSON text (strings counted one per UTF-16 code unit, unescaped) are within `maxBodyBytes` (else
+ * 413) and it nests at most `maxJsonDepth` deep (else -32600), checked by one walk that stops at
+ * the first limit passed, within about `maxBodyBytes` steps even when sub-objects are shared (the
+ * parser's own size limit bounded what it read; its errors, such as malformed JSON, are answered
+ * by the framework). A body read with nothing left in
  * `req.body` gets 500 (-32603) naming the cause. The request's `AbortSignal` aborts when the
  * response closes before it finished. Server timeouts, connection caps and the graceful drain are
  * the server's: use `serve` to have them set.
