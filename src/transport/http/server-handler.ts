@@ -136,7 +136,7 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
    * the preflight cache or allow credentials. Which pages may call is `allowedOrigins`: a request
    * from an allowed `Origin` gets `Access-Control-Allow-Origin` (its origin, `Vary: Origin`) and
    * `Access-Control-Expose-Headers` on every answer, and a preflight (`OPTIONS`) is answered 204
-   * with the allowed methods and headers before `authenticate` runs (a preflight carries no
+   * with the allowed methods and headers (varying on the ones it asked for) before `authenticate` runs (a preflight carries no
    * credentials); any other `Origin` gets no CORS headers and 403, as without this option.
    * Default: off (`OPTIONS` gets 405). See {@link CorsOptions}.
    */
@@ -303,7 +303,7 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * naming the cause: no request can succeed until the server is wired to pass it unread.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type (or
- *   `cors.credentials` with `allowedOrigins: "*"`); RangeError for an out-of-range `maxBodyBytes`,
+ *   `cors.credentials` without an `allowedOrigins` array); RangeError for an out-of-range `maxBodyBytes`,
  *   `maxJsonDepth`, `keepAliveMs`, `maxStreamBufferBytes`, `cors.maxAgeMs` or session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
