@@ -214,8 +214,21 @@ export const MALFORMED_REQUEST: PlainAnswer = Object.freeze({
 /** An answer with no stream: JSON, or no body. */
 export type PlainAnswer = Extract<HttpAnswer, { kind: "json" | "empty" }>;
 
+/**
+ * Marks the answer `Connection: close` when it is written before its request's body was all
+ * received (413, a refusal or a preflight answered before reading): otherwise `node:http` would
+ * read and discard whatever the client still sends, with no limit, to reuse the connection.
+ * Not on HTTP/2, which has no `Connection` header (RFC 9113 §8.2.2): ending the response ends
+ * that stream alone.
+ */
+export function closeIfBodyUnread(outgoing: ServerResponse): void {
+  const { req } = outgoing;
+  if (!req.complete && req.httpVersionMajor < 2) outgoing.setHeader("Connection", "close");
+}
+
 /** Writes a JSON or empty answer to `outgoing`. */
 export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void {
+  closeIfBodyUnread(outgoing);
   if (answer.kind === "empty") {
     outgoing.writeHead(answer.status, answer.headers).end();
     return;
@@ -225,9 +238,6 @@ export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void
     "Content-Length": Buffer.byteLength(answer.text),
   };
   if (answer.headers !== undefined) Object.assign(head, answer.headers);
-  // Answered before its body was all received (413, or refused before reading): close rather than
-  // keep reading and discarding what the client still sends.
-  if (!outgoing.req.complete) head.Connection = "close";
   outgoing.writeHead(answer.status, head).end(answer.text);
 }
 
@@ -249,6 +259,7 @@ export function writeStream(
   body: ReadableStream<Uint8Array>,
   outgoing: ServerResponse,
 ): () => void {
+  closeIfBodyUnread(outgoing);
   outgoing.writeHead(status, Object.fromEntries(headers));
   outgoing.flushHeaders();
   const reader = body.getReader();

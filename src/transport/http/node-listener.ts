@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "../dispatcher.js";
 import type { HttpAnswer } from "./answer.js";
 import {
+  closeIfBodyUnread,
   isWellFormedHost,
   MALFORMED_REQUEST,
   NodeExchange,
@@ -72,6 +73,7 @@ export function writeNodeAnswer(
   }
   const { response } = answer;
   if (response.body === null) {
+    closeIfBodyUnread(outgoing);
     outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end();
     return;
   }
