@@ -217,8 +217,8 @@ describe.each(ENTRIES)("CORS through $name", ({ start }) => {
   });
 });
 
-describe("a preflight with a body, on node:http", () => {
-  it("is answered with Connection: close rather than leaving node to read the rest of the body", async () => {
+describe("an answer written before the request body was read, on node:http", () => {
+  it("closes the connection after a preflight, rather than leaving node to read the rest of the body", async () => {
     const listener = createNodeListener(new Server("cors", {}), { cors: true, maxBodyBytes: 1024 });
     const http = createServer(listener);
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -239,6 +239,28 @@ describe("a preflight with a body, on node:http", () => {
       });
       expect(plain.status).toBe(204);
       expect(plain.headers.connection).toBe("keep-alive");
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
+
+  it.each([
+    ["without a body", () => new Response(null, { status: 401, headers: { "WWW-Authenticate": "Bearer" } })],
+    ["with a body", () => new Response("denied", { status: 401, headers: { "WWW-Authenticate": "Bearer" } })],
+  ])("closes the connection after an authenticate refusal %s", async (_, refuse) => {
+    const listener = createNodeListener(new Server("cors", {}), { authenticate: refuse });
+    const http = createServer(listener);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    try {
+      const response = await rawRequest(url, {
+        headers: { ...baseHeaders("tools/list"), Host: "localhost", "Transfer-Encoding": "chunked" },
+        chunks: ["x".repeat(64 * 1024)],
+        endBody: false,
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.connection).toBe("close");
     } finally {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
