@@ -12,6 +12,7 @@ import type { Dispatcher } from "../dispatcher.js";
 import type { HttpAnswer } from "./answer.js";
 import {
   closeIfBodyUnread,
+  hostOf,
   isWellFormedHost,
   MALFORMED_REQUEST,
   NodeExchange,
@@ -37,7 +38,7 @@ export interface NodeListener {
 }
 
 /**
- * Serves one request: refuses a malformed `Host`, then runs the exchange and writes its answer.
+ * Serves one request: refuses a malformed `Host` (`:authority` on HTTP/2), then runs the exchange and writes its answer.
  * `inFlight` (the `serve` drain) learns how to end an SSE answer early. Never rejects.
  */
 export async function answerNodeRequest(
@@ -46,7 +47,7 @@ export async function answerNodeRequest(
   inFlight?: Pick<InFlight, "endStream">,
 ): Promise<void> {
   const { incoming, outgoing } = exchange;
-  if (!isWellFormedHost(incoming.headers.host)) return writeAnswer(outgoing, MALFORMED_REQUEST);
+  if (!isWellFormedHost(hostOf(incoming))) return writeAnswer(outgoing, MALFORMED_REQUEST);
   writeNodeAnswer(await handler(exchange), outgoing, inFlight);
 }
 
@@ -92,7 +93,10 @@ export function writeNodeAnswer(
  * ```
  *
  * It answers every request it is given as {@link createHttpHandler} does (route by path before it,
- * if needed), plus -32600 (HTTP 400) for a missing or malformed `Host`. When something already read
+ * if needed), plus -32600 (HTTP 400) for a missing or malformed `Host`. On `node:http2`'s
+ * compatibility API (`http2.createServer(listener)`, or `createSecureServer` with `allowHTTP1`) the
+ * authority is read from `:authority` when there is no `Host`, pseudo-headers are left out of the
+ * headers a handler sees, and no `Connection` header is written. When something already read
  * the body, a `req.body` it left is used: a string or bytes are checked against `maxBodyBytes` and
  * parsed as usual; a parsed value is served when its declared `Content-Length` and its length as
  * JSON text (strings counted one per UTF-16 code unit, unescaped) are within `maxBodyBytes` (else
