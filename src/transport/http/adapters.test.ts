@@ -223,6 +223,17 @@ describe("Express behind express.json()", () => {
   });
 });
 
+describe("mcpFastify", () => {
+  it("leaves the app's body parsing of its other routes alone", async () => {
+    const app = Fastify({ logger: false });
+    await app.register(mcpFastify(gatedServer().server));
+    app.post("/other", async (request) => ({ got: request.body }));
+    const response = await app.inject({ method: "POST", url: "/other", payload: { a: 1 } });
+    expect(response.json()).toEqual({ got: { a: 1 } });
+    await app.close();
+  });
+});
+
 describe("the web handler given a Request whose body was already read", () => {
   it("answers 500 with -32603 naming the cause, not a locked-stream failure", async () => {
     const errors: unknown[] = [];

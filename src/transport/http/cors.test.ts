@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Server } from "../../server/server.js";
 import {
@@ -8,7 +10,8 @@ import {
   DEFAULT_CORS_MAX_AGE_MS,
 } from "./cors.js";
 import { ENTRIES, type Served } from "./entries-test-fixtures.js";
-import { baseHeaders, createFixture, META, post, rpc, SseReader } from "./http-test-fixtures.js";
+import { baseHeaders, createFixture, META, post, rawRequest, rpc, SseReader } from "./http-test-fixtures.js";
+import { createNodeListener } from "./node-listener.js";
 import { createHttpHandler } from "./server-handler.js";
 
 const PAGE = "http://localhost:5173";
@@ -58,6 +61,12 @@ describe("the cors option", () => {
     [{ cors: { maxAgeMs: 1.5 } }, RangeError, /"cors.maxAgeMs"/],
     [{ cors: { credentials: "true" } }, TypeError, /"cors.credentials" must be a boolean/],
     [{ cors: { credentials: true }, allowedOrigins: "*" }, TypeError, /"cors.credentials" cannot be true/],
+    [
+      { cors: { credentials: true } },
+      TypeError,
+      /cannot be true with the default allowedOrigins.*list the exact origins in allowedOrigins/,
+    ],
+    [{ cors: { credentials: true }, allowedHosts: "*" }, TypeError, /"cors.credentials" cannot be true/],
   ])("refuses %j when the handler is built", (options, type, message) => {
     const server = new Server("cors", {});
     expect(() => createHttpHandler(server, options as never)).toThrow(type);
@@ -86,7 +95,10 @@ describe.each(ENTRIES)("CORS through $name", ({ start }) => {
     const response = await preflight(served.url, PAGE, "content-type, mcp-method, mcp-param-region");
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe(PAGE);
-    expect(response.headers.get("vary")).toMatch(/Origin/);
+    // The answer reflects the requested headers: a cache must key on them too.
+    expect(response.headers.get("vary")).toBe(
+      "Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
+    );
     expect(response.headers.get("access-control-allow-methods")).toBe("POST, GET, DELETE, OPTIONS");
     expect(response.headers.get("access-control-allow-headers")).toBe(
       "Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, mcp-param-region",
@@ -202,5 +214,56 @@ describe.each(ENTRIES)("CORS through $name", ({ start }) => {
     const response = await preflight(served.url, PAGE);
     expect(response.status).toBe(405);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("an answer written before the request body was read, on node:http", () => {
+  it("closes the connection after a preflight, rather than leaving node to read the rest of the body", async () => {
+    const listener = createNodeListener(new Server("cors", {}), { cors: true, maxBodyBytes: 1024 });
+    const http = createServer(listener);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    try {
+      const response = await rawRequest(url, {
+        method: "OPTIONS",
+        headers: { Host: "localhost", Origin: PAGE, "Transfer-Encoding": "chunked" },
+        chunks: ["x".repeat(64 * 1024)],
+        endBody: false,
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.connection).toBe("close");
+      // Without a body the connection is kept for the next request.
+      const plain = await rawRequest(url, {
+        method: "OPTIONS",
+        headers: { Host: "localhost", Origin: PAGE },
+      });
+      expect(plain.status).toBe(204);
+      expect(plain.headers.connection).toBe("keep-alive");
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
+
+  it.each([
+    ["without a body", () => new Response(null, { status: 401, headers: { "WWW-Authenticate": "Bearer" } })],
+    ["with a body", () => new Response("denied", { status: 401, headers: { "WWW-Authenticate": "Bearer" } })],
+  ])("closes the connection after an authenticate refusal %s", async (_, refuse) => {
+    const listener = createNodeListener(new Server("cors", {}), { authenticate: refuse });
+    const http = createServer(listener);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    try {
+      const response = await rawRequest(url, {
+        headers: { ...baseHeaders("tools/list"), Host: "localhost", "Transfer-Encoding": "chunked" },
+        chunks: ["x".repeat(64 * 1024)],
+        endBody: false,
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.connection).toBe("close");
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
   });
 });

@@ -54,8 +54,9 @@ export interface CorsOptions {
   maxAgeMs?: number;
   /**
    * Let pages send cookies and HTTP authentication (`Access-Control-Allow-Credentials: true`).
-   * Refused with `allowedOrigins: "*"`: any site could then act with the user's credentials.
-   * Default false.
+   * Requires `allowedOrigins` to be an array of exact origins: with `"*"`, or with the default
+   * rule (any http(s) origin on an allowed host, whatever its scheme and port; every origin at all
+   * with `allowedHosts: "*"`), other sites could act with the user's credentials. Default false.
    */
   credentials?: boolean;
 }
@@ -94,13 +95,16 @@ function joinNames(base: readonly string[], extra: readonly string[]): string {
   return names.join(", ");
 }
 
+/** What a preflight answer depends on: the origin, and the method and headers it asks for. */
+const PREFLIGHT_VARY = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers";
+
 const PARAM_HEADER = /^mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 /**
  * Compiles the `cors` option: `undefined` or `false` is off; `true` is on with the defaults.
  *
- * @throws TypeError for a wrong type, a malformed header name, or `credentials: true` with
- *   `allowedOrigins: "*"`; RangeError for a negative or fractional `maxAgeMs`.
+ * @throws TypeError for a wrong type, a malformed header name, or `credentials: true` without
+ *   an `allowedOrigins` array; RangeError for a negative or fractional `maxAgeMs`.
  */
 export function checkCors(
   owner: string,
@@ -115,12 +119,14 @@ export function checkCors(
   checkInteger(owner, "cors.maxAgeMs", options.maxAgeMs, { unit: "milliseconds" });
   checkBoolean(owner, "cors.credentials", options.credentials);
   const credentials = options.credentials === true;
-  if (credentials && allowedOrigins === "*") {
+  if (credentials && !Array.isArray(allowedOrigins)) {
+    const given = allowedOrigins === undefined ? "the default allowedOrigins" : 'allowedOrigins: "*"';
     throw optionError(
       owner,
       "cors.credentials",
-      'cannot be true with allowedOrigins: "*" (any site could call with the user\'s credentials); ' +
-        "list the origins in allowedOrigins",
+      `cannot be true with ${given} (every origin, or every origin on an allowed host on any ` +
+        "scheme and port, could call with the user's credentials); list the exact origins in " +
+        'allowedOrigins, such as ["https://app.example.com"]',
     );
   }
   const allowHeaders = joinNames(DEFAULT_CORS_ALLOWED_HEADERS, allowedHeaders);
@@ -137,7 +143,9 @@ export function checkCors(
 
   return {
     preflight(origin, requestedHeaders) {
-      if (origin === null) return { kind: "empty", status: 204, headers: { Allow: allowMethods } };
+      if (origin === null) {
+        return { kind: "empty", status: 204, headers: { Allow: allowMethods, Vary: PREFLIGHT_VARY } };
+      }
       // The tool-argument headers are named by the tools, so the ones asked for are allowed.
       const params = (requestedHeaders ?? "")
         .split(",")
@@ -148,6 +156,8 @@ export function checkCors(
         status: 204,
         headers: {
           ...originHeaders(origin),
+          // The allowed headers reflect the requested ones; a cache must not reuse the answer for another request.
+          Vary: PREFLIGHT_VARY,
           Allow: allowMethods,
           "Access-Control-Allow-Methods": allowMethods,
           "Access-Control-Allow-Headers":

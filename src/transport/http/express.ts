@@ -19,9 +19,12 @@ import { createExchangeHandler, type HttpHandlerOptions } from "./server-handler
  * Mount it with `app.all` (or on each of POST, GET, DELETE, and OPTIONS when `cors` is on): it
  * answers every request it is given, the wrong methods with 405. Every request is answered (it
  * never calls `next`). With `express.json()` in front, the parsed `req.body` is served when its
- * `Content-Length` is within `maxBodyBytes` and it nests at most `maxJsonDepth` deep; the parser's
- * own `limit` (100 kB by default) bounds what it reads, and its errors (malformed JSON, a body over
- * its limit) are answered by Express's error handler, not as JSON-RPC. Without a body parser,
+ * length as JSON text is within `maxBodyBytes` (else 413; measured on the value, since the
+ * `Content-Length` is absent for a chunked upload and the compressed size for a gzip one; strings
+ * count one per UTF-16 code unit, unescaped, so non-ASCII text may pass up to 3 times the limit in
+ * bytes) and it nests at most `maxJsonDepth` deep (else -32600 with its id). The parser's own
+ * `limit` (100 kB by default) bounds what it reads (after inflating), and its errors (malformed
+ * JSON, a body over its limit) are answered by Express's error handler, not as JSON-RPC. Without a body parser,
  * every limit and refusal is the handler's. The request's `AbortSignal` aborts when the response
  * closes before it finished; SSE answers stream as they are written. `handler.close()` ends every
  * handshake-era session. Options and answers as {@link createHttpHandler}, plus -32600 (HTTP 400)

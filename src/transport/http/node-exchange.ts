@@ -6,6 +6,7 @@
  * answer is written by its stream, `SseStream.pipeTo`). Spec: basic/transports/streamable-http.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Http2Stream } from "node:http2";
 import { McpError } from "../../protocol/errors.js";
 import { errorResponse } from "../../protocol/jsonrpc.js";
 import type { HeaderReader } from "../dispatcher.js";
@@ -38,17 +39,33 @@ class IncomingHeaders implements HeaderReader {
     // node:http keeps only the first of repeated `Authorization` headers; a web `Request` joins them
     // (so a bearer check refuses both), and a proxy may read the last: read every one here too.
     if (lower === "authorization") return this.#authorization();
+    if (lower === "host") return hostOf(this.#incoming) ?? null;
     const value = this.#raw[lower];
     if (value === undefined) return null;
     return typeof value === "string" ? value : value.join(", ");
   }
 
+  /** Every header but HTTP/2's pseudo-headers (`:authority` is read as `host`). */
   forEach(callback: (value: string, name: string) => void): void {
     for (const [name, value] of Object.entries(this.#raw)) {
       if (name === "authorization") callback(this.#authorization() ?? "", name);
+      else if (name.charCodeAt(0) === 0x3a /* ":" */) continue;
       else if (value !== undefined) callback(typeof value === "string" ? value : value.join(", "), name);
     }
+    const authority = this.#raw.host === undefined ? hostOf(this.#incoming) : undefined;
+    if (authority !== undefined) callback(authority, "host");
   }
+}
+
+/**
+ * The request's `host[:port]`: its `Host` header, else (HTTP/2, whose requests carry the authority
+ * in the `:authority` pseudo-header instead, RFC 9113 §8.3.1) `:authority`; undefined when neither.
+ */
+export function hostOf(incoming: IncomingMessage): string | undefined {
+  const { headers } = incoming;
+  if (headers.host !== undefined) return headers.host;
+  const authority = headers[":authority"];
+  return typeof authority === "string" ? authority : undefined;
 }
 
 /** The reason the signal of a request aborts with when its client goes away. */
@@ -81,7 +98,7 @@ export class NodeExchange implements HttpExchange {
     const target = this.incoming.url ?? "/";
     // An absolute-form target (`POST http://host/mcp HTTP/1.1`) is the URL itself.
     if (target.charCodeAt(0) !== 0x2f /* "/" */) return target;
-    return `http://${this.incoming.headers.host ?? "localhost"}${target}`;
+    return `http://${hostOf(this.incoming) ?? "localhost"}${target}`;
   }
 
   get signal(): AbortSignal {
@@ -214,8 +231,33 @@ export const MALFORMED_REQUEST: PlainAnswer = Object.freeze({
 /** An answer with no stream: JSON, or no body. */
 export type PlainAnswer = Extract<HttpAnswer, { kind: "json" | "empty" }>;
 
+/**
+ * Stops the upload of a request answered before its body was all received (413, a refusal or a
+ * preflight answered before reading): otherwise `node:http` would read and discard whatever the
+ * client still sends, with no limit, to reuse the connection. On HTTP/1 the answer is marked
+ * `Connection: close`. HTTP/2 has no `Connection` header (RFC 9113 §8.2.2): once the answer is
+ * sent, the stream alone is reset with NO_ERROR, which asks the client to stop sending
+ * (RFC 9113 §8.1); left open, its unread body would hold the stream until the client gave up.
+ */
+export function closeIfBodyUnread(outgoing: ServerResponse): void {
+  const { req } = outgoing;
+  if (req.complete) return;
+  if (req.httpVersionMajor < 2) {
+    outgoing.setHeader("Connection", "close");
+    return;
+  }
+  // The compatibility response emits `finish` only once the stream closed: wait on the stream's own.
+  const { stream } = req as IncomingMessage & { stream?: Http2Stream };
+  stream?.once("finish", () => {
+    stream.close(0 /* NGHTTP2_NO_ERROR */);
+    // Its unread body would keep it open (and buffered) until the session ends.
+    stream.destroy();
+  });
+}
+
 /** Writes a JSON or empty answer to `outgoing`. */
 export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void {
+  closeIfBodyUnread(outgoing);
   if (answer.kind === "empty") {
     outgoing.writeHead(answer.status, answer.headers).end();
     return;
@@ -225,9 +267,6 @@ export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void
     "Content-Length": Buffer.byteLength(answer.text),
   };
   if (answer.headers !== undefined) Object.assign(head, answer.headers);
-  // Answered before its body was all received (413, or refused before reading): close rather than
-  // keep reading and discarding what the client still sends.
-  if (!outgoing.req.complete) head.Connection = "close";
   outgoing.writeHead(answer.status, head).end(answer.text);
 }
 
@@ -249,6 +288,7 @@ export function writeStream(
   body: ReadableStream<Uint8Array>,
   outgoing: ServerResponse,
 ): () => void {
+  closeIfBodyUnread(outgoing);
   outgoing.writeHead(status, Object.fromEntries(headers));
   outgoing.flushHeaders();
   const reader = body.getReader();

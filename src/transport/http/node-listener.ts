@@ -11,6 +11,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatcher } from "../dispatcher.js";
 import type { HttpAnswer } from "./answer.js";
 import {
+  closeIfBodyUnread,
+  hostOf,
   isWellFormedHost,
   MALFORMED_REQUEST,
   NodeExchange,
@@ -36,7 +38,7 @@ export interface NodeListener {
 }
 
 /**
- * Serves one request: refuses a malformed `Host`, then runs the exchange and writes its answer.
+ * Serves one request: refuses a malformed `Host` (`:authority` on HTTP/2), then runs the exchange and writes its answer.
  * `inFlight` (the `serve` drain) learns how to end an SSE answer early. Never rejects.
  */
 export async function answerNodeRequest(
@@ -45,7 +47,7 @@ export async function answerNodeRequest(
   inFlight?: Pick<InFlight, "endStream">,
 ): Promise<void> {
   const { incoming, outgoing } = exchange;
-  if (!isWellFormedHost(incoming.headers.host)) return writeAnswer(outgoing, MALFORMED_REQUEST);
+  if (!isWellFormedHost(hostOf(incoming))) return writeAnswer(outgoing, MALFORMED_REQUEST);
   writeNodeAnswer(await handler(exchange), outgoing, inFlight);
 }
 
@@ -72,6 +74,7 @@ export function writeNodeAnswer(
   }
   const { response } = answer;
   if (response.body === null) {
+    closeIfBodyUnread(outgoing);
     outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end();
     return;
   }
@@ -90,11 +93,17 @@ export function writeNodeAnswer(
  * ```
  *
  * It answers every request it is given as {@link createHttpHandler} does (route by path before it,
- * if needed), plus -32600 (HTTP 400) for a missing or malformed `Host`. When something already read
+ * if needed), plus -32600 (HTTP 400) for a missing or malformed `Host`. On `node:http2`'s
+ * compatibility API (`http2.createServer(listener)`, or `createSecureServer` with `allowHTTP1`) the
+ * authority is read from `:authority` when there is no `Host`, pseudo-headers are left out of the
+ * headers a handler sees, and no `Connection` header is written. When something already read
  * the body, a `req.body` it left is used: a string or bytes are checked against `maxBodyBytes` and
- * parsed as usual; a parsed value is served when its `Content-Length` is within `maxBodyBytes` and
- * it nests at most `maxJsonDepth` deep (the parser's own size limit bounded what it read; its
- * errors, such as malformed JSON, are answered by the framework). A body read with nothing left in
+ * parsed as usual; a parsed value is served when its declared `Content-Length` and its length as
+ * JSON text (strings counted one per UTF-16 code unit, unescaped) are within `maxBodyBytes` (else
+ * 413) and it nests at most `maxJsonDepth` deep (else -32600), checked by one walk that stops at
+ * the first limit passed, within about `maxBodyBytes` steps even when sub-objects are shared (the
+ * parser's own size limit bounded what it read; its errors, such as malformed JSON, are answered
+ * by the framework). A body read with nothing left in
  * `req.body` gets 500 (-32603) naming the cause. The request's `AbortSignal` aborts when the
  * response closes before it finished. Server timeouts, connection caps and the graceful drain are
  * the server's: use `serve` to have them set.

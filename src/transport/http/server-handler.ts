@@ -32,7 +32,7 @@ import { type Cors, type CorsOptions, checkCors } from "./cors.js";
 import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
 import { createOriginGuard, type OriginGuardOptions } from "./origin-guard.js";
-import { parseParsedBody } from "./parsed-body.js";
+import { checkParsedBody } from "./parsed-body.js";
 import {
   answerResourceMetadata,
   type CheckedMetadata,
@@ -136,7 +136,7 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
    * the preflight cache or allow credentials. Which pages may call is `allowedOrigins`: a request
    * from an allowed `Origin` gets `Access-Control-Allow-Origin` (its origin, `Vary: Origin`) and
    * `Access-Control-Expose-Headers` on every answer, and a preflight (`OPTIONS`) is answered 204
-   * with the allowed methods and headers before `authenticate` runs (a preflight carries no
+   * with the allowed methods and headers (varying on the ones it asked for) before `authenticate` runs (a preflight carries no
    * credentials); any other `Origin` gets no CORS headers and 403, as without this option.
    * Default: off (`OPTIONS` gets 405). See {@link CorsOptions}.
    */
@@ -303,7 +303,7 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpAnswer {
  * naming the cause: no request can succeed until the server is wired to pass it unread.
  *
  * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type (or
- *   `cors.credentials` with `allowedOrigins: "*"`); RangeError for an out-of-range `maxBodyBytes`,
+ *   `cors.credentials` without an `allowedOrigins` array); RangeError for an out-of-range `maxBodyBytes`,
  *   `maxJsonDepth`, `keepAliveMs`, `maxStreamBufferBytes`, `cors.maxAgeMs` or session bound.
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
@@ -349,6 +349,8 @@ export function createExchangeHandler(
       // a failing logger must not break the answer
     }
   };
+  const tooLarge = () =>
+    refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const challenge = authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
@@ -383,9 +385,7 @@ export function createExchangeHandler(
       );
     }
     const body = await request.readBody(maxBodyBytes);
-    if (body.kind === "too-large") {
-      return refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
-    }
+    if (body.kind === "too-large") return tooLarge();
     if (body.kind === "aborted") {
       // The client went away mid-upload: nothing to dispatch, and nobody to read the answer.
       return refusal("INVALID_REQUEST", "Invalid Request: the body ended before it was complete");
@@ -400,8 +400,9 @@ export function createExchangeHandler(
     }
     const parsed =
       body.kind === "parsed"
-        ? parseParsedBody(body.value, maxJsonDepth)
+        ? checkParsedBody(body.value, maxBodyBytes, maxJsonDepth)
         : parseMessage(body.text, { maxDepth: maxJsonDepth });
+    if (parsed.kind === "too-large") return tooLarge();
     if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
     if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
     switch (parsed.kind) {
