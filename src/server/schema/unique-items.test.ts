@@ -87,6 +87,15 @@ describe.each(ENGINES)("uniqueItems with the %s engine", (engine) => {
     ).toBe("xs.1");
     expect(compileJsonSchema({ uniqueItems: false }, "probe", engine)([1, 1])).toBeUndefined();
   });
+
+  it("hashes deeply nested items without overflowing the stack", () => {
+    let deep: unknown[] = [];
+    for (let depth = 0; depth < 100_000; depth++) deep = [deep];
+    expect(untyped([deep, 1, 2])).toBeUndefined();
+    expect(untyped([deep, 1, 1])).toEqual([
+      { path: "", message: "must NOT have duplicate items (items ## 1 and 2 are identical)" },
+    ]);
+  });
 });
 
 describe("uniqueItems on the interpreted engine", () => {

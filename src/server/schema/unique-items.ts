@@ -19,29 +19,7 @@ function intern(form: string, ids: Interned): number {
   return id;
 }
 
-/**
- * The id of `value`'s canonical form in `ids`: equal JSON values get equal ids. A value that is
- * not JSON data (undefined, a function, a bigint) gets a form of its own type name and string.
- * `visit` (when given) sees every array with the ids of its items.
- */
-export function canonicalId(
-  value: unknown,
-  ids: Interned,
-  visit?: (array: readonly unknown[], itemIds: readonly number[]) => void,
-): number {
-  if (Array.isArray(value)) {
-    const itemIds = value.map((item) => canonicalId(item, ids, visit));
-    visit?.(value, itemIds);
-    return intern(`[${itemIds.join(",")}]`, ids);
-  }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${canonicalId((value as Record<string, unknown>)[key], ids, visit)}`,
-      );
-    return intern(`{${entries.join(",")}}`, ids);
-  }
+function scalarId(value: unknown, ids: Interned): number {
   if (
     typeof value === "string" ||
     typeof value === "number" ||
@@ -51,6 +29,72 @@ export function canonicalId(
     return intern(JSON.stringify(value), ids);
   }
   return intern(`${typeof value}:${String(value)}`, ids);
+}
+
+/** A container whose children are being given ids. */
+interface Frame {
+  readonly value: object;
+  /** The object's keys, sorted; undefined for an array. */
+  readonly keys: readonly string[] | undefined;
+  readonly childIds: number[];
+}
+
+/**
+ * The id of `value`'s canonical form in `ids`: equal JSON values get equal ids. A value that is
+ * not JSON data (undefined, a function, a bigint) gets a form of its own type name and string.
+ * `visit` (when given) sees every array with the ids of its items. Works without recursion, so a
+ * deeply nested value cannot overflow the stack.
+ *
+ * @throws TypeError when the value contains itself (it is not JSON data).
+ */
+export function canonicalId(
+  value: unknown,
+  ids: Interned,
+  visit?: (array: readonly unknown[], itemIds: readonly number[]) => void,
+): number {
+  const stack: Frame[] = [];
+  const open = new Set<object>();
+  /** The id of a scalar, or undefined after pushing a container to give its children ids. */
+  const enter = (child: unknown): number | undefined => {
+    if (typeof child !== "object" || child === null) return scalarId(child, ids);
+    if (open.has(child)) throw new TypeError("the value contains itself");
+    open.add(child);
+    stack.push({
+      value: child,
+      keys: Array.isArray(child) ? undefined : Object.keys(child).sort(),
+      childIds: [],
+    });
+    return undefined;
+  };
+  const rootId = enter(value);
+  if (rootId !== undefined) return rootId;
+  for (;;) {
+    const frame = stack[stack.length - 1] as Frame;
+    const { keys, childIds } = frame;
+    const items = frame.value as Record<string, unknown> & unknown[];
+    const size = keys === undefined ? items.length : keys.length;
+    if (childIds.length < size) {
+      const at = childIds.length;
+      const childId = enter(keys === undefined ? items[at] : items[keys[at] as string]);
+      if (childId !== undefined) childIds.push(childId);
+      continue;
+    }
+    stack.pop();
+    open.delete(frame.value);
+    let id: number;
+    if (keys === undefined) {
+      visit?.(items, childIds);
+      id = intern(`[${childIds.join(",")}]`, ids);
+    } else {
+      id = intern(
+        `{${keys.map((key, index) => `${JSON.stringify(key)}:${childIds[index]}`).join(",")}}`,
+        ids,
+      );
+    }
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) return id;
+    parent.childIds.push(id);
+  }
 }
 
 /**
