@@ -16,6 +16,8 @@ import type { RegExpLike } from "ajv/dist/types/index.js";
 import { isPlainObject } from "./json.js";
 import type { JsonValidator } from "./json-schema.js";
 import { linearRegExp } from "./linear-regexp.js";
+import { checkKeywordShapes, refuseReferenceCycles } from "./schema-shape.js";
+import { canonicalId, duplicateOf, type Interned, scanArrays } from "./unique-items.js";
 
 /** Keywords whose value is JSON data, never a subschema. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "required", "dependentRequired"]);
@@ -28,12 +30,27 @@ const MAP_KEYWORDS = new Set([
   "dependentSchemas",
   "dependencies",
 ]);
+/** Keywords whose value is one subschema or an array of them. */
+const SCHEMA_KEYWORDS = new Set([
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "items",
+  "contains",
+  "unevaluatedItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "prefixItems",
+]);
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 
-interface Prepared {
-  readonly schema: Schema;
-  readonly patterns: Map<string, RegExpLike>;
-}
+/** The pairs of items the interpreter may compare for `uniqueItems` in one validation. */
+export const INTERPRETED_UNIQUE_ITEMS_PAIRS = 10_000_000;
 
 function fail(where: string, problem: string): never {
   throw new TypeError(`${where} is not a usable JSON Schema: ${problem}`);
@@ -50,28 +67,50 @@ function compilePattern(where: string, pattern: string, patterns: Map<string, Re
   }
 }
 
+interface Preparing {
+  readonly where: string;
+  readonly patterns: Map<string, RegExpLike>;
+  /** Leave `uniqueItems` out of the copy (for values where no array holds equal items). */
+  readonly dropUniqueItems: boolean;
+}
+
+/**
+ * A null-prototype object: a `__proto__` key in the schema stays an own key of the copy instead of
+ * becoming its prototype (whose keywords the walker would then read as inherited ones).
+ */
+function ownObject(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
 /**
  * Copies a schema (or a subschema) for the walker: drops `format` (an annotation here, as on the
  * compiled path), compiles every pattern for the linear-time engine, and checks what the walker
- * would otherwise only notice while validating (type names, `$dynamicRef`).
+ * would otherwise only notice while validating (keyword shapes, type names, `$dynamicRef`). A
+ * node under a keyword the walker does not know (`x-ui: {...}`) is not checked, but its patterns
+ * are compiled: a `$ref` may point there.
  */
-function prepare(node: unknown, where: string, patterns: Map<string, RegExpLike>): unknown {
-  if (Array.isArray(node)) return node.map((item) => prepare(item, where, patterns));
+function prepare(node: unknown, location: string, checked: boolean, how: Preparing): unknown {
+  if (Array.isArray(node))
+    return node.map((item, index) => prepare(item, `${location}/${index}`, checked, how));
   if (!isPlainObject(node)) return node;
-  const copy: Record<string, unknown> = {};
+  const { where, patterns } = how;
+  if (checked) checkKeywordShapes(node, location, where);
+  const copy = ownObject();
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword === "format" && typeof value === "string") continue;
+    if (keyword === "uniqueItems" && how.dropUniqueItems) continue;
+    const at = `${location}/${keyword}`;
     if (DATA_KEYWORDS.has(keyword)) {
       copy[keyword] = structuredClone(value);
     } else if (MAP_KEYWORDS.has(keyword) && isPlainObject(value)) {
-      const map: Record<string, unknown> = {};
+      const map = ownObject();
       for (const [name, subschema] of Object.entries(value)) {
         if (keyword === "patternProperties") compilePattern(where, name, patterns);
-        map[name] = prepare(subschema, where, patterns);
+        map[name] = prepare(subschema, `${at}/${name}`, checked, how);
       }
       copy[keyword] = map;
     } else {
-      copy[keyword] = prepare(value, where, patterns);
+      copy[keyword] = prepare(value, at, checked && SCHEMA_KEYWORDS.has(keyword), how);
     }
   }
   if (typeof copy.pattern === "string") compilePattern(where, copy.pattern, patterns);
@@ -82,6 +121,26 @@ function prepare(node: unknown, where: string, patterns: Map<string, RegExpLike>
   }
   if (copy.$dynamicRef !== undefined) fail(where, "$dynamicRef needs the compiled validator");
   return copy;
+}
+
+/** A prepared copy with its registry of subschemas by absolute URI. */
+interface Walkable {
+  readonly schema: Schema;
+  readonly lookup: Record<string, unknown>;
+}
+
+function walkable(schema: Record<string, unknown>, how: Preparing): Walkable {
+  const copy = prepare(schema, "", true, how) as Schema;
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = registerSubschemas(copy) as Record<string, unknown>;
+  } catch (error) {
+    throw new TypeError(`${how.where} is not a usable JSON Schema: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  checkReferences(copy, lookup, how.where);
+  return { schema: copy, lookup };
 }
 
 /** Every `$ref` must name a subschema of this schema: nothing is fetched. */
@@ -107,12 +166,19 @@ function checkReferences(node: unknown, lookup: Record<string, unknown>, where: 
  * synchronous, so nothing else runs while the stand-in is installed; it is removed before returning
  * or throwing.
  */
+/** The walker asked for a pattern the schema's registration did not compile. */
+class UnexpectedPattern extends Error {
+  constructor(pattern: string) {
+    super(`the pattern ${JSON.stringify(pattern)} was not compiled with the schema`);
+  }
+}
+
 function withLinearPatterns<T>(patterns: Map<string, RegExpLike>, validate: () => T): T {
   const native = globalThis.RegExp;
   const linear = function LinearPattern(pattern: string): RegExpLike {
     const compiled = patterns.get(String(pattern));
     // Every pattern was compiled with the schema; one that was not must not reach V8's engine.
-    if (compiled === undefined) throw new TypeError(`unexpected pattern ${JSON.stringify(pattern)}`);
+    if (compiled === undefined) throw new UnexpectedPattern(String(pattern));
     return compiled;
   };
   globalThis.RegExp = linear as unknown as RegExpConstructor;
@@ -192,6 +258,7 @@ function issueOf(
   errors: readonly OutputUnit[],
   root: Schema,
   lookup: Record<string, unknown>,
+  instance: unknown,
 ): { path: string; message: string } {
   const index = Math.max(
     errors.findIndex((error) => !WRAPPERS.has(error.keyword)),
@@ -216,7 +283,13 @@ function issueOf(
     if (missing !== undefined) path.push(missing);
     message = `must have property ${missing} when property ${present} is present`;
   } else if (keyword === "uniqueItems") {
-    const [, first, second] = /indexes (\d+) and (\d+)/.exec(error.error) ?? [];
+    // The pair the compiled path names (the walker names the first pair it compares).
+    let array: unknown = instance;
+    for (const segment of path) array = (array as Record<string, unknown>)[segment];
+    const ids: Interned = new Map();
+    const [first, second] = Array.isArray(array)
+      ? (duplicateOf(array.map((item) => canonicalId(item, ids))) ?? [])
+      : [];
     message = `must NOT have duplicate items (items ## ${first} and ${second} are identical)`;
   } else if (keyword === "contains") {
     const minContains = keywordValue(root, lookup, `${error.keywordLocation.slice(0, -8)}minContains`);
@@ -259,31 +332,55 @@ function issueOf(
  * Builds an interpreting validator for a raw JSON Schema already checked to be an object in the
  * 2020-12 dialect. The caller's schema is not modified (the walker annotates its own copy).
  *
- * @throws TypeError (message starting with `where`) for a `type` that is not a JSON type name, a
- *   `$ref` that does not resolve inside the schema, a `$dynamicRef`, or a pattern that is not an
- *   ECMA-262 regular expression or that the linear-time engine cannot express.
+ * `uniqueItems` is checked in time near-linear in the value's size when no array in the value
+ * holds two equal items (the usual, valid case: the walk then skips the keyword, which cannot fail).
+ * When one does, the walk compares item pairs, so a value whose arrays hold more than
+ * {@link INTERPRETED_UNIQUE_ITEMS_PAIRS} pairs in all (the sum of each array's length squared:
+ * one array of about 3,100 items) is answered invalid with an issue saying it is too large to
+ * check, even where the schema would accept it. The compiled validator has no such limit.
+ *
+ * @throws TypeError (message starting with `where`) for a keyword whose value has the wrong shape
+ *   (`pattern: ["^a"]`, `exclusiveMinimum: true`, `examples: {}`: the meta-schema's rules), a
+ *   `type` that is not a JSON type name, a `$ref` that does not resolve inside the schema, a `$ref`
+ *   that leads back to itself without descending into the value, a `$dynamicRef`, or a pattern that
+ *   is not an ECMA-262 regular expression or that the linear-time engine cannot express.
  */
 export function interpretJsonSchema(schema: Record<string, unknown>, where: string): JsonValidator {
   const patterns = new Map<string, RegExpLike>();
-  const prepared: Prepared = { schema: prepare(schema, where, patterns) as Schema, patterns };
-  let lookup: Record<string, unknown>;
-  try {
-    lookup = registerSubschemas(prepared.schema) as Record<string, unknown>;
-  } catch (error) {
-    throw new TypeError(`${where} is not a usable JSON Schema: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  checkReferences(prepared.schema, lookup, where);
-  const run = (value: unknown) => walk(value, prepared.schema, "2020-12", lookup as never, true);
+  const full = walkable(schema, { where, patterns, dropUniqueItems: false });
+  refuseReferenceCycles(full.lookup, where);
+  const unique = JSON.stringify(schema).includes('"uniqueItems"')
+    ? walkable(schema, { where, patterns, dropUniqueItems: true })
+    : full;
+  const run = ({ schema: copy, lookup }: Walkable, value: unknown) =>
+    walk(value, copy, "2020-12", lookup as never, true);
   return (value) => {
+    let chosen = full;
     let result: ReturnType<typeof run>;
     try {
-      result = patterns.size === 0 ? run(value) : withLinearPatterns(patterns, () => run(value));
+      if (unique !== full) {
+        const scan = scanArrays(value);
+        if (!scan.hasDuplicates) chosen = unique;
+        else if (scan.pairs > INTERPRETED_UNIQUE_ITEMS_PAIRS) {
+          return [
+            {
+              path: "",
+              message:
+                `holds arrays too large to check uniqueItems without code generation ` +
+                `(${scan.pairs} item pairs, at most ${INTERPRETED_UNIQUE_ITEMS_PAIRS})`,
+            },
+          ];
+        }
+      }
+      // Installed on every walk, not only when the schema has patterns: a pattern the walker
+      // meets that registration did not compile is refused, never run on V8's engine.
+      result = withLinearPatterns(patterns, () => run(chosen, value));
     } catch (error) {
+      if (error instanceof UnexpectedPattern)
+        return [{ path: "", message: `cannot be checked: ${error.message}` }];
       // The walker throws for a value that is not JSON (undefined, a function, a bigint).
       return [{ path: "", message: `must be JSON data (${(error as Error).message})` }];
     }
-    return result.valid ? undefined : [issueOf(result.errors, prepared.schema, lookup)];
+    return result.valid ? undefined : [issueOf(result.errors, chosen.schema, chosen.lookup, value)];
   };
 }

@@ -212,6 +212,42 @@ const CASES: readonly Case[] = [
       { zzz: 1 },
     ],
   ],
+  [
+    "own properties only",
+    { type: "object", required: ["constructor", "__proto__", "toString"] },
+    [{}, { constructor: 1, toString: 2 }, JSON.parse('{"constructor": 1, "__proto__": 2, "toString": 3}')],
+  ],
+  [
+    "a __proto__ key in the schema",
+    JSON.parse('{"type": "object", "__proto__": {"type": "string", "required": ["x"]}}'),
+    [{}, "text"],
+  ],
+  [
+    "uniqueItems",
+    {
+      type: "object",
+      properties: {
+        any: { type: "array", uniqueItems: true },
+        ints: { type: "array", items: { type: "integer" }, uniqueItems: true },
+        off: { uniqueItems: false },
+        not: { not: { uniqueItems: true } },
+      },
+    },
+    [
+      { any: [1, 2, 1, 2], ints: [1, 2, 3], off: [1, 1], not: [[1], [1]] },
+      {
+        any: [
+          { a: 1, b: 2 },
+          { b: 2, a: 1 },
+        ],
+      },
+      { any: JSON.parse("[1, 1.0]") },
+      { any: [[1, { x: null }], [1, { x: null }], "x"] },
+      { any: [1, "1", [1], { 1: 1 }, null, true] },
+      { ints: [3, 1, 2, 1, 3] },
+      { not: [1, 2] },
+    ],
+  ],
 ];
 
 describe("the interpreted validator against the compiled one", () => {
@@ -244,6 +280,24 @@ describe("the interpreted validator against the compiled one", () => {
     ["a lookahead", { pattern: "^(?=a)" }, /the pattern "\^\(\?=a\)" cannot be evaluated in linear time/],
     ["a backreference key", { patternProperties: { "(x)\\1": {} } }, /cannot be evaluated in linear time/],
     ["another dialect", { $schema: "http://json-schema.org/draft-07/schema#" }, /only 2020-12/],
+    [
+      "draft-4 exclusiveMinimum: true",
+      { type: "number", minimum: 5, exclusiveMinimum: true },
+      /data\/exclusiveMinimum must be number/,
+    ],
+    [
+      "draft-4 exclusiveMaximum: true",
+      { maximum: 5, exclusiveMaximum: true },
+      /exclusiveMaximum must be number/,
+    ],
+    ["a pattern given as an array", { pattern: ["^(a+)+$"] }, /data\/pattern must be string/],
+    ["examples given as an object", { examples: { pattern: "^(a+)+$" } }, /data\/examples must be array/],
+    ["a $ref to the schema itself", { $ref: "#" }, /^probe is not a usable JSON Schema/],
+    [
+      "a $ref loop",
+      { $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" },
+      /^probe is not a usable JSON Schema/,
+    ],
   ])("refuses %s as the compiled one does", (_, schema, message) => {
     expect(() => compileJsonSchema(schema, "probe", "compiled")).toThrow(message);
     expect(() => compileJsonSchema(schema, "probe", "interpreted")).toThrow(TypeError);

@@ -10,6 +10,8 @@ import type { SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { interpretJsonSchema } from "./json-schema-interpreted.js";
 import { linearRegExp } from "./linear-regexp.js";
+import { checkReferenceCycles } from "./schema-shape.js";
+import { UNIQUE_ITEMS_KEYWORD } from "./unique-items.js";
 import {
   DEFAULT_JSON_SCHEMA_VALIDATOR,
   type JsonSchemaValidator,
@@ -36,17 +38,24 @@ let sharedAjv: Ajv2020 | undefined;
  * false` keeps compiled schemas out of its registry (two tools may reuse an `$id`), no
  * `loadSchema` means a `$ref` to anything but the schema itself fails to compile instead of being
  * fetched, and nothing mutates the validated value. Every pattern is evaluated in linear time
- * (see `linearRegExp`).
+ * (see `linearRegExp`). `required` and the other property checks look at own properties only, so
+ * `required: ["constructor"]` is not met by `{}`. `uniqueItems` hashes the items (see
+ * `UNIQUE_ITEMS_KEYWORD`) instead of the built-in pairwise comparison of untyped items.
  */
 function ajv(): Ajv2020 {
-  sharedAjv ??= new Ajv2020({
-    strict: false,
-    allErrors: false,
-    validateFormats: false,
-    addUsedSchema: false,
-    logger: false,
-    code: { regExp: linearRegExp },
-  });
+  if (sharedAjv === undefined) {
+    sharedAjv = new Ajv2020({
+      strict: false,
+      allErrors: false,
+      validateFormats: false,
+      addUsedSchema: false,
+      logger: false,
+      ownProperties: true,
+      code: { regExp: linearRegExp },
+    });
+    sharedAjv.removeKeyword("uniqueItems");
+    sharedAjv.addKeyword(UNIQUE_ITEMS_KEYWORD as never);
+  }
   return sharedAjv;
 }
 
@@ -72,8 +81,10 @@ function pathOf(error: ErrorObject): string {
  * @throws TypeError when `schema` is not an object, declares a `$schema` dialect other than
  *   2020-12, is not a valid 2020-12 schema, has a `pattern` (or `patternProperties` key, or a
  *   pattern under `propertyNames`) that a linear-time engine cannot express (backreferences,
- *   lookaround; the message quotes the pattern), or has a `$ref` it cannot resolve locally
- *   (network references are never fetched). The message starts with `where`. `"compiled"` where
+ *   lookaround; the message quotes the pattern), has a `$ref` it cannot resolve locally
+ *   (network references are never fetched), or has a `$ref` that leads back to itself without
+ *   descending into the value (`$defs: { a: { $ref: "#/$defs/a" } }`: no value could ever be
+ *   validated). The message starts with `where`. `"compiled"` where
  *   the runtime forbids code generation throws a TypeError saying so.
  */
 export function compileJsonSchema(
@@ -94,10 +105,14 @@ export function compileJsonSchema(
   try {
     validate = ajv().compile(schema);
   } catch (error) {
+    // ajv caches a schema before checking it against the meta-schema: without this, registering
+    // the same object again would skip the check and compile it.
+    ajv().removeSchema(schema);
     throw new TypeError(`${where} is not a usable JSON Schema: ${(error as Error).message}`, {
       cause: error,
     });
   }
+  checkReferenceCycles(schema, where);
   return (value) => {
     if (validate(value)) return undefined;
     return (validate.errors ?? []).map((error) => ({

@@ -14,7 +14,11 @@
  *   where it does not (probed once, on the first raw schema).
  *
  * Both accept the same 2020-12 schemas and answer the same valid/invalid; `format` is an annotation
- * for both, and every `pattern` runs on the linear-time engine for both.
+ * for both, and every `pattern` runs on the linear-time engine for both. One limit is the
+ * interpreter's own: when an array in the value holds two equal items, it checks `uniqueItems` by
+ * comparing items pairwise, and answers a value whose arrays hold more than 10,000,000 item pairs
+ * in all (the sum of each array's length squared) invalid as too large to check, whatever the
+ * schema says; without equal items, and on the compiled engine, `uniqueItems` takes near-linear time.
  */
 export type JsonSchemaValidator = "auto" | "compiled" | "interpreted";
 
