@@ -2,6 +2,7 @@ import type { InputRequestContext } from "tsmcp/client";
 import type { ElicitRequestParams } from "tsmcp/types";
 import { describe, expect, it } from "vitest";
 import {
+  AnswerRejectedError,
   answerCallbacks,
   CLI_SAMPLING_MODEL,
   parseAnswer,
@@ -113,5 +114,77 @@ describe("scripted answers", () => {
 
   it("pins the model name a scripted sampling reply is sent under", () => {
     expect(CLI_SAMPLING_MODEL).toBe("tsmcp-cli");
+  });
+
+  it("refuses, before sending, a scripted answer that does not fit the schema, naming field, value and schema", async () => {
+    const unanswered: UnansweredInputError[] = [];
+    const form: ElicitRequestParams = {
+      message: "Which region?",
+      requestedSchema: {
+        type: "object",
+        properties: { region: { type: "string", enum: ["eu", "us"] }, size: { type: "integer", maximum: 9 } },
+        required: ["region"],
+      },
+    };
+    const callbacks = (answer: Record<string, unknown>) =>
+      answerCallbacks(
+        { ...scripted([]), answers: new Map([["region", answer as Record<string, string>]]) },
+        undefined,
+        () => {},
+        unanswered,
+      ).elicitationCallback?.(form, context("region"));
+    await expect(callbacks({ region: "mars" })).rejects.toThrow(
+      /field region "mars" is not one of eu, us; it asks:\n[\s\S]*"requestedSchema"/,
+    );
+    await expect(callbacks({ region: "eu", size: 10 })).rejects.toThrow(/field size 10 is not at most 9/);
+    await expect(callbacks({ region: "eu", size: "3" })).rejects.toThrow(
+      /field size "3" is not a whole number/,
+    );
+    await expect(callbacks({ size: 3 })).rejects.toThrow(/field region is required/);
+    expect(await callbacks({ region: "us", size: 3 })).toEqual({
+      action: "accept",
+      content: { region: "us", size: 3 },
+    });
+    expect(unanswered).toHaveLength(4);
+    expect(unanswered[0]).toBeInstanceOf(AnswerRejectedError);
+  });
+
+  it("stops when the server asks the same question again after a scripted answer; a person is asked again", async () => {
+    const unanswered: UnansweredInputError[] = [];
+    const { elicitationCallback } = answerCallbacks(
+      scripted([["region", { region: "eu" }]]),
+      undefined,
+      () => {},
+      unanswered,
+    );
+    expect(await elicitationCallback?.(FORM, context("region"))).toEqual({
+      action: "accept",
+      content: { region: "eu" },
+    });
+    await expect(elicitationCallback?.(FORM, context("region"))).rejects.toThrow(
+      /the server asked for "region" again after the answer accept \{"region":"eu"\}; it did not accept it/,
+    );
+    expect(unanswered[0]).toBeInstanceOf(AnswerRejectedError);
+    // A changed question under the same key is answered again.
+    const changed = { ...FORM, message: "Which region? (eu is full)" };
+    const fresh = answerCallbacks(scripted([["region", { region: "eu" }]]), undefined, () => {});
+    await fresh.elicitationCallback?.(FORM, context("region"));
+    expect(await fresh.elicitationCallback?.(changed, context("region"))).toMatchObject({ action: "accept" });
+    // With no scripted answer, the person at the terminal is simply asked again.
+    let asked = 0;
+    const person = answerCallbacks(
+      scripted([]),
+      {
+        elicit: async () => {
+          asked++;
+          return { action: "accept", content: { region: "eu" } };
+        },
+        sample: async () => undefined,
+      },
+      () => {},
+    );
+    await person.elicitationCallback?.(FORM, context("region"));
+    await person.elicitationCallback?.(FORM, context("region"));
+    expect(asked).toBe(2);
   });
 });

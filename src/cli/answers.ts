@@ -12,6 +12,7 @@ import type {
   SamplingCallback,
 } from "../client/index.js";
 import type { CreateMessageRequestParams, ElicitRequestParams, ElicitResult } from "../protocol/index.js";
+import { checkAnswer } from "./check-answer.js";
 
 /** Answers a question a person is asked at the terminal. */
 export interface Asker {
@@ -41,7 +42,7 @@ export const CLI_SAMPLING_MODEL = "tsmcp-cli";
 
 /** An input request nothing answers: no scripted answer and no terminal to ask at. */
 export class UnansweredInputError extends Error {
-  override readonly name = "UnansweredInputError";
+  override readonly name: string = "UnansweredInputError";
 
   constructor(
     /** The input request's key. */
@@ -53,6 +54,27 @@ export class UnansweredInputError extends Error {
     super(
       `no answer for input request "${key}" and no terminal to ask at (${hint}); it asks:\n${JSON.stringify(asks, null, 2)}`,
     );
+  }
+}
+
+/**
+ * A scripted answer the server cannot take: a field that does not fit the question's
+ * `requestedSchema` (found before sending), or a question the server asked again, unchanged,
+ * after the answer was sent (it did not accept it). Like an unanswered question, it ends the
+ * command with exit code 2.
+ */
+export class AnswerRejectedError extends UnansweredInputError {
+  override readonly name: string = "AnswerRejectedError";
+
+  constructor(
+    key: string,
+    asks: unknown,
+    /** The scripted answer. */
+    readonly answer: ElicitResult,
+    reason: string,
+  ) {
+    super(key, asks, reason);
+    this.message = `${reason}; it asks:\n${JSON.stringify(asks, null, 2)}`;
   }
 }
 
@@ -141,15 +163,45 @@ export function answerCallbacks(
     unanswered.push(error);
     throw error;
   };
+  /** The scripted answers sent, by key, with the question they answered (JSON). */
+  const sent = new Map<string, { question: string; result: ElicitResult }>();
   const elicitationCallback: ElicitationCallback = async (params, context) => {
     const question = params.mode === "url" ? `${params.message} (${params.url})` : params.message;
+    const asks =
+      params.mode === "url"
+        ? { message: params.message, url: params.url }
+        : { message: params.message, requestedSchema: params.requestedSchema };
+    const asked = JSON.stringify(asks);
+    const earlier = sent.get(context.key);
+    if (earlier !== undefined && earlier.question === asked) {
+      // Sending the same answer again would loop until the round cap: stop now.
+      return refuse(
+        new AnswerRejectedError(
+          context.key,
+          asks,
+          earlier.result,
+          `the server asked for "${context.key}" again after the answer ${describe(earlier.result)}; it did not accept it`,
+        ),
+      );
+    }
     const result = scriptedAnswer(scripted, params, context);
+    if (result !== undefined && params.mode !== "url" && result.content !== undefined) {
+      const mismatch = checkAnswer(result.content, params.requestedSchema);
+      if (mismatch !== undefined) {
+        const value = mismatch.value === undefined ? "" : ` ${JSON.stringify(mismatch.value)}`;
+        return refuse(
+          new AnswerRejectedError(
+            context.key,
+            asks,
+            result,
+            `the answer to "${context.key}" does not fit the question: field ${mismatch.field}${value} ${mismatch.problem}`,
+          ),
+        );
+      }
+    }
+    if (result !== undefined) sent.set(context.key, { question: asked, result });
     if (result === undefined) {
       if (asker !== undefined) return asker.elicit(params, context);
-      const asks =
-        params.mode === "url"
-          ? { message: params.message, url: params.url }
-          : { message: params.message, requestedSchema: params.requestedSchema };
       return refuse(
         new UnansweredInputError(
           context.key,

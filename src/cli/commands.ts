@@ -72,7 +72,7 @@ export async function list(
         (c) => client.listTools(paged(c)),
         "tools",
       );
-      output.json ? printJson({ tools }) : print(renderTools(tools));
+      output.json ? printJson({ tools }) : print(tools.length === 0 ? "(no tools)" : renderTools(tools));
       break;
     }
     case "prompts": {
@@ -80,7 +80,9 @@ export async function list(
         (c) => client.listPrompts(paged(c)),
         "prompts",
       );
-      output.json ? printJson({ prompts }) : print(renderPrompts(prompts));
+      output.json
+        ? printJson({ prompts })
+        : print(prompts.length === 0 ? "(no prompts)" : renderPrompts(prompts));
       break;
     }
     case "resources": {
@@ -88,7 +90,9 @@ export async function list(
         (c) => client.listResources(paged(c)),
         "resources",
       );
-      output.json ? printJson({ resources }) : print(renderResources(resources));
+      output.json
+        ? printJson({ resources })
+        : print(resources.length === 0 ? "(no resources)" : renderResources(resources));
       break;
     }
     case "templates": {
@@ -96,7 +100,11 @@ export async function list(
         (c) => client.listResourceTemplates(paged(c)),
         "resourceTemplates",
       );
-      output.json ? printJson({ resourceTemplates }) : print(renderTemplates(resourceTemplates));
+      output.json
+        ? printJson({ resourceTemplates })
+        : print(
+            resourceTemplates.length === 0 ? "(no resource templates)" : renderTemplates(resourceTemplates),
+          );
       break;
     }
   }

@@ -12,6 +12,7 @@ import {
   type HttpClientAuth,
   PROTOCOL_VERSION_MODES,
   type ProtocolVersionMode,
+  RequestTimeoutError,
 } from "../client/index.js";
 import type { JSONRPCMessage, LoggingMessageNotificationParams } from "../protocol/index.js";
 import {
@@ -23,7 +24,7 @@ import {
   type UnansweredInputError,
 } from "./answers.js";
 import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
-import { parseTarget, UsageError } from "./target.js";
+import { type CliTarget, parseTarget, UsageError } from "./target.js";
 import { safeText } from "./terminal.js";
 
 /** The global options, as commander hands them over. */
@@ -101,6 +102,30 @@ export function writeLog(message: LoggingMessageNotificationParams): void {
   note(`[${message.level}${message.logger === undefined ? "" : ` ${message.logger}`}] ${data}`);
 }
 
+/**
+ * Words a failure to connect for the person at the terminal: a server that answered nothing in
+ * time timed out on `server/discover` (the `"auto"` mode then also tries the 2025-era handshake,
+ * which is not what went wrong), and a command that exited before answering is no MCP server.
+ */
+function connectFailure(error: unknown, mode: string, received: number, target: CliTarget): unknown {
+  if (error instanceof RequestTimeoutError && mode === "auto" && received === 0) {
+    return new RequestTimeoutError("server/discover", error.timeoutMs);
+  }
+  if (
+    target.kind === "command" &&
+    received === 0 &&
+    error instanceof Error &&
+    error.name === "ServerProcessExitedError"
+  ) {
+    const { exitCode } = error as Error & { exitCode?: number | null };
+    return new Error(
+      `the command "${target.line}" exited${exitCode === null || exitCode === undefined ? "" : ` with code ${exitCode}`} without answering: it is not an MCP server over stdio (whatever it printed on stdout was not MCP; run it alone to see)`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
 /** A connected client, and what to release with it. */
 export interface Connection {
   readonly client: Client;
@@ -156,14 +181,18 @@ export async function connect(
     logger: { warn: (message) => note(`warning: ${message}`) },
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(auth === undefined ? {} : { auth }),
-    ...(options.verbose > 1 ? { onMessage: writeMessage } : {}),
+    onMessage: (message, direction) => {
+      if (direction === "received") received++;
+      if (options.verbose > 1) writeMessage(message, direction);
+    },
   };
+  let received = 0;
   let client: Client;
   try {
     client = await Client.connect(target.kind === "url" ? target.url : target.command, clientOptions);
   } catch (error) {
     await oauth?.close();
-    throw error;
+    throw connectFailure(error, mode, received, target);
   }
   if (client.era === "legacy" && client.serverCapabilities?.logging !== undefined) {
     // A 2025-era server sends log messages at the level the session asked for, not per request.

@@ -4,35 +4,79 @@
  * mistake or a question nothing answered).
  */
 import { Command, CommanderError, Option } from "commander";
-import type { Client } from "../client/index.js";
+import { type Client, InputRequiredRoundsExceededError, RequestTimeoutError } from "../client/index.js";
 import { McpError } from "../protocol/index.js";
-import { UnansweredInputError } from "./answers.js";
+import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
 import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
 import { call, discover, list, type Output, prompt, read } from "./commands.js";
 import { connect, type GlobalOptions, note } from "./connect.js";
 import { terminalAsker } from "./form.js";
 import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
+import { safeJson } from "./terminal.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** The exit code and message for an error a command ended with. */
-export function failure(
-  error: unknown,
-  unanswered: readonly UnansweredInputError[] = [],
-): { code: number; message: string } {
-  if (unanswered[0] !== undefined) return { code: EXIT_USAGE, message: unanswered[0].message };
+/** How a failed command is reported: exit code, the stderr line, and the `--json` error object. */
+export interface Failure {
+  readonly code: number;
+  readonly message: string;
+  /** `{ code, message, data? }`: a JSON-RPC error's own, else the error's name as the code. */
+  readonly error: { code: number | string; message: string; data?: unknown };
+}
+
+/** The exit code, message and JSON error for an error a command ended with. */
+export function failure(error: unknown, unanswered: readonly UnansweredInputError[] = []): Failure {
+  const stop = unanswered[0];
+  if (stop !== undefined) return unansweredFailure(stop);
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof UnansweredInputError || cause instanceof UsageError) {
-      return { code: EXIT_USAGE, message: cause.message };
-    }
-    if (cause instanceof SignInRequiredError) return { code: EXIT_FAILURE, message: cause.message };
+    if (cause instanceof UnansweredInputError) return unansweredFailure(cause);
+    if (cause instanceof UsageError)
+      return {
+        code: EXIT_USAGE,
+        message: cause.message,
+        error: { code: cause.name, message: cause.message },
+      };
+    if (cause instanceof SignInRequiredError)
+      return {
+        code: EXIT_FAILURE,
+        message: cause.message,
+        error: { code: cause.name, message: cause.message },
+      };
   }
-  if (error instanceof McpError)
-    return { code: EXIT_FAILURE, message: `error ${error.code}: ${error.message}` };
+  if (error instanceof McpError) {
+    return {
+      code: EXIT_FAILURE,
+      message: `error ${error.code}: ${error.message}`,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.data === undefined ? {} : { data: error.data }),
+      },
+    };
+  }
+  if (error instanceof InputRequiredRoundsExceededError) {
+    const message = `the server kept asking for input for more than ${error.maxRounds} rounds without finishing; answer its questions differently (-v shows each round)`;
+    return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
+  }
+  if (error instanceof RequestTimeoutError) {
+    const method = /^(.+) timed out after/.exec(error.message)?.[1] ?? "a request";
+    const message = `timed out after ${error.timeoutMs} ms (${method}); raise --timeout`;
+    return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
+  }
+  const name = error instanceof Error ? error.name : "Error";
+  const text = error instanceof Error ? error.message : String(error);
   return {
     code: EXIT_FAILURE,
-    message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    message: name === "Error" ? text : `${name}: ${text}`,
+    error: { code: name, message: text },
   };
+}
+
+/** An unanswered or rejected question: exit 2, with the key and what it asks in the JSON error. */
+function unansweredFailure(stop: UnansweredInputError): Failure {
+  const data: Record<string, unknown> = { key: stop.key, asks: stop.asks };
+  if (stop instanceof AnswerRejectedError) data.answer = stop.answer;
+  return { code: EXIT_USAGE, message: stop.message, error: { code: stop.name, message: stop.message, data } };
 }
 
 /** Builds the program; each action stores its exit code in `exit.code`. */
@@ -40,7 +84,8 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
   const program = new Command("tsmcp")
     .description("Call any MCP server from a terminal, and answer its questions there.")
     .version("0.1.0")
-    .showHelpAfterError()
+    // After a usage mistake, a pointer to the help rather than all of it.
+    .showHelpAfterError("(see tsmcp --help)")
     // Set before the commands are added, which copy it: no command calls process.exit.
     .exitOverride()
     .option("--json", "print only the JSON result on stdout")
@@ -195,8 +240,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    const { code, message } = failure(error, exit.unanswered);
+    const { code, message, error: json } = failure(error, exit.unanswered);
     note(message);
+    if (program.opts().json === true) process.stdout.write(`${safeJson({ error: json })}\n`);
     return code;
   }
 }

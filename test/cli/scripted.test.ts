@@ -201,3 +201,80 @@ describe("tsmcp exit codes and scripted answers", () => {
     expect(runs[3]?.stderr).toContain("shell operator (|)");
   });
 });
+
+describe("tsmcp when something goes wrong", () => {
+  const PROVISIONING = "npm run -s example -- mcpserver-provisioning --stdio";
+  const CHATTY = `${JSON.stringify(process.execPath)} --import tsx test/cli/fixtures/chatty-server.ts`;
+
+  it("exits 2 before sending a scripted answer the question's schema refuses, naming key, value and schema", async () => {
+    const run = await tsmcp([
+      "call",
+      PROVISIONING,
+      "provision",
+      "name=orders",
+      "--answer",
+      'region={"region":"mars"}',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(
+      'the answer to "region" does not fit the question: field region "mars" is not one of',
+    );
+    expect(run.stderr).toContain('"requestedSchema"');
+    expect(run.stderr).not.toContain("InputRequiredRoundsExceededError");
+  });
+
+  it("with --json, prints the error as JSON on stdout too: a protocol error, and an unanswered question", async () => {
+    const target = stdioExample("mcpserver-provisioning");
+    const [protocol, unanswered] = await Promise.all([
+      tsmcp(["--json", "call", target, "no-such-tool"]),
+      tsmcp(["--json", "call", target, "provision", "name=orders"]),
+    ]);
+    expect(protocol?.code).toBe(1);
+    expect(JSON.parse(protocol?.stdout ?? "")).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining("no-such-tool") },
+    });
+    expect(protocol?.stderr).toMatch(/error -32602: .*no-such-tool/);
+    expect(unanswered?.code).toBe(2);
+    expect(JSON.parse(unanswered?.stdout ?? "")).toMatchObject({
+      error: {
+        code: "UnansweredInputError",
+        data: { key: "region", asks: { requestedSchema: { properties: { region: { type: "string" } } } } },
+      },
+    });
+  });
+
+  it("says a connect timeout happened on server/discover, not that the server is old", async () => {
+    const run = await tsmcp(["--timeout", "1", "tools", stdioExample("mcpserver-provisioning")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("timed out after 1 ms (server/discover)");
+    expect(run.stderr).not.toContain("initialize");
+  });
+
+  it("prints the error and a pointer to the help, not the whole help, after a usage mistake", async () => {
+    const runs = await Promise.all([tsmcp(["frobnicate"]), tsmcp(["--protocol", "x", "tools", CHATTY])]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("(see tsmcp --help)");
+      expect(run.stderr).not.toContain("Usage:");
+    }
+    expect(runs[0]?.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it("says so when a list is empty, and prints an empty list with --json", async () => {
+    const [human, json] = await Promise.all([
+      tsmcp(["prompts", CHATTY]),
+      tsmcp(["--json", "prompts", CHATTY]),
+    ]);
+    expect(human).toMatchObject({ code: 0, stdout: "(no prompts)\n" });
+    expect(JSON.parse(json?.stdout ?? "")).toEqual({ prompts: [] });
+  });
+
+  it("says a command that exited without answering is not an MCP server", async () => {
+    const run = await tsmcp(["tools", "echo hi"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'the command "echo hi" exited with code 0 without answering: it is not an MCP server',
+    );
+  });
+});

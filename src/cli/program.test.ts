@@ -1,0 +1,26 @@
+import { InputRequiredRoundsExceededError, RequestTimeoutError } from "tsmcp/client";
+import { McpError } from "tsmcp/types";
+import { describe, expect, it } from "vitest";
+import { failure } from "./program.js";
+
+describe("failure", () => {
+  it("words the round cap and timeouts for the command line, not for library users", () => {
+    const rounds = failure(new InputRequiredRoundsExceededError(10, "tools/call"));
+    expect(rounds.code).toBe(1);
+    expect(rounds.message).toContain("kept asking for input for more than 10 rounds");
+    expect(rounds.message).not.toContain("inputRequiredMaxRounds");
+    expect(failure(new RequestTimeoutError("tools/list", 5))).toMatchObject({
+      code: 1,
+      message: "timed out after 5 ms (tools/list); raise --timeout",
+    });
+  });
+
+  it("gives a protocol error's code, message and data as the JSON error", () => {
+    const error = new McpError(-32602, "Unknown tool: x", { tool: "x" });
+    expect(failure(error)).toEqual({
+      code: 1,
+      message: "error -32602: Unknown tool: x",
+      error: { code: -32602, message: "Unknown tool: x", data: { tool: "x" } },
+    });
+  });
+});
