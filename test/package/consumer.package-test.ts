@@ -145,6 +145,14 @@ describe("the packed package installed into a fresh project", () => {
     },
   );
 
+  it("keeps the classes' names through the bundler (an error's constructor.name is its name)", async () => {
+    const script =
+      'const { McpError } = await import("tsmcp/types"); const { Client } = await import("tsmcp/client");' +
+      'process.stdout.write([new McpError(-32603, "x").constructor.name, Client.name].join(" "));';
+    const { stdout } = await inApp(process.execPath, ["--input-type=module", "-e", script]);
+    expect(stdout).toBe("McpError Client");
+  });
+
   it("runs the installed tsmcp bin from dist/", async () => {
     const help = await inApp("npx", ["--no", "--", "tsmcp", "--help"]);
     expect(help.stdout).toContain("Usage: tsmcp");
