@@ -42,10 +42,8 @@ export async function main(): Promise<void> {
   const mcp = createDisksServer();
   const handle = await serve(mcp); // a free port on 127.0.0.1; pass { port: 3000 } to pick one
   try {
-    const client = new Client(
-      { name: "legacy-app", version: "1.0.0" },
-      { capabilities: { elicitation: {} } },
-    );
+    const app = { name: "legacy-app", version: "1.0.0" };
+    const client = new Client(app, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { ok: true } }));
     await client.connect(new StreamableHTTPClientTransport(handle.url));
     console.log(await client.callTool({ name: "wipe", arguments: { disk: "sdb" } }));
