@@ -43,9 +43,9 @@ import {
 import {
   checkLegacyInputRequired,
   DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
-  invalidLegacyResult,
   type LegacyInputRequired,
   REFUSED_INPUT_REQUIRED_REASON,
+  refusedInputRequired,
 } from "./legacy/input-required.js";
 import { LegacySessions } from "./legacy/sessions.js";
 import { type LogFields, type Logger, stderrLogger } from "./logger.js";
@@ -82,8 +82,8 @@ export interface ServerOptions extends ServerHandlers {
   logger?: Logger;
   /**
    * What a handler's `InputRequiredResult` becomes on a 2025-era session (which has no
-   * `InputRequiredResult`): `"refuse"` (default) answers -32603 "Handler returned an invalid
-   * result"; `"fulfil"` asks the client over the session's back-channel and calls the handler again
+   * `InputRequiredResult`): `"refuse"` (default) answers a -32603 saying a 2025-era session cannot
+   * carry it; `"fulfil"` asks the client over the session's back-channel and calls the handler again
    * with the answers. See {@link LegacyInputRequired} for which to choose.
    */
   legacyInputRequired?: LegacyInputRequired;
@@ -318,7 +318,7 @@ export class Server implements Dispatcher {
       this.#logError(`handler for ${method} returned an invalid result`, {
         reason: REFUSED_INPUT_REQUIRED_REASON,
       });
-      throw invalidLegacyResult();
+      throw refusedInputRequired(method);
     }
     return shaped;
   }

@@ -4,7 +4,8 @@
  * TypeScript. There the fixtures of `consumer/` run: an ESM server and client completing an MRTR
  * flow over HTTP on 127.0.0.1, the same flow through `require()` from CommonJS, the installed
  * `tsmcp` bin, and `tsc --noEmit` of a TypeScript consumer under node16, nodenext and bundler
- * resolution at the floor version and at the repository's own. Run by `npm run test:package`.
+ * resolution, and of a browser-style consumer of the runtime-neutral entries without `@types/node`,
+ * at the floor version and at the repository's own. Run by `npm run test:package`.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -29,7 +30,13 @@ const repo = fileURLToPath(new URL("../..", import.meta.url));
 const fixtures = fileURLToPath(new URL("consumer/", import.meta.url));
 /** The TypeScript this repository builds with (its devDependency). */
 const currentTsc = join(repo, "node_modules", "typescript", "bin", "tsc");
-const RESOLUTIONS = ["node16", "nodenext", "bundler"] as const;
+/**
+ * The consumer's configurations: `consumer.ts` (every entry, `"types": ["node"]`) under each
+ * resolution, and `neutral.ts` (the runtime-neutral entries only) with `lib: ["ES2022", "DOM"]`
+ * and `"types": []`, the default from TypeScript 6 on, so no declaration they reach needs
+ * `@types/node`.
+ */
+const CONFIGS = ["node16", "nodenext", "bundler", "neutral"] as const;
 const FLOW_OUTPUT = "Provisioned orders in eu-west-1\n";
 
 let scratch = "";
@@ -138,6 +145,14 @@ describe("the packed package installed into a fresh project", () => {
     },
   );
 
+  it("keeps the classes' names through the bundler (an error's constructor.name is its name)", async () => {
+    const script =
+      'const { McpError } = await import("tsmcp/types"); const { Client } = await import("tsmcp/client");' +
+      'process.stdout.write([new McpError(-32603, "x").constructor.name, Client.name].join(" "));';
+    const { stdout } = await inApp(process.execPath, ["--input-type=module", "-e", script]);
+    expect(stdout).toBe("McpError Client");
+  });
+
   it("runs the installed tsmcp bin from dist/", async () => {
     const help = await inApp("npx", ["--no", "--", "tsmcp", "--help"]);
     expect(help.stdout).toContain("Usage: tsmcp");
@@ -148,19 +163,19 @@ describe("the packed package installed into a fresh project", () => {
   it(`type-checks a TypeScript consumer with the floor, TypeScript ${TYPESCRIPT_FLOOR}`, async () => {
     const version = await inApp(join(app, "node_modules", ".bin", "tsc"), ["--version"]);
     expect(version.stdout.trim()).toBe(`Version ${TYPESCRIPT_FLOOR}`);
-    for (const resolution of RESOLUTIONS) {
+    for (const config of CONFIGS) {
       await expect(
-        inApp(join(app, "node_modules", ".bin", "tsc"), ["-p", `tsconfig.${resolution}.json`]),
-        resolution,
+        inApp(join(app, "node_modules", ".bin", "tsc"), ["-p", `tsconfig.${config}.json`]),
+        config,
       ).resolves.toBeDefined();
     }
   });
 
   it("type-checks the same consumer with the repository's TypeScript", async () => {
-    for (const resolution of RESOLUTIONS) {
+    for (const config of CONFIGS) {
       await expect(
-        inApp(process.execPath, [currentTsc, "-p", `tsconfig.${resolution}.json`]),
-        resolution,
+        inApp(process.execPath, [currentTsc, "-p", `tsconfig.${config}.json`]),
+        config,
       ).resolves.toBeDefined();
     }
   });

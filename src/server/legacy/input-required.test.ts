@@ -70,12 +70,17 @@ async function callProvision(server: Server | MCPServer, request?: BackChannelRe
   );
 }
 
+const REFUSED_TOOL =
+  "This tool asks for input with an InputRequiredResult, which a 2025-era session cannot carry; " +
+  'connect with a 2026-07-28 client, or the server can set legacyInputRequired: "fulfil" to ask over ' +
+  "the session";
+
 describe("a hand-built InputRequiredResult on a 2025-era session", () => {
-  it("is answered -32603 Handler returned an invalid result by default, with the reason logged", async () => {
+  it("is answered by default with a -32603 that says why and what fixes it, and the reason logged", async () => {
     const logger = capturingLogger();
     const channel = tableBackChannel(CLIENT);
     const error = errorOf(await callProvision(provisioner({ logger }), channel));
-    expect(error).toEqual({ code: -32603, message: "Handler returned an invalid result" });
+    expect(error).toEqual({ code: -32603, message: REFUSED_TOOL });
     expect(channel.sent).toEqual([]);
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]?.message).toBe("handler for tools/call returned an invalid result");
@@ -181,6 +186,22 @@ describe("a hand-built InputRequiredResult on a 2025-era session", () => {
       await callProvision(provisioner({ legacyInputRequired: "fulfil" }), tableBackChannel({})),
     );
     expect(error.code).toBe(-32601);
+  });
+
+  it("is refused the same way for an MCPServer by default, and a prompt's refusal names a prompt", async () => {
+    const mcp = new MCPServer("Provisioner", { logger: capturingLogger() });
+    mcp.tool("provision", {}, async () => inputRequired({ inputRequests: { region: ASK_REGION } }));
+    mcp.prompt("briefing", {}, async () => inputRequired({ inputRequests: { region: ASK_REGION } }));
+    expect(errorOf(await callProvision(mcp, tableBackChannel(CLIENT)))).toEqual({
+      code: -32603,
+      message: REFUSED_TOOL,
+    });
+    const session = testSession();
+    await handshake(mcp, session, { elicitation: {} });
+    const prompt = errorOf(
+      await mcp.handle(legacyRequest("prompts/get", { name: "briefing" }), legacyEnv(session, {})),
+    );
+    expect(prompt.message).toMatch(/^This prompt asks for input with an InputRequiredResult/);
   });
 
   it("is fulfilled for an MCPServer given legacyInputRequired fulfil", async () => {

@@ -1,6 +1,6 @@
 /**
  * A hand-built `InputRequiredResult` on a 2025-era session, which has nowhere to put one: refused
- * with -32603 "Handler returned an invalid result" (the default), or, with
+ * with a -32603 that says so (the default), or, with
  * `legacyInputRequired: "fulfil"`, its rounds run in-process: every `inputRequests` entry is sent
  * to the client over the back-channel (concurrently), and the same request is run again through
  * the whole middleware chain with the answers as `inputResponses` and the `requestState`, until a
@@ -16,7 +16,8 @@ import type { MiddlewareRequest, Next, WireResult } from "../middleware.js";
 
 /**
  * What a `Server` does with a hand-built `InputRequiredResult` on a 2025-era session:
- * - `"refuse"` (default): answers -32603 "Handler returned an invalid result" and logs why. Choose
+ * - `"refuse"` (default): answers -32603 "This tool asks for input with an InputRequiredResult,
+ *   which a 2025-era session cannot carry; ..." (prompt, resource: likewise) and logs it. Choose
  *   it when handlers that serve old clients branch on `ctx.protocolVersion` (asking with
  *   `ctx.elicit` there), or serve only 2026-07-28 clients.
  * - `"fulfil"`: asks the client the `inputRequests` over the session's back-channel and calls the
@@ -44,9 +45,29 @@ export function checkLegacyInputRequired(owner: string, value: unknown): void {
   throw new TypeError(`${owner} option "legacyInputRequired" must be "refuse" or "fulfil"`);
 }
 
-/** The -32603 a 2025-era client gets for an `InputRequiredResult` (no data; the reason is logged). */
+/** The -32603 a 2025-era client gets when fulfilling an `InputRequiredResult` fails (the reason is logged). */
 export function invalidLegacyResult(): McpError {
   return McpError.of("INTERNAL_ERROR", "Handler returned an invalid result");
+}
+
+/** What the client asked for, as the refusal below names it. */
+const ASKED_FOR: Readonly<Record<string, string>> = {
+  "tools/call": "tool",
+  "prompts/get": "prompt",
+  "resources/read": "resource",
+};
+
+/**
+ * The -32603 a 2025-era client gets for a hand-built `InputRequiredResult` under `"refuse"`: it
+ * says what happened and what fixes it, and names no handler or internal detail.
+ */
+export function refusedInputRequired(method: string): McpError {
+  return McpError.of(
+    "INTERNAL_ERROR",
+    `This ${ASKED_FOR[method] ?? "request"} asks for input with an InputRequiredResult, which a ` +
+      "2025-era session cannot carry; connect with a 2026-07-28 client, or the server can set " +
+      'legacyInputRequired: "fulfil" to ask over the session',
+  );
 }
 
 /** The message logged when an `InputRequiredResult` is refused on a 2025-era session. */

@@ -51,8 +51,8 @@ function prepared(text: string): FieldText {
   return isAscii(text) ? text : exactUtf8Bytes(text);
 }
 
-/** The envelope's bytes, in the layout above. */
-export function encodeClaims(claims: RequestStateClaims): Buffer {
+/** The envelope's bytes, in the layout above (a Node `Buffer`, declared as its `Uint8Array`). */
+export function encodeClaims(claims: RequestStateClaims): Uint8Array {
   const { binding } = claims;
   const fields: FieldText[] = [
     prepared(binding.method),
@@ -99,6 +99,9 @@ export function encodeClaims(claims: RequestStateClaims): Buffer {
 
 /** An envelope read back: its times, where each field lies in its bytes, and the state. */
 export class ReadEnvelope {
+  /** `bytes` as a Node `Buffer` (the same memory), for its compare and Latin-1 reads. */
+  readonly #buffer: Buffer;
+
   /**
    * @param bytes the envelope.
    * @param issuedAtMs `iat`.
@@ -109,13 +112,15 @@ export class ReadEnvelope {
    * @param state the plaintext state.
    */
   constructor(
-    readonly bytes: Buffer,
+    readonly bytes: Uint8Array,
     readonly issuedAtMs: number,
     readonly expiresAtMs: number,
     readonly flags: number,
     readonly bounds: readonly number[],
     readonly state: string,
-  ) {}
+  ) {
+    this.#buffer = asBuffer(bytes);
+  }
 
   /** Index of the audience field, or -1 when the envelope has none. */
   get audienceField(): number {
@@ -130,7 +135,8 @@ export class ReadEnvelope {
 
   /** True when field `index` holds exactly the bytes of `text` (see the module comment). */
   fieldEquals(index: number, text: string): boolean {
-    const { bytes, bounds } = this;
+    const { bounds } = this;
+    const bytes = this.#buffer;
     const start = bounds[2 * index]!;
     const length = bounds[2 * index + 1]! - start;
     if (length === text.length) {
@@ -147,11 +153,16 @@ export class ReadEnvelope {
 
   /** Field `index` read as Latin-1 text (one character per byte, so nothing is lost). */
   fieldLatin1(index: number): string {
-    return this.bytes.toString("latin1", this.bounds[2 * index], this.bounds[2 * index + 1]);
+    return this.#buffer.toString("latin1", this.bounds[2 * index], this.bounds[2 * index + 1]);
   }
 }
 
 const MALFORMED = "malformed";
+
+/** `bytes` as a `Buffer` over the same memory (no copy). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 
 /** Strict UTF-8: invalid bytes throw instead of becoming U+FFFD, and a leading U+FEFF is kept. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -163,9 +174,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * @throws InvalidRequestState with reason `"malformed"` for anything else.
  */
 export function readEnvelope(payload: Uint8Array): ReadEnvelope {
-  const bytes = Buffer.isBuffer(payload)
-    ? payload
-    : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const bytes = asBuffer(payload);
   if (bytes.length < HEADER_BYTES || bytes[0] !== REQUEST_STATE_ENVELOPE_VERSION) {
     throw new InvalidRequestState(MALFORMED);
   }

@@ -299,7 +299,7 @@ describe.each(ENTRIES)("the Streamable HTTP server through $name", ({ start }) =
       expect(response.status).toBe(403);
       expect(JSON.parse(response.body)).toEqual({
         jsonrpc: "2.0",
-        error: { code: -32600, message: "Forbidden: Host not allowed" },
+        error: { code: -32600, message: "Forbidden: Host not allowed (see allowedHosts)" },
       });
     });
 
@@ -311,7 +311,10 @@ describe.each(ENTRIES)("the Streamable HTTP server through $name", ({ start }) =
       expect(response.status).toBe(403);
       const body = JSON.parse(response.body);
       expect(body.id).toBeUndefined();
-      expect(body.error.code).toBe(-32600);
+      expect(body.error).toEqual({
+        code: -32600,
+        message: "Forbidden: Origin not allowed (see allowedOrigins)",
+      });
     });
 
     it("accepts a loopback Host and Origin on any port", async () => {
@@ -565,6 +568,15 @@ describe.each(ENTRIES)("the Streamable HTTP server through $name", ({ start }) =
   });
 });
 
+/** A logger that records its `warn` lines into `lines`. */
+function warnings(lines: { message: string; fields: unknown }[]) {
+  const logger = {
+    error: () => {},
+    warn: (message: string, fields?: unknown) => lines.push({ message, fields }),
+  };
+  return logger;
+}
+
 describe("createHttpHandler", () => {
   let fixture: Fixture;
   beforeEach(() => {
@@ -588,6 +600,55 @@ describe("createHttpHandler", () => {
     [{ allowedOrigins: ["app.example.com"] }, TypeError],
   ])("refuses the options %j at construction", (options, errorClass) => {
     expect(() => createHttpHandler(fixture.dispatcher, options)).toThrow(errorClass);
+  });
+
+  it("names allowedHosts in a refusal, logs the refused Host with warn, and never echoes it", async () => {
+    const lines: { message: string; fields: unknown }[] = [];
+    const handler = createHttpHandler(fixture.dispatcher, {
+      allowedHosts: ["notes.example.com"],
+      logger: warnings(lines),
+    });
+    const long = `evil-${"x".repeat(300)}.example.com`;
+    for (const host of ["127.0.0.1:3000", long]) {
+      const response = await handler(
+        new Request(`http://${host}/mcp`, {
+          method: "POST",
+          headers: baseHeaders("server/discover"),
+          body: JSON.stringify(rpc(1, "server/discover")),
+        }),
+      );
+      expect(response.status).toBe(403);
+      const text = await response.text();
+      expect(JSON.parse(text).error.message).toBe("Forbidden: Host not allowed (see allowedHosts)");
+      expect(text).not.toContain("evil");
+    }
+    expect(lines.map((line) => line.message)).toEqual([
+      "Streamable HTTP refused a request: Host not allowed (see allowedHosts)",
+      "Streamable HTTP refused a request: Host not allowed (see allowedHosts)",
+    ]);
+    expect(lines[0]?.fields).toEqual({ host: "127.0.0.1:3000" });
+    expect(lines[1]?.fields).toEqual({ host: `${long.slice(0, 200)}…` });
+  });
+
+  it("logs a refused Origin with warn, naming allowedOrigins", async () => {
+    const lines: { message: string; fields: unknown }[] = [];
+    const handler = createHttpHandler(fixture.dispatcher, {
+      logger: warnings(lines),
+    });
+    const response = await handler(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { ...baseHeaders("server/discover"), Origin: "http://evil.example.com" },
+        body: JSON.stringify(rpc(1, "server/discover")),
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect(lines).toEqual([
+      {
+        message: "Streamable HTTP refused a request: Origin not allowed (see allowedOrigins)",
+        fields: { origin: "http://evil.example.com" },
+      },
+    ]);
   });
 
   it("refuses something that is not a dispatcher", () => {

@@ -110,7 +110,8 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
   /**
    * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing) as
    * `error("Streamable HTTP handler failed", { error })`; the client only ever sees -32603
-   * "Internal error". Only `error` is called. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s), else `stderrLogger`.
+   * "Internal error"; a request refused for its `Host` or `Origin` goes to `warn`, when the logger
+   * has it. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s), else `stderrLogger`.
    */
   logger?: Pick<Logger, "error">;
   /**
@@ -252,6 +253,43 @@ function json(body: unknown, status: number, headers?: Record<string, string>): 
 }
 
 /** An id-less JSON-RPC error for a refusal at the HTTP layer, before the body is read (403, 405, 413, 415). */
+/**
+ * The 403 message for a `Host` outside `allowedHosts`: it names the option (a list replaces the
+ * loopback defaults), never the header.
+ */
+export const HOST_REFUSED = "Forbidden: Host not allowed (see allowedHosts)";
+
+/** The 403 message for an `Origin` outside `allowedOrigins`; it never echoes the header. */
+export const ORIGIN_REFUSED = "Forbidden: Origin not allowed (see allowedOrigins)";
+
+/** The longest header value a refusal's log line carries; a longer one is cut, marked with "…". */
+const LOGGED_HEADER_CHARS = 200;
+
+/**
+ * Logs a refused `Host` or `Origin` with `warn`, when the logger has it (a logger given as the
+ * option need only have `error`): the value cut to {@link LOGGED_HEADER_CHARS}, as a field, so a
+ * JSON-writing logger escapes its control characters.
+ */
+function noteRefusal(
+  logger: Pick<Logger, "error"> & Partial<Pick<Logger, "warn">>,
+  message: string,
+  fields: Record<string, string | null>,
+): void {
+  if (typeof logger.warn !== "function") return;
+  const shown: Record<string, string | null> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    shown[name] =
+      value !== null && value.length > LOGGED_HEADER_CHARS
+        ? `${value.slice(0, LOGGED_HEADER_CHARS)}…`
+        : value;
+  }
+  try {
+    logger.warn(`Streamable HTTP refused a request: ${message}`, shown);
+  } catch {
+    // a failing logger must not break the answer
+  }
+}
+
 function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): HttpAnswer {
   return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
 }
@@ -471,12 +509,16 @@ export function createExchangeHandler(
   /** The checks before auth, then {@link serveAllowed}; not async, so CORS off costs no extra promise. */
   function serve(exchange: HttpExchange): HttpAnswer | Promise<HttpAnswer> {
     const host = exchange.headers.get("host") ?? new URL(exchange.url).host;
-    if (!guard.isHostAllowed(host)) return refusal("FORBIDDEN", "Forbidden: Host not allowed");
+    if (!guard.isHostAllowed(host)) {
+      noteRefusal(logger, "Host not allowed (see allowedHosts)", { host });
+      return refusal("FORBIDDEN", HOST_REFUSED);
+    }
     const document = metadataAnswer(exchange);
     if (document !== undefined) return document;
     const origin = exchange.headers.get("origin");
     if (!guard.isOriginAllowed(origin)) {
-      return refusal("FORBIDDEN", "Forbidden: Origin not allowed");
+      noteRefusal(logger, "Origin not allowed (see allowedOrigins)", { origin });
+      return refusal("FORBIDDEN", ORIGIN_REFUSED);
     }
     if (cors === undefined) return serveAllowed(exchange);
     if (exchange.method === "OPTIONS") {

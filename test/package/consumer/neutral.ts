@@ -1,0 +1,30 @@
+// A consumer of the runtime-neutral entries only, as a browser or edge project writes it: type-checked
+// with `lib: ["ES2022", "DOM"]`, no ambient `types` (the default from TypeScript 6 on) and
+// `skipLibCheck` off, so no declaration these entries reach may need `@types/node`.
+import { Client } from "tsmcp/client";
+import { elicitationRequest, inputRequired, MCPServer, RequestStateSecurity } from "tsmcp/server";
+import { createHttpHandler } from "tsmcp/transport";
+import type { CallToolResult, ElicitResult } from "tsmcp/types";
+
+export async function run(): Promise<string> {
+  const mcp = new MCPServer("edge", { version: "1.0.0" });
+  mcp.tool("provision", { inputSchema: { type: "object" } }, async (_args, ctx) => {
+    const answer = ctx.inputResponses?.region as ElicitResult | undefined;
+    if (answer === undefined) {
+      const ask = elicitationRequest({
+        message: "Which region?",
+        requestedSchema: { type: "object", properties: {} },
+      });
+      return inputRequired({ inputRequests: { region: ask } });
+    }
+    return "done";
+  });
+  const fetchHandler: (request: Request) => Promise<Response> = createHttpHandler(mcp);
+  void fetchHandler;
+  void RequestStateSecurity;
+  const client = await Client.connect(mcp);
+  const result: CallToolResult = await client.callTool("provision", {});
+  await client.close();
+  const first = result.content[0];
+  return first?.type === "text" ? first.text : "";
+}
