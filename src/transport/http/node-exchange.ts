@@ -270,8 +270,17 @@ export function writeAnswer(outgoing: ServerResponse, answer: PlainAnswer): void
   outgoing.writeHead(answer.status, head).end(answer.text);
 }
 
-/** Writes the plain 404 of a path that is not the endpoint. */
+/**
+ * Writes the plain 404 of a path that is not the endpoint. Its body is never read, so a request
+ * that declares one (chunked, or a non-zero `Content-Length`) gets the connection closed, as any
+ * answer before the body does; a bodyless request keeps it (node marks such a request complete
+ * only after this runs, so the declaration decides, not `complete`).
+ */
 export function writeNotFound(outgoing: ServerResponse): void {
+  const { headers } = outgoing.req;
+  const length = headers["content-length"];
+  const declaresBody = headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  if (declaresBody) closeIfBodyUnread(outgoing);
   outgoing.writeHead(404, { "Content-Type": "text/plain", "Content-Length": 9 }).end("Not Found");
 }
 

@@ -49,6 +49,26 @@ describe("serve", () => {
     }
   });
 
+  it("closes the connection after a 404 whose body it did not read, and keeps it when there was none", async () => {
+    const handle = await serve(newFixture().dispatcher);
+    try {
+      const other = new URL("/other", handle.url);
+      const unread = await rawRequest(other, {
+        headers: { Host: "127.0.0.1", "Transfer-Encoding": "chunked" },
+        chunks: ["x".repeat(64 * 1024)],
+        endBody: false,
+      });
+      expect(unread.status).toBe(404);
+      // Kept alive, node:http would read and discard whatever the client went on sending.
+      expect(unread.headers.connection).toBe("close");
+      const plain = await rawRequest(other, { method: "GET", headers: { Host: "127.0.0.1" } });
+      expect(plain.status).toBe(404);
+      expect(plain.headers.connection).toBe("keep-alive");
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("refuses to bind beyond loopback without allowedHosts, saying how to fix it", () => {
     expect(() => serve(newFixture().dispatcher, { host: "0.0.0.0" })).toThrow(/allowedHosts/);
     expect(() => serve(newFixture().dispatcher, { host: "0.0.0.0" })).toThrow(TypeError);
