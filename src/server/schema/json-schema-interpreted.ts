@@ -16,37 +16,21 @@ import type { RegExpLike } from "ajv/dist/types/index.js";
 import { isPlainObject } from "./json.js";
 import type { JsonValidator } from "./json-schema.js";
 import { linearRegExp } from "./linear-regexp.js";
-import { checkKeywordShapes, refuseReferenceCycles } from "./schema-shape.js";
+import {
+  checkKeywordShapes,
+  refuseReferenceCycles,
+  SUBSCHEMA_ARRAY_KEYWORDS,
+  SUBSCHEMA_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+} from "./schema-shape.js";
 import { canonicalId, duplicateOf, type Interned, scanArrays } from "./unique-items.js";
 
 /** Keywords whose value is JSON data, never a subschema. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "required", "dependentRequired"]);
-/** Keywords whose value maps names to subschemas. */
-const MAP_KEYWORDS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-]);
+/** Keywords whose value maps names to subschemas (`dependencies` may also map to a string list). */
+const MAP_KEYWORDS = new Set<string>([...SUBSCHEMA_MAP_KEYWORDS, "dependencies"]);
 /** Keywords whose value is one subschema or an array of them. */
-const SCHEMA_KEYWORDS = new Set([
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "items",
-  "contains",
-  "unevaluatedItems",
-  "not",
-  "if",
-  "then",
-  "else",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "prefixItems",
-]);
+const SCHEMA_KEYWORDS = new Set<string>([...SUBSCHEMA_KEYWORDS, ...SUBSCHEMA_ARRAY_KEYWORDS]);
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 
 /** The pairs of items the interpreter may compare for `uniqueItems` in one validation. */

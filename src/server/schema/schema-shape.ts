@@ -9,6 +9,30 @@
 import { dereference as registerSubschemas, type Schema } from "@cfworker/json-schema";
 import { isPlainObject } from "./json.js";
 
+/** Keywords whose value is one subschema (2020-12 applicator vocabulary). */
+export const SUBSCHEMA_KEYWORDS = [
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "items",
+  "contains",
+  "unevaluatedItems",
+  "not",
+  "if",
+  "then",
+  "else",
+] as const;
+/** Keywords whose value is a non-empty array of subschemas. */
+export const SUBSCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
+/** Keywords whose value maps names to subschemas. */
+export const SUBSCHEMA_MAP_KEYWORDS = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+] as const;
+
 type Shape = (value: unknown) => boolean;
 
 const isSchema: Shape = (value) => isPlainObject(value) || typeof value === "boolean";
@@ -21,31 +45,15 @@ const isStringArray: Shape = (value) => Array.isArray(value) && value.every(isSt
 
 /** Each checked keyword's shape, worded as the compiled path's meta-schema error words it. */
 const SHAPES: Readonly<Record<string, readonly [Shape, string]>> = {
+  ...Object.fromEntries(SUBSCHEMA_KEYWORDS.map((keyword) => [keyword, [isSchema, "must be object,boolean"]])),
   ...Object.fromEntries(
-    [
-      "additionalProperties",
-      "unevaluatedProperties",
-      "propertyNames",
-      "items",
-      "contains",
-      "unevaluatedItems",
-      "not",
-      "if",
-      "then",
-      "else",
-    ].map((keyword) => [keyword, [isSchema, "must be object,boolean"]]),
-  ),
-  ...Object.fromEntries(
-    ["allOf", "anyOf", "oneOf", "prefixItems"].map((keyword) => [
+    SUBSCHEMA_ARRAY_KEYWORDS.map((keyword) => [
       keyword,
       [isSchemaArray, "must be a non-empty array of schemas"],
     ]),
   ),
   ...Object.fromEntries(
-    ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"].map((keyword) => [
-      keyword,
-      [isSchemaMap, "must be an object of schemas"],
-    ]),
+    SUBSCHEMA_MAP_KEYWORDS.map((keyword) => [keyword, [isSchemaMap, "must be an object of schemas"]]),
   ),
   ...Object.fromEntries(
     ["pattern", "$ref", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$comment", "format"].map(
