@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
 import { protectedResourceMetadata } from "../../server/auth/metadata.js";
 import { Server } from "../../server/server.js";
-import { ENTRIES, type Served } from "./entries-test-fixtures.js";
+import { ENTRIES, listenLocal as listen, type Served } from "./entries-test-fixtures.js";
 import { mcpExpress } from "./express.js";
 import { mcpFastify } from "./fastify.js";
 import { baseHeaders, deferred, post, rawRequest, rpc, SseReader } from "./http-test-fixtures.js";
@@ -43,21 +43,6 @@ function gatedServer() {
     },
   });
   return { server, gate };
-}
-
-async function listen(server: ReturnType<typeof createServer>, stop: () => void = () => {}): Promise<Served> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        stop();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 const GATED = rpc(

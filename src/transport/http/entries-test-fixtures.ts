@@ -58,7 +58,7 @@ export const webFrontEnd: FrontEnd = async (dispatcher, options) => {
 };
 
 /** Listens on 127.0.0.1 (an ephemeral port) and serves `/mcp`; `stop` runs before the server closes. */
-async function listenLocal(server: NodeHttpServer, stop: () => void): Promise<Served> {
+export async function listenLocal(server: NodeHttpServer, stop: () => void = () => {}): Promise<Served> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
