@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+const src = (path: string) => fileURLToPath(new URL(`./packages/tsmcp/src/${path}`, import.meta.url));
 
 export default defineConfig({
   resolve: {
@@ -14,12 +14,17 @@ export default defineConfig({
       { find: /^tsmcp\/node$/, replacement: src("node/index.ts") },
       { find: /^tsmcp\/stdio$/, replacement: src("stdio/index.ts") },
       { find: /^tsmcp$/, replacement: src("index.ts") },
+      {
+        find: /^tsmcp-cli$/,
+        replacement: fileURLToPath(new URL("./packages/tsmcp-cli/src/index.ts", import.meta.url)),
+      },
     ],
   },
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    globalSetup: ["test/build-packages.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    typecheck: { enabled: true, include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
+    typecheck: { enabled: true, include: ["packages/*/src/**/*.test-d.ts", "test/**/*.test-d.ts"] },
   },
 });

@@ -6,10 +6,10 @@
  * Run: node --cpu-prof --cpu-prof-dir=.bench-results/profiles --import tsx bench/profile-in-process.ts <case> [seconds=5]
  *   case: plain | first-leg | retry-leg | web-plain | seal-open
  */
-import type { JSONRPCResponse } from "../src/protocol/jsonrpc.js";
-import { openRequestState, sealRequestState } from "../src/server/state/sealing.js";
-import type { RequestEnvironment } from "../src/transport/dispatcher.js";
-import { createHttpHandler } from "../src/transport/http/server-handler.js";
+import type { JSONRPCResponse } from "../packages/tsmcp/src/protocol/jsonrpc.js";
+import { openRequestState, sealRequestState } from "../packages/tsmcp/src/server/state/sealing.js";
+import type { RequestEnvironment } from "../packages/tsmcp/src/transport/dispatcher.js";
+import { createHttpHandler } from "../packages/tsmcp/src/transport/http/server-handler.js";
 import { ECHO_TOOL } from "./fixtures/tools.js";
 import { plainCall, provisionFirstLeg, provisionRetryLeg, toolCallHeaders } from "./fixtures/wire.js";
 import { benchPolicy, plaintextState, UNBOUND_SCOPE } from "./lib/request-state-cases.js";

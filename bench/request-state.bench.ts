@@ -8,7 +8,11 @@
  * Run: npx tsx bench/request-state.bench.ts
  */
 import { cpus, loadavg } from "node:os";
-import { openRequestState, type RequestStateScope, sealRequestState } from "../src/server/state/sealing.js";
+import {
+  openRequestState,
+  type RequestStateScope,
+  sealRequestState,
+} from "../packages/tsmcp/src/server/state/sealing.js";
 import {
   benchPolicy,
   PRINCIPAL_BOUND_SCOPE,

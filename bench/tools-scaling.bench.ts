@@ -11,10 +11,10 @@
  */
 import { cpus, loadavg } from "node:os";
 import * as z from "zod";
-import type { JSONRPCRequest } from "../src/protocol/jsonrpc.js";
-import { LATEST_PROTOCOL_VERSION, META } from "../src/protocol/versions.js";
-import { MCPServer } from "../src/server/mcp/server.js";
-import type { RequestEnvironment } from "../src/transport/dispatcher.js";
+import type { JSONRPCRequest } from "../packages/tsmcp/src/protocol/jsonrpc.js";
+import { LATEST_PROTOCOL_VERSION, META } from "../packages/tsmcp/src/protocol/versions.js";
+import { MCPServer } from "../packages/tsmcp/src/server/mcp/server.js";
+import type { RequestEnvironment } from "../packages/tsmcp/src/transport/dispatcher.js";
 
 const WARMUP_CALLS = 5_000;
 const BLOCKS = 40;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { JSONRPCRequest, JSONRPCResponse } from "../src/protocol/jsonrpc.js";
-import { InvalidRequestState } from "../src/server/index.js";
+import type { JSONRPCRequest, JSONRPCResponse } from "../packages/tsmcp/src/protocol/jsonrpc.js";
+import { InvalidRequestState } from "../packages/tsmcp/src/server/index.js";
 import { EnvelopeRequestStateCodec, LocalKms, provisioner } from "./envelope-codec.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

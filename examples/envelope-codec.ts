@@ -8,7 +8,7 @@
  * Run: npm run example -- envelope-codec
  */
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomBytes } from "node:crypto";
-import type { ElicitResult } from "../src/protocol/schema/input.js";
+import type { ElicitResult } from "../packages/tsmcp/src/protocol/schema/input.js";
 import {
   elicitationRequest,
   InvalidRequestState,
@@ -17,7 +17,7 @@ import {
   RequestStateSecurity,
   requestStateBoundary,
   Server,
-} from "../src/server/index.js";
+} from "../packages/tsmcp/src/server/index.js";
 
 const AES_KW_IV = Buffer.from("A6A6A6A6A6A6A6A6", "hex");
 const DATA_KEY_BYTES = 32;

@@ -7,8 +7,12 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { serveStdio } from "tsmcp/stdio";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { RawServer } from "../src/transport/stdio/fixtures/harness.js";
-import { acceptingForms, LegacyPeer, streamWire } from "../src/transport/stdio/fixtures/legacy-peer.js";
+import { RawServer } from "../packages/tsmcp/src/transport/stdio/fixtures/harness.js";
+import {
+  acceptingForms,
+  LegacyPeer,
+  streamWire,
+} from "../packages/tsmcp/src/transport/stdio/fixtures/legacy-peer.js";
 import { createDeployServer } from "./deploy.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -1,7 +1,7 @@
 /**
- * The public surface, pinned: every entry point of package.json `exports`, with the names it
- * exports (values and types) in sorted order, is compared with `test/__snapshots__/exports.txt`,
- * so an export added or removed by accident is a visible diff. After a deliberate change, update
+ * The public surface, pinned: every entry point of each package's `exports` (the SDK `tsmcp` and the
+ * command `tsmcp-cli`), with the names it exports (values and types) in sorted order, is compared
+ * with `test/__snapshots__/exports.txt`, so an export added or removed by accident is a visible diff. After a deliberate change, update
  * the file with `npx vitest run test/exports.test.ts -u`.
  */
 import { readFileSync } from "node:fs";
@@ -21,20 +21,33 @@ interface PackageJson {
   exports: Record<string, { types: string; import?: string; node?: string; default?: string }>;
 }
 
-const pkg = JSON.parse(readFileSync(resolve(repo, "package.json"), "utf8")) as PackageJson;
+/** The published packages of the repository, by folder under packages/. */
+const PACKAGES = ["tsmcp", "tsmcp-cli"] as const;
 
-/** The source module of a built entry: `./dist/server/index.js` -> `src/server/index.ts`. */
-function sourceOf(built: string | undefined): string {
+const manifests = PACKAGES.map((folder) => ({
+  folder,
+  pkg: JSON.parse(readFileSync(resolve(repo, "packages", folder, "package.json"), "utf8")) as PackageJson,
+}));
+/** The SDK's manifest. */
+const pkg = (manifests[0] as { pkg: PackageJson }).pkg;
+
+/**
+ * The source module of a built entry, from the repository root:
+ * `./dist/server/index.js` in packages/tsmcp -> `packages/tsmcp/src/server/index.ts`.
+ */
+function sourceOf(folder: string, built: string | undefined): string {
   const match = /^\.\/dist\/(.+)\.js$/.exec(built ?? "");
   if (match === null) throw new Error(`unexpected export target ${built}`);
-  return `src/${match[1]}.ts`;
+  return `packages/${folder}/src/${match[1]}.ts`;
 }
 
-/** Each subpath (`tsmcp/server`) with its source module. */
-const ENTRIES = Object.entries(pkg.exports).map(([subpath, target]) => ({
-  specifier: subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
-  source: sourceOf(target.import ?? target.node),
-}));
+/** Each subpath of every package (`tsmcp/server`, `tsmcp-cli`) with its source module. */
+const ENTRIES = manifests.flatMap(({ folder, pkg: manifest }) =>
+  Object.entries(manifest.exports).map(([subpath, target]) => ({
+    specifier: subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+    source: sourceOf(folder, target.import ?? target.node),
+  })),
+);
 
 /** The exported names of each entry, `type ` before the ones that are only types. */
 function exportedNames(): Record<string, string[]> {
@@ -74,7 +87,11 @@ describe("the public surface", () => {
       node: "./dist/stdio/index.js",
       default: "./dist/stdio/unsupported.js",
     });
-    const others = Object.entries(pkg.exports).filter(([subpath]) => subpath !== "./stdio");
+    const others = manifests.flatMap(({ pkg: manifest }) =>
+      Object.entries(manifest.exports).filter(
+        ([subpath]) => manifest.name !== "tsmcp" || subpath !== "./stdio",
+      ),
+    );
     for (const [, target] of others) {
       // `types` first (TypeScript takes the first condition that matches), `default` last: it is
       // what `require()` resolves to on Node versions that load ES modules from require (20.19+).

@@ -6,13 +6,19 @@
  * imports it); server/index.ts, the entry point, may import every server layer. client/auth (OAuth)
  * sits under the client on the transport's hook alone: the client may import it, never the reverse.
  * The package's own entry names (`import("tsmcp/stdio")`) count as the layer they resolve to.
+ * The command (packages/tsmcp-cli) is another package: it imports the SDK through its public
+ * client-side entries only (never `tsmcp/server`, never a path into the SDK's sources).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The SDK's sources (packages/tsmcp/src), where the layers live. */
+const root = join(repo, "packages", "tsmcp", "src");
+/** The command's sources (packages/tsmcp-cli/src): a package on the SDK's public entries only. */
+const cliRoot = join(repo, "packages", "tsmcp-cli", "src");
 
 const SERVER_LAYERS = [
   "server",
@@ -49,8 +55,6 @@ const ALLOWED: Record<string, string[]> = {
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
   node: ["protocol", "transport", "node"],
   stdio: ["protocol", "transport", "stdio"],
-  /** The `tsmcp` command: on the public client only, never the server. */
-  cli: ["protocol", "transport", "client", "client/auth", "cli"],
 };
 
 /** The layer each package entry name resolves to; `tsmcp` itself (src/index.ts) is in none. */
@@ -62,7 +66,6 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/client": "client",
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
-  "tsmcp/cli": "cli",
 };
 
 /**
@@ -228,6 +231,48 @@ describe("layering", () => {
       "server/state/c.ts (server/state) imports ../resolve/elicit.js (server/resolve)",
       "server/d.ts (server) imports ./mcp/server.js (server/mcp)",
       "server/schema/e.ts (server/schema) imports ../context.js (server)",
+    ]);
+  });
+});
+
+/** The SDK entries the command may import: the client side and the wire types. */
+const CLI_MAY_IMPORT = ["tsmcp/client", "tsmcp/types", "tsmcp/transport", "tsmcp/stdio"];
+
+/** The imports of `files` (under packages/tsmcp-cli/src) that leave the command's package wrongly. */
+function cliViolations(files: { path: string; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const { path, text } of files) {
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+      const specifier = match[1] as string;
+      const inside = specifier.startsWith(".")
+        ? !relative(cliRoot, resolve(dirname(path), specifier)).startsWith("..")
+        : !/^tsmcp(\/|$)/.test(specifier) || CLI_MAY_IMPORT.includes(specifier);
+      if (!inside) found.push(`${relative(cliRoot, path)} imports ${specifier}`);
+    }
+  }
+  return found;
+}
+
+describe("the command's package", () => {
+  const files = sourceFiles(cliRoot).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+
+  it("imports the SDK only through its public client-side entries", () => {
+    expect(files.length).toBeGreaterThan(5);
+    expect(cliViolations(files)).toEqual([]);
+  });
+
+  it("catches a path into the SDK's sources and the server entry", () => {
+    const wrong = [
+      { path: join(cliRoot, "a.ts"), text: 'import { Client } from "../../tsmcp/src/client/client.js";' },
+      { path: join(cliRoot, "b.ts"), text: 'import { MCPServer } from "tsmcp/server";' },
+      { path: join(cliRoot, "c.ts"), text: 'import { Client } from "tsmcp/client";' },
+      { path: join(cliRoot, "d.ts"), text: 'import { render } from "./render.js";' },
+      { path: join(cliRoot, "e.ts"), text: 'const { x } = await import("tsmcp/src/client/index.js");' },
+    ];
+    expect(cliViolations(wrong)).toEqual([
+      "a.ts imports ../../tsmcp/src/client/client.js",
+      "b.ts imports tsmcp/server",
+      "e.ts imports tsmcp/src/client/index.js",
     ]);
   });
 });

@@ -16,9 +16,11 @@ import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { build as buildPackage, type Options } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import tsupConfig from "../tsup.config.js";
+import tsupConfig from "../packages/tsmcp/tsup.config.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The SDK package's folder: its tsup config, package.json and sources. */
+const sdk = join(repo, "packages", "tsmcp");
 
 const NEUTRAL_ENTRIES = ["tsmcp/server", "tsmcp/client", "tsmcp/types", "tsmcp/transport"] as const;
 
@@ -62,13 +64,13 @@ async function install(
   const root = await mkdtemp(join(tmpdir(), "tsmcp-bundle-"));
   scratch.push(root);
   const pkg = join(root, "node_modules", "tsmcp");
-  const manifest = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
+  const manifest = JSON.parse(await readFile(join(sdk, "package.json"), "utf8"));
   manifest.exports = { ...manifest.exports, ...exportsOverride };
   const config = tsupConfig as Options;
   await buildPackage({
     ...config,
     entry: Object.fromEntries(
-      Object.entries(config.entry as Record<string, string>).map(([k, v]) => [k, join(repo, v)]),
+      Object.entries(config.entry as Record<string, string>).map(([k, v]) => [k, join(sdk, v)]),
     ),
     config: false,
     dts: false,
@@ -130,9 +132,9 @@ async function bundleImports(
   return { builtins: [...builtins].sort(), inputs };
 }
 
-/** Appends `code` to the source of the module at `file` (relative to the repo) as it is loaded. */
+/** Appends `code` to the source of the module at `file` (relative to the SDK package) as it is loaded. */
 function appendTo(file: string, code: string): Plugin {
-  const target = resolve(repo, file);
+  const target = resolve(sdk, file);
   return {
     name: "append",
     setup(build) {

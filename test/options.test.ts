@@ -5,17 +5,17 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { Client } from "../src/client/client.js";
-import { ClientSession } from "../src/client/session.js";
-import { silentLogger } from "../src/protocol/logger.js";
-import { MCPServer } from "../src/server/mcp/server.js";
-import { Server } from "../src/server/server.js";
-import { HttpClientTransport } from "../src/transport/http/client.js";
-import { serve } from "../src/transport/http/node.js";
-import { createHttpHandler } from "../src/transport/http/server-handler.js";
-import { InMemoryTransport } from "../src/transport/memory.js";
-import { StdioClientTransport } from "../src/transport/stdio/client.js";
-import { serveStdio } from "../src/transport/stdio/server.js";
+import { Client } from "../packages/tsmcp/src/client/client.js";
+import { ClientSession } from "../packages/tsmcp/src/client/session.js";
+import { silentLogger } from "../packages/tsmcp/src/protocol/logger.js";
+import { MCPServer } from "../packages/tsmcp/src/server/mcp/server.js";
+import { Server } from "../packages/tsmcp/src/server/server.js";
+import { HttpClientTransport } from "../packages/tsmcp/src/transport/http/client.js";
+import { serve } from "../packages/tsmcp/src/transport/http/node.js";
+import { createHttpHandler } from "../packages/tsmcp/src/transport/http/server-handler.js";
+import { InMemoryTransport } from "../packages/tsmcp/src/transport/memory.js";
+import { StdioClientTransport } from "../packages/tsmcp/src/transport/stdio/client.js";
+import { serveStdio } from "../packages/tsmcp/src/transport/stdio/server.js";
 
 type Row = readonly [option: string, value: unknown, error: typeof TypeError | typeof RangeError];
 

@@ -9,6 +9,8 @@ import { readdirSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = new URL("../../", import.meta.url);
+/** The SDK package, whose `dist/` the benchmarks load. */
+const SDK = new URL("packages/tsmcp/", ROOT);
 
 /** The newest modification time of a file under `dir`, in milliseconds (0 when there is none). */
 function newestMtimeMs(dir: string): number {
@@ -27,9 +29,9 @@ type Entry = (typeof ENTRIES)[number];
 export function isBuildCurrent(): boolean {
   try {
     const builtMs = Math.min(
-      ...ENTRIES.map((entry) => statSync(fileURLToPath(new URL(`dist/${entry}/index.js`, ROOT))).mtimeMs),
+      ...ENTRIES.map((entry) => statSync(fileURLToPath(new URL(`dist/${entry}/index.js`, SDK))).mtimeMs),
     );
-    return builtMs >= newestMtimeMs(fileURLToPath(new URL("src/", ROOT)));
+    return builtMs >= newestMtimeMs(fileURLToPath(new URL("src/", SDK)));
   } catch {
     return false;
   }
@@ -44,5 +46,5 @@ export function ensureBuild(log: (line: string) => void): void {
 
 /** The absolute URL of an entry's module: the build when current, else the source. */
 export function tsmcpEntry(entry: Entry): string {
-  return new URL(isBuildCurrent() ? `dist/${entry}/index.js` : `src/${entry}/index.ts`, ROOT).href;
+  return new URL(isBuildCurrent() ? `dist/${entry}/index.js` : `src/${entry}/index.ts`, SDK).href;
 }

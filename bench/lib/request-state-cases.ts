@@ -5,9 +5,9 @@
  * size (base64url text, so JSON escaping costs nothing extra).
  */
 import { randomBytes } from "node:crypto";
-import { requestBinding } from "../../src/server/state/claims.js";
-import { RequestStateSecurity } from "../../src/server/state/policy.js";
-import type { RequestStateScope } from "../../src/server/state/sealing.js";
+import { requestBinding } from "../../packages/tsmcp/src/server/state/claims.js";
+import { RequestStateSecurity } from "../../packages/tsmcp/src/server/state/policy.js";
+import type { RequestStateScope } from "../../packages/tsmcp/src/server/state/sealing.js";
 
 /** The state sizes measured, by label. */
 export const STATE_SIZES: readonly (readonly [label: string, bytes: number])[] = [

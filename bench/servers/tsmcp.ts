@@ -6,9 +6,9 @@
  * It runs the built package (`dist/`, what a user installs) when a build is present and newer than
  * every file in `src/`, else the sources through tsx; the choice is printed to stderr once.
  */
-import type * as NodeEntry from "../../src/node/index.js";
-import type * as ServerEntry from "../../src/server/index.js";
-import type { HttpServerHandle } from "../../src/transport/http/node.js";
+import type * as NodeEntry from "../../packages/tsmcp/src/node/index.js";
+import type * as ServerEntry from "../../packages/tsmcp/src/server/index.js";
+import type { HttpServerHandle } from "../../packages/tsmcp/src/transport/http/node.js";
 import {
   BENCH_SERVER_NAME,
   BENCH_SERVER_VERSION,

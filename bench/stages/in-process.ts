@@ -15,9 +15,9 @@
  * plain call on the 1-tool and the 50-tool server is timed in alternating blocks, so the two are
  * compared under the same machine load.
  */
-import type { JSONRPCResponse } from "../../src/protocol/jsonrpc.js";
-import type { Dispatcher, RequestEnvironment } from "../../src/transport/dispatcher.js";
-import { createHttpHandler } from "../../src/transport/http/server-handler.js";
+import type { JSONRPCResponse } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
+import type { Dispatcher, RequestEnvironment } from "../../packages/tsmcp/src/transport/dispatcher.js";
+import { createHttpHandler } from "../../packages/tsmcp/src/transport/http/server-handler.js";
 import { ECHO_TOOL, PROVISIONED_TEXT, type ServerSpec } from "../fixtures/tools.js";
 import {
   plainCall,

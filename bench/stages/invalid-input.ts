@@ -14,9 +14,9 @@
  * succeed and the invalid one must be refused.
  */
 import * as z from "zod";
-import { silentLogger } from "../../src/protocol/logger.js";
-import { MCPServer } from "../../src/server/mcp/server.js";
-import { createHttpHandler } from "../../src/transport/http/server-handler.js";
+import { silentLogger } from "../../packages/tsmcp/src/protocol/logger.js";
+import { MCPServer } from "../../packages/tsmcp/src/server/mcp/server.js";
+import { createHttpHandler } from "../../packages/tsmcp/src/transport/http/server-handler.js";
 import { toolCall, toolCallHeaders } from "../fixtures/wire.js";
 import { type Summary, summarize } from "../lib/stats.js";
 

@@ -7,7 +7,7 @@
  * server too, and alone drives the floor. Servers run in child processes; clients run here.
  */
 import { Client as OfficialClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type * as ClientEntry from "../../src/client/index.js";
+import type * as ClientEntry from "../../packages/tsmcp/src/client/index.js";
 import { PROVISION_ARGUMENTS, PROVISION_TOOL, PROVISIONED_TEXT } from "../fixtures/tools.js";
 import {
   BENCH_PROTOCOL_VERSION,

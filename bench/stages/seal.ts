@@ -9,7 +9,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { openRequestState, sealRequestState } from "../../src/server/state/sealing.js";
+import { openRequestState, sealRequestState } from "../../packages/tsmcp/src/server/state/sealing.js";
 import { benchPolicy, plaintextState, STATE_SIZES, UNBOUND_SCOPE } from "../lib/request-state-cases.js";
 import { type SampleBounds, type Summary, sample, sampleSync } from "../lib/stats.js";
 import { createOfficialCodec } from "../servers/official.js";

@@ -1,5 +1,6 @@
 /**
- * Runs the `tsmcp` bin as a person would, in a child process: `bin/tsmcp.js` with arguments, no
+ * Runs the `tsmcp` bin as a person would, in a child process: the built command
+ * (`packages/tsmcp-cli/bin/tsmcp.js`, built once per run by `test/build-packages.ts`) with arguments, no
  * terminal (stdin, stdout and stderr are pipes), and resolves what it printed and its exit code.
  */
 import { spawn } from "node:child_process";
@@ -11,7 +12,7 @@ import { onTestFinished } from "vitest";
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The bin, as `npx tsmcp` runs it. */
-export const BIN = fileURLToPath(new URL("../../bin/tsmcp.js", import.meta.url));
+export const BIN = fileURLToPath(new URL("../../packages/tsmcp-cli/bin/tsmcp.js", import.meta.url));
 
 /** What a run printed and how it ended. */
 export interface CliRun {

@@ -31,7 +31,7 @@ import {
   OAuthClientProvider,
   OAuthError,
   TOKEN_EXCHANGE_GRANT_TYPE,
-} from "../../src/client/index.js";
+} from "../../packages/tsmcp/src/client/index.js";
 import {
   type Authenticate,
   bearerAuth,
@@ -40,9 +40,9 @@ import {
   protectedResourceMetadata,
   resourceMetadataUrl,
   silentLogger,
-} from "../../src/server/index.js";
-import { HttpClientTransport } from "../../src/transport/http/client.js";
-import { TransportError } from "../../src/transport/transport.js";
+} from "../../packages/tsmcp/src/server/index.js";
+import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client.js";
+import { TransportError } from "../../packages/tsmcp/src/transport/transport.js";
 import {
   ENTERPRISE_CLIENT_ID,
   ENTERPRISE_CLIENT_SECRET,

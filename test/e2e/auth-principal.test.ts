@@ -12,9 +12,9 @@ import {
   type Logger,
   MCPServer,
   readElicitation,
-} from "../../src/server/index.js";
-import type { AuthenticateRequest } from "../../src/transport/http/authenticate.js";
-import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
+} from "../../packages/tsmcp/src/server/index.js";
+import type { AuthenticateRequest } from "../../packages/tsmcp/src/transport/http/authenticate.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node.js";
 import { initialize, legacy, modern, onSession, post } from "../helpers/mcp-post.js";
 
 const ALICE = "alice-opaque-token-0123456789";

@@ -12,8 +12,8 @@ import {
   InvalidTokenError,
   MCPServer,
   silentLogger,
-} from "../../src/server/index.js";
-import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
+} from "../../packages/tsmcp/src/server/index.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node.js";
 import { initialize, legacy, modern, onSession, post } from "../helpers/mcp-post.js";
 
 const TOPIC = z.object({ topic: z.string() });

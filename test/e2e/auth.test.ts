@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { JSONRPCRequest } from "../../src/protocol/jsonrpc.js";
+import type { JSONRPCRequest } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
 import {
   bearerAuth,
   elicitationRequest,
@@ -24,7 +24,7 @@ import {
   resourceMetadataUrl,
   silentLogger,
   type TokenVerifier,
-} from "../../src/server/index.js";
+} from "../../packages/tsmcp/src/server/index.js";
 import {
   RESOURCE_CLIENT_ID,
   RESOURCE_CLIENT_SECRET,

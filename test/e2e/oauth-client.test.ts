@@ -16,8 +16,8 @@ import {
   OAuthClientProvider,
   type OAuthClientProviderOptions,
   OAuthError,
-} from "../../src/client/index.js";
-import { type HttpServerHandle, serve } from "../../src/node/index.js";
+} from "../../packages/tsmcp/src/client/index.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/node/index.js";
 import {
   bearerAuth,
   inputRequired,
@@ -27,9 +27,9 @@ import {
   readElicitation,
   resourceMetadataUrl,
   silentLogger,
-} from "../../src/server/index.js";
-import { HttpClientTransport } from "../../src/transport/http/client.js";
-import { TransportError } from "../../src/transport/transport.js";
+} from "../../packages/tsmcp/src/server/index.js";
+import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client.js";
+import { TransportError } from "../../packages/tsmcp/src/transport/transport.js";
 import {
   CLI_CLIENT_ID,
   CLI_CLIENT_SECRET,

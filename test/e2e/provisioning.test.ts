@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ASK_AUDIENCE, createProvisioningServer } from "../../examples/provisioning.js";
-import { Client, type ElicitationCallback } from "../../src/client/index.js";
-import { serve } from "../../src/node/index.js";
+import { Client, type ElicitationCallback } from "../../packages/tsmcp/src/client/index.js";
+import { serve } from "../../packages/tsmcp/src/node/index.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -9,9 +9,12 @@
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MCPServer } from "../../src/server/index.js";
-import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
-import { createHttpHandler, type HttpHandler } from "../../src/transport/http/server-handler.js";
+import type { MCPServer } from "../../packages/tsmcp/src/server/index.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node.js";
+import {
+  createHttpHandler,
+  type HttpHandler,
+} from "../../packages/tsmcp/src/transport/http/server-handler.js";
 import { type FuzzRequest, fuzzRequest } from "./arbitraries.js";
 import { fuzzServer } from "./server.js";
 

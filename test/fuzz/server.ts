@@ -4,10 +4,10 @@
  * script, it serves itself over stdio.
  */
 import * as z from "zod";
-import { elicit, inputRequired, MCPServer, resolver } from "../../src/server/index.js";
-import { elicitationRequest } from "../../src/server/input-required.js";
-import { silentLogger } from "../../src/server/logger.js";
-import { serveStdio } from "../../src/transport/stdio/server.js";
+import { elicit, inputRequired, MCPServer, resolver } from "../../packages/tsmcp/src/server/index.js";
+import { elicitationRequest } from "../../packages/tsmcp/src/server/input-required.js";
+import { silentLogger } from "../../packages/tsmcp/src/server/logger.js";
+import { serveStdio } from "../../packages/tsmcp/src/transport/stdio/server.js";
 
 /** A new fuzz server that logs nothing. */
 export function fuzzServer(): MCPServer {

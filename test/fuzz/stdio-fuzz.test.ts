@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RawServer, REPO_ROOT } from "../../src/transport/stdio/fixtures/harness.js";
+import { RawServer, REPO_ROOT } from "../../packages/tsmcp/src/transport/stdio/fixtures/harness.js";
 import { fuzzBody } from "./arbitraries.js";
 
 const SERVER = fileURLToPath(new URL("./server.ts", import.meta.url));

@@ -3,8 +3,8 @@
  * headers) or a 2025-era one on a session, with an optional bearer token; resolves with the
  * status, the challenge, the session id and the parsed JSON body.
  */
-import type { JSONRPCRequest } from "../../src/protocol/jsonrpc.js";
-import { requestMetadataHeaders } from "../../src/transport/http/headers.js";
+import type { JSONRPCRequest } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
+import { requestMetadataHeaders } from "../../packages/tsmcp/src/transport/http/headers.js";
 import { requestMeta } from "./meta.js";
 
 let nextId = 1;

@@ -1,5 +1,5 @@
 /** Shared fixtures for tests: a valid per-request `_meta` and JSON-RPC request builders. */
-import type { JSONRPCRequest } from "../../src/protocol/jsonrpc.js";
+import type { JSONRPCRequest } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
 
 /** A valid 2026-07-28 `_meta` with the given client capabilities. */
 export function requestMeta(capabilities: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {

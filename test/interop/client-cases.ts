@@ -4,11 +4,11 @@
  * multi-round-trip loop uses at 2026-07-28: here they answer the server's back-channel requests.
  */
 import { expect, it } from "vitest";
-import type { Client, ClientOptions } from "../../src/client/index.js";
+import type { Client, ClientOptions } from "../../packages/tsmcp/src/client/index.js";
 import type {
   LoggingMessageNotificationParams,
   ProgressNotificationParams,
-} from "../../src/protocol/index.js";
+} from "../../packages/tsmcp/src/protocol/index.js";
 
 /** What the callbacks were asked, oldest first. */
 export interface Asked {

@@ -6,7 +6,7 @@
  * elicitation, sampling and roots cases are left out.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { Client } from "../../src/client/index.js";
+import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { type Asked, clientCases, interopCallbacks, newAsked } from "./client-cases.js";
 import { serveV1Http, type V1HttpServer } from "./official-v1-server.js";
 

@@ -4,7 +4,7 @@
  * the server's requests arrive on stdout and are answered on stdin by the callbacks.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { Client } from "../../src/client/index.js";
+import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { type Asked, clientCases, interopCallbacks, newAsked } from "./client-cases.js";
 import { ROOT } from "./peers.js";
 

@@ -6,7 +6,7 @@
  * `elicitationCallback` answers it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "../../src/client/index.js";
+import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { type Asked, interopCallbacks, newAsked } from "./client-cases.js";
 import { serveV2Http, type V2HttpServer } from "./official-v2-server.js";
 

@@ -5,7 +5,7 @@
  * same `elicitationCallback` that answers a handshake-era server's back-channel request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "../../src/client/index.js";
+import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { type Asked, interopCallbacks, newAsked } from "./client-cases.js";
 import { ROOT } from "./peers.js";
 

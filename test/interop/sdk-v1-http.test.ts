@@ -4,7 +4,7 @@
  */
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpServerHandle, serve } from "../../src/node/index.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/node/index.js";
 import { interopCases } from "./cases.js";
 import { createInteropServer } from "./fixture-server.js";
 import { type ConnectedPeer, connectV1 } from "./peers.js";

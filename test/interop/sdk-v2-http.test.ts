@@ -6,7 +6,7 @@
  */
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpServerHandle, serve } from "../../src/node/index.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/node/index.js";
 import { interopCases } from "./cases.js";
 import { createInteropServer } from "./fixture-server.js";
 import { type ConnectedPeer, connectV2 } from "./peers.js";

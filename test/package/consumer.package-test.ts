@@ -1,6 +1,6 @@
 /**
- * The package as a user installs it: `npm pack` (which runs `prepare`, the build), then the tarball
- * installed from the registry's dependencies into a fresh project, with the oldest supported
+ * The packages as a user installs them: `npm pack` of the SDK and of the command (each `prepack` builds
+ * it), then the tarballs installed with the registry's dependencies into a fresh project, with the oldest supported
  * TypeScript. There the fixtures of `consumer/` run: an ESM server and client completing an MRTR
  * flow over HTTP on 127.0.0.1, the same flow through `require()` from CommonJS, the installed
  * `tsmcp` bin, and `tsc --noEmit` of a TypeScript consumer under node16, nodenext and bundler
@@ -37,11 +37,16 @@ const currentTsc = join(repo, "node_modules", "typescript", "bin", "tsc");
  * `@types/node`.
  */
 const CONFIGS = ["node16", "nodenext", "bundler", "neutral"] as const;
+/** The most runtime packages the SDK may bring into a project that installs it alone. */
+const MAX_SDK_PACKAGES = 12;
 const FLOW_OUTPUT = "Provisioned orders in eu-west-1\n";
 
 let scratch = "";
 let app = "";
+/** The files of the SDK's tarball and of the command's. */
 let tarballFiles: string[] = [];
+let cliTarballFiles: string[] = [];
+let sdkTarball = "";
 let server: ChildProcess | undefined;
 let serverUrl = "";
 
@@ -68,13 +73,30 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "tsmcp-consumer-"));
   app = join(scratch, "app");
   await mkdir(app);
-  const packed = await runIn(repo, "npm", ["pack", "--json", "--pack-destination", scratch]);
-  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as {
+  // Both packages, each built by its `prepack` script: the SDK first, since the command's
+  // declarations name the SDK's.
+  const packed = await runIn(repo, "npm", [
+    "pack",
+    "--workspace",
+    "tsmcp",
+    "--workspace",
+    "tsmcp-cli",
+    "--json",
+    "--pack-destination",
+    scratch,
+  ]);
+  const infos = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as {
+    name: string;
     filename: string;
     files: { path: string }[];
   }[];
-  if (info === undefined) throw new Error(`npm pack printed no tarball: ${packed.stdout}`);
-  tarballFiles = info.files.map((file) => file.path);
+  const sdk = infos.find((info) => info.name === "tsmcp");
+  const cli = infos.find((info) => info.name === "tsmcp-cli");
+  if (sdk === undefined || cli === undefined)
+    throw new Error(`npm pack printed no tarballs: ${packed.stdout}`);
+  tarballFiles = sdk.files.map((file) => file.path);
+  cliTarballFiles = cli.files.map((file) => file.path);
+  sdkTarball = join(scratch, sdk.filename);
 
   const manifest = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
   const typesNode = manifest.devDependencies["@types/node"] as string;
@@ -88,7 +110,8 @@ beforeAll(async () => {
     "--no-audit",
     "--no-fund",
     "--prefer-offline",
-    join(scratch, info.filename),
+    sdkTarball,
+    join(scratch, cli.filename),
     `typescript@${TYPESCRIPT_FLOOR}`,
     `@types/node@${typesNode}`,
   ]);
@@ -114,21 +137,56 @@ afterAll(async () => {
 });
 
 describe("the packed package installed into a fresh project", () => {
-  it("ships the build, the bin, the license and the readme, and no sources", () => {
+  it("ships the SDK's build, license and readme, and no sources, no command", () => {
     expect(tarballFiles).toEqual(
       expect.arrayContaining([
         "LICENSE",
         "README.md",
         "package.json",
-        "bin/tsmcp.js",
-        "dist/index.js",
-        "dist/index.d.ts",
+        "dist/server/index.js",
         "dist/server/index.d.ts",
         "dist/stdio/unsupported.js",
-        "dist/cli/index.js",
       ]),
     );
     expect(tarballFiles.filter((path) => path.startsWith("src/") || path.includes(".test."))).toEqual([]);
+    expect(tarballFiles.filter((path) => path.startsWith("bin/") || path.startsWith("dist/cli/"))).toEqual(
+      [],
+    );
+  });
+
+  it("ships the command's bin and build, and no sources", () => {
+    expect(cliTarballFiles).toEqual(
+      expect.arrayContaining(["LICENSE", "README.md", "package.json", "bin/tsmcp.js", "dist/index.js"]),
+    );
+    expect(cliTarballFiles.filter((path) => path.startsWith("src/") || path.includes(".test."))).toEqual([]);
+  });
+
+  it(`installs the SDK alone with at most ${MAX_SDK_PACKAGES} runtime packages, none of the command's`, async () => {
+    const lean = join(scratch, "lean");
+    await mkdir(lean);
+    await writeFile(
+      join(lean, "package.json"),
+      JSON.stringify({ name: "lean", private: true, type: "module" }),
+    );
+    await runIn(lean, "npm", [
+      "install",
+      "--omit=dev",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      sdkTarball,
+    ]);
+    const lock = JSON.parse(await readFile(join(lean, "package-lock.json"), "utf8")) as {
+      packages: Record<string, unknown>;
+    };
+    const installed = Object.keys(lock.packages)
+      .filter((path) => path.startsWith("node_modules/"))
+      .map((path) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+    expect(installed).toContain("tsmcp");
+    const dependencies = installed.filter((name) => name !== "tsmcp");
+    expect(dependencies.length, dependencies.join(", ")).toBeLessThanOrEqual(MAX_SDK_PACKAGES);
+    for (const name of ["commander", "@clack/prompts", "open", "shell-quote", "tsmcp-cli"])
+      expect(dependencies).not.toContain(name);
   });
 
   it("serves and calls over HTTP from ES modules, completing an MRTR round", async () => {

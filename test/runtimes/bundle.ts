@@ -11,10 +11,12 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { build as buildPackage, type Options } from "tsup";
-import tsupConfig from "../../tsup.config.js";
+import tsupConfig from "../../packages/tsmcp/tsup.config.js";
 
 /** The repository's root folder. */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The SDK package's folder: its tsup config, package.json and sources. */
+const SDK = join(REPO, "packages", "tsmcp");
 
 /** A scratch folder holding the built package, where bundles are written. */
 export interface Scratch {
@@ -46,7 +48,7 @@ export async function buildScratchPackage(): Promise<Scratch> {
   await buildPackage({
     ...config,
     entry: Object.fromEntries(
-      Object.entries(config.entry as Record<string, string>).map(([k, v]) => [k, join(REPO, v)]),
+      Object.entries(config.entry as Record<string, string>).map(([k, v]) => [k, join(SDK, v)]),
     ),
     config: false,
     dts: false,
@@ -55,7 +57,7 @@ export async function buildScratchPackage(): Promise<Scratch> {
     outDir: join(pkg, "dist"),
   });
   await mkdir(pkg, { recursive: true });
-  await writeFile(join(pkg, "package.json"), await readFile(join(REPO, "package.json"), "utf8"));
+  await writeFile(join(pkg, "package.json"), await readFile(join(SDK, "package.json"), "utf8"));
   return {
     root,
     async bundle(entry, out, conditions) {

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provision } from "../../examples/edge/client.js";
-import { Client } from "../../src/client/client.js";
+import { Client } from "../../packages/tsmcp/src/client/client.js";
 import { buildScratchPackage, type Scratch } from "./bundle.js";
 import { ensureRuntime, type Runtime, type RuntimeName } from "./install.js";
 import { firstLine, runToEnd, type Started, start } from "./processes.js";

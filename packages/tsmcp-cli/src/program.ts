@@ -1,0 +1,248 @@
+/**
+ * The `tsmcp` command line on commander: the commands, the global options, and the mapping of
+ * every outcome to an exit code (0 done, 1 a tool error or a protocol/transport error, 2 a usage
+ * mistake or a question nothing answered).
+ */
+import { Command, CommanderError, Option } from "commander";
+import { type Client, InputRequiredRoundsExceededError, RequestTimeoutError } from "tsmcp/client";
+import { McpError } from "tsmcp/types";
+import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
+import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
+import { call, discover, list, type Output, prompt, read } from "./commands.js";
+import { connect, type GlobalOptions, note } from "./connect.js";
+import { terminalAsker } from "./form.js";
+import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
+import { safeJson } from "./terminal.js";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** How a failed command is reported: exit code, the stderr line, and the `--json` error object. */
+export interface Failure {
+  readonly code: number;
+  readonly message: string;
+  /** `{ code, message, data? }`: a JSON-RPC error's own, else the error's name as the code. */
+  readonly error: { code: number | string; message: string; data?: unknown };
+}
+
+/** The exit code, message and JSON error for an error a command ended with. */
+export function failure(error: unknown, unanswered: readonly UnansweredInputError[] = []): Failure {
+  const stop = unanswered[0];
+  if (stop !== undefined) return unansweredFailure(stop);
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof UnansweredInputError) return unansweredFailure(cause);
+    if (cause instanceof UsageError)
+      return {
+        code: EXIT_USAGE,
+        message: cause.message,
+        error: { code: cause.name, message: cause.message },
+      };
+    if (cause instanceof SignInRequiredError)
+      return {
+        code: EXIT_FAILURE,
+        message: cause.message,
+        error: { code: cause.name, message: cause.message },
+      };
+  }
+  if (error instanceof McpError) {
+    return {
+      code: EXIT_FAILURE,
+      message: `error ${error.code}: ${error.message}`,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.data === undefined ? {} : { data: error.data }),
+      },
+    };
+  }
+  if (error instanceof InputRequiredRoundsExceededError) {
+    const message = `the server kept asking for input for more than ${error.maxRounds} rounds without finishing; answer its questions differently (-v shows each round)`;
+    return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
+  }
+  if (error instanceof RequestTimeoutError) {
+    const method = /^(.+) timed out after/.exec(error.message)?.[1] ?? "a request";
+    const message = `timed out after ${error.timeoutMs} ms (${method}); raise --timeout`;
+    return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
+  }
+  const name = error instanceof Error ? error.name : "Error";
+  const text = error instanceof Error ? error.message : String(error);
+  return {
+    code: EXIT_FAILURE,
+    message: name === "Error" ? text : `${name}: ${text}`,
+    error: { code: name, message: text },
+  };
+}
+
+/** An unanswered or rejected question: exit 2, with the key and what it asks in the JSON error. */
+function unansweredFailure(stop: UnansweredInputError): Failure {
+  const data: Record<string, unknown> = { key: stop.key, asks: stop.asks };
+  if (stop instanceof AnswerRejectedError) data.answer = stop.answer;
+  return { code: EXIT_USAGE, message: stop.message, error: { code: stop.name, message: stop.message, data } };
+}
+
+/** Builds the program; each action stores its exit code in `exit.code`. */
+export function buildProgram(exit: { code: number; unanswered: UnansweredInputError[] }): Command {
+  const program = new Command("tsmcp")
+    .description("Call any MCP server from a terminal, and answer its questions there.")
+    .version("0.1.0")
+    // After a usage mistake, a pointer to the help rather than all of it.
+    .showHelpAfterError("(see tsmcp --help)")
+    // Set before the commands are added, which copy it: no command calls process.exit.
+    .exitOverride()
+    .option("--json", "print only the JSON result on stdout")
+    .option("--header <name:value>", "an HTTP header for every request (repeatable)", collect, [])
+    .addOption(
+      new Option("--protocol <mode>", "the protocol era to speak")
+        .choices(["auto", "2026-07-28", "legacy"])
+        .default("auto"),
+    )
+    .option("--timeout <ms>", "per-request timeout in milliseconds")
+    .option(
+      "-v, --verbose",
+      "show each round on stderr; -vv also each JSON-RPC message sent (->) and received (<-)",
+      (_v, n: number) => n + 1,
+      0,
+    )
+    .option(
+      "--answer <key=json>",
+      "answer input request <key> with this form content (repeatable); on a 2025-era session, whose " +
+        "requests have no keys, <key> is the server's JSON-RPC request id, and any --answer whose " +
+        "fields fit the form answers it",
+      collect,
+      [],
+    )
+    .option("--answers <file>", "a JSON file of answers: { key: { field: value } }")
+    .option("--decline <key>", "decline input request <key> (repeatable)", collect, [])
+    .option("--sample-reply <text>", "answer sampling requests with this text")
+    .option("--root <uri>", "a root to offer (repeatable; default the working directory)", collect, [])
+    .option("--open", "open URL-mode elicitations in the browser")
+    .option("--no-open", "do not open the browser to sign in: print the URL on stderr only")
+    .addOption(
+      new Option(
+        "--config-dir <dir>",
+        "where sign-ins are kept (default $XDG_CONFIG_HOME/tsmcp or ~/.config/tsmcp)",
+      ).env(CONFIG_DIR_ENV),
+    )
+    .option(
+      "--callback-port <port>",
+      "the sign-in redirect listener's port on 127.0.0.1 (default: any free one)",
+    )
+    .addOption(new Option("--client-id <id>", "a pre-registered OAuth client id").env("TSMCP_CLIENT_ID"))
+    .addOption(
+      new Option("--client-secret <secret>", "its secret (needs --issuer)").env("TSMCP_CLIENT_SECRET"),
+    )
+    .option("--issuer <url>", "the authorization server the pre-registered client belongs to")
+    .option("--client-metadata-url <url>", "the https URL of this client's Client ID Metadata Document");
+
+  /** Connects, runs `body`, closes, and records the exit code. */
+  const withClient =
+    (body: (client: Client, output: Output, args: unknown[]) => Promise<number>) =>
+    async (target: string, ...rest: unknown[]) => {
+      const command = rest.at(-1) as Command;
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const output: Output = {
+        json: options.json === true,
+        verbose: options.verbose,
+        unanswered: exit.unanswered,
+      };
+      const asker = terminalAsker(options);
+      const connection = await connect(
+        target,
+        options,
+        asker,
+        exit.unanswered,
+        asker === undefined ? "never" : "interactive",
+      );
+      try {
+        exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()]);
+      } finally {
+        await connection.close();
+      }
+    };
+
+  program
+    .command("discover")
+    .description("show what the server says about itself")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .action(withClient((client, output) => discover(client, output)));
+  for (const kind of ["tools", "prompts", "resources", "templates"] as const) {
+    program
+      .command(kind)
+      .description(`list the server's ${kind === "templates" ? "resource templates" : kind}`)
+      .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+      .action(withClient((client, output) => list(client, kind, output)));
+  }
+  program
+    .command("call")
+    .description("call a tool, answering the questions it asks")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<tool>", "the tool's name")
+    .argument("[args...]", "arguments as name=value (JSON values unless the schema says string)")
+    .option("--args <json>", "arguments as a JSON object (name=value pairs override it)")
+    .action(
+      withClient((client, output, [tool, pairs, opts]) =>
+        call(client, tool as string, pairs as string[], (opts as { args?: string }).args, output),
+      ),
+    );
+  program
+    .command("prompt")
+    .description("get a prompt, answering the questions it asks")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<name>", "the prompt's name")
+    .argument("[args...]", "arguments as name=value")
+    .action(
+      withClient((client, output, [name, pairs]) =>
+        prompt(client, name as string, pairs as string[], output),
+      ),
+    );
+  program
+    .command("read")
+    .description("read a resource, answering the questions it asks")
+    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<uri>", "the resource URI")
+    .action(withClient((client, output, [uri]) => read(client, uri as string, output)));
+  program
+    .command("login")
+    .description("sign in to a protected server (OAuth, in the browser) and keep its tokens")
+    .argument("<url>", "the server's http(s) URL")
+    .action(async (target: string, _opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      if (parseTarget(target).kind !== "url")
+        throw new UsageError(`login needs an http(s) URL, got ${target}`);
+      const connection = await connect(target, options, undefined, exit.unanswered, "login");
+      await connection.close();
+      note(connection.obtainedTokens ? `Signed in to ${target}.` : `${target} asked for no sign-in.`);
+    });
+  program
+    .command("logout")
+    .description("forget the tokens kept for a server")
+    .argument("<url>", "the server's http(s) URL")
+    .action((target: string, _opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const url = parseTarget(target);
+      if (url.kind !== "url") throw new UsageError(`logout needs an http(s) URL, got ${target}`);
+      note(forget(options, url.url) ? `Signed out of ${target}.` : `Not signed in to ${target}.`);
+    });
+  return program;
+}
+
+/**
+ * Runs the command line `argv` (without the node and script paths) and resolves its exit code.
+ * Never rejects: every failure is written to stderr and becomes exit code 1 or 2.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const exit = { code: 0, unanswered: [] as UnansweredInputError[] };
+  const program = buildProgram(exit);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exit.code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    const { code, message, error: json } = failure(error, exit.unanswered);
+    note(message);
+    if (program.opts().json === true) process.stdout.write(`${safeJson({ error: json })}\n`);
+    return code;
+  }
+}
