@@ -24,7 +24,8 @@ export const elicitationCallback: ElicitationCallback = async (params, context):
 export async function provision(url: string | URL): Promise<CallToolResult> {
   const client = await Client.connect(url, { elicitationCallback });
   try {
-    return await client.callTool("provision", { name: "orders" }); // two rounds of questions
+    const result = await client.callTool("provision", { name: "orders" }); // two rounds of questions
+    return result;
   } finally {
     await client.close();
   }

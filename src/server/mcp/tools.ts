@@ -18,7 +18,7 @@ import { environmentOf } from "../context.js";
 import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ResolveOutcome } from "../resolve/input-required.js";
-import type { ResolverToolInputRequired, ResolverToolReturn } from "../resolve/one-channel.js";
+import type { ResolverToolReturn } from "../resolve/one-channel.js";
 import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
 import {
   type CompiledSchema,
