@@ -1,6 +1,6 @@
 /**
  * One `MCPServer` mounted in each web framework tsmcp has an adapter for: Express, Fastify, Hono,
- * and a plain `node:http` server. Each function builds the app exactly as the README shows it.
+ * and a plain `node:http` server. Each function builds the app exactly as docs/transports.md shows it.
  *
  * Run it: `npm run example -- frameworks [express|fastify|hono|node]` serves the `echo` tool on
  * http://127.0.0.1:3000/mcp with the framework named (Express by default) until Ctrl-C.

@@ -6,8 +6,8 @@
  * and retries with the answer and the sealed `requestState`. Spec: basic/patterns/mrtr.
  *
  * `stateKey` seals `requestState`: on an edge platform each request may land on another isolate
- * or machine, so every instance needs the same key (32 random bytes or more; see README,
- * "Deploying").
+ * or machine, so every instance needs the same key (32 random bytes or more; see
+ * docs/deploying.md).
  */
 import { elicit, MCPServer, RequestStateSecurity, resolver } from "tsmcp/server";
 

@@ -5,7 +5,7 @@
  *
  * Environment:
  * - `MCP_STATE_KEYS`: the requestState key ring, comma-separated base64url secrets of 32 bytes or
- *   more each, the sealing key first (see README "Deploying" for rotation);
+ *   more each, the sealing key first (see docs/deploying.md for rotation);
  * - `MCP_AUDIENCE`: the audience every instance of this service shares (default `fleet`);
  * - `MCP_STATE_TTL_MS`: how long one round's state stays valid (default 600000, ten minutes);
  * - `INSTANCE_ID`: a name for this instance in the request log; `PORT`: the port on 127.0.0.1.

@@ -49,7 +49,7 @@ export type ElicitationCallback = (
 /**
  * Answers a sampling request (deprecated feature) with the client's model.
  *
- * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
+ * @deprecated Sampling is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
  */
 export type SamplingCallback = (
   params: CreateMessageRequestParams,
@@ -59,7 +59,7 @@ export type SamplingCallback = (
 /**
  * Answers a roots request (deprecated feature).
  *
- * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
+ * @deprecated Roots are deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
  */
 export type ListRootsCallback = (context: InputRequestContext) => ListRootsResult | Promise<ListRootsResult>;
 
@@ -73,14 +73,14 @@ export interface InputCallbacks {
   /**
    * Answers `sampling/createMessage`; registering it declares `sampling: {}`. Spec: client/sampling.
    *
-   * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
+   * @deprecated Sampling is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
    */
   samplingCallback?: SamplingCallback;
   /**
    * Answers `roots/list`; registering it declares `roots: { listChanged: true }` (tell the server
    * with `Client.notifyRootsChanged`). Spec: client/roots.
    *
-   * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
+   * @deprecated Roots are deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
    */
   listRootsCallback?: ListRootsCallback;
 }

@@ -76,13 +76,13 @@ export interface RequestOptions {
   /**
    * Opts into log messages at or above this level (`io.modelcontextprotocol/logLevel`).
    *
-   * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
+   * @deprecated Logging is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
    */
   logLevel?: LoggingLevel;
   /**
    * Receives the request's `notifications/message` when `logLevel` is set.
    *
-   * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
+   * @deprecated Logging is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
    */
   onLog?: (message: LoggingMessageNotificationParams) => void;
   /** Extra `_meta` entries (reserved keys are always the session's). */

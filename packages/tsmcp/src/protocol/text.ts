@@ -5,7 +5,7 @@
 
 /**
  * How many characters of a value the other side sent an error message quotes (a tool name, a
- * method, a URI, a header value) before cutting it with {@link truncate}.
+ * method, a URI, a header value) before cutting it with `truncate`.
  */
 export const MAX_QUOTED_LENGTH = 200;
 

@@ -101,7 +101,7 @@ export function requireInputRequestCapabilities(
  * answering -32021 with `data.requiredCapabilities` instead. `MCPServer` installs it; on the
  * low-level `Server` it is one line: `server.use(inputRequestCapabilityGate())`.
  *
- * @throws McpError -32021 (from the returned middleware) as {@link requireInputRequestCapabilities}.
+ * @throws McpError -32021 (from the returned middleware) as `requireInputRequestCapabilities`.
  */
 export function inputRequestCapabilityGate(): Middleware {
   return async (request, next) => {

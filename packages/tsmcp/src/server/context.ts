@@ -86,7 +86,7 @@ export interface RequestContext {
    * Sends `notifications/message` when the request opted into a log level at or below `level`;
    * does nothing otherwise. Never log secrets or personal data.
    *
-   * @deprecated Logging is deprecated in MCP 2026-07-28; see README.md#deprecations.
+   * @deprecated Logging is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /**

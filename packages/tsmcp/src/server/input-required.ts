@@ -61,7 +61,7 @@ export function elicitationRequest(params: ElicitRequestFormParams | ElicitReque
 /**
  * A sampling request (deprecated feature): ask the client's model to complete `messages`.
  *
- * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
+ * @deprecated Sampling is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
  */
 export function samplingRequest(params: CreateMessageRequestParams): CreateMessageRequest {
   return { method: "sampling/createMessage", params: { ...params } };
@@ -70,7 +70,7 @@ export function samplingRequest(params: CreateMessageRequestParams): CreateMessa
 /**
  * A roots request (deprecated feature): ask which filesystem roots the client exposes.
  *
- * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
+ * @deprecated Roots are deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
  */
 export function rootsRequest(): ListRootsRequest {
   return { method: "roots/list" };

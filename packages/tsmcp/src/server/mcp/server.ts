@@ -109,7 +109,7 @@ const EPHEMERAL_KEY_WARNING =
   "MCPServer: requestState is sealed with a process-local key; after a restart, or on another " +
   "instance, a client's pending requestState is refused (-32602). Share keys across instances and " +
   "restarts: new MCPServer(name, { requestStateSecurity: new RequestStateSecurity({ keys }) }) " +
-  '(README, "Deploying").';
+  "(docs/deploying.md).";
 
 function missingAudienceMessage(): string {
   return (

@@ -18,7 +18,7 @@ import { environmentOf } from "../context.js";
 import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { ResolveOutcome } from "../resolve/input-required.js";
-import type { ResolverToolInputRequired, ResolverToolReturn } from "../resolve/one-channel.js";
+import type { ResolverToolReturn } from "../resolve/one-channel.js";
 import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
 import {
   type CompiledSchema,
@@ -156,7 +156,7 @@ export type ToolHandler<I extends SchemaLike | undefined, O extends SchemaLike |
  * The body of a tool with resolvers: the same `(args, ctx)` shape as {@link ToolHandler}, its
  * `ctx.resolved` holding the values typed from the resolvers (see {@link ResolvedContext}). It
  * returns as {@link ToolHandler} does, except an `InputRequiredResult`: the resolvers own the
- * call's rounds (returning one is a type error naming {@link ResolverToolInputRequired}).
+ * call's rounds (returning one is a type error naming `ResolverToolInputRequired`).
  */
 export type ResolverToolHandler<
   I extends SchemaLike | undefined,

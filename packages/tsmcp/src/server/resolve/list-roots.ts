@@ -29,7 +29,7 @@ export class ListRootsMarker {
  * `resolver("roots", () => listRoots())`. The consumer receives the client's `ListRootsResult`;
  * the client must declare `roots`. Spec: client/roots.
  *
- * @deprecated Roots are deprecated in MCP 2026-07-28; see README.md#deprecations.
+ * @deprecated Roots are deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
  */
 export function listRoots(): ListRootsMarker {
   return new ListRootsMarker();

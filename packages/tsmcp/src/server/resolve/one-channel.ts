@@ -43,7 +43,7 @@ export interface ResolverToolInputRequired {
 
 /**
  * `T` without the arms an `InputRequiredResult` fits: `unknown` becomes {@link NotInputRequired};
- * an arm tagged `resultType: "input_required"` becomes {@link ResolverToolInputRequired}; every
+ * an arm tagged `resultType: "input_required"` becomes `ResolverToolInputRequired`; every
  * other object arm (arrays included, so the compiler names the rule rather than an array's missing
  * methods) refuses a `resultType` other than "complete". Distributes over unions.
  */
@@ -70,7 +70,7 @@ export function oneChannelViolation(tool: string): string {
 /**
  * What the handler of a tool with resolvers may return: `T` without its `InputRequiredResult`
  * arms ({@link WithoutInputRequired}), or a promise of that. The promise arm is tagged too, so a
- * returned `InputRequiredResult` is matched against {@link ResolverToolInputRequired} and the
+ * returned `InputRequiredResult` is matched against `ResolverToolInputRequired` and the
  * compiler's message states the rule.
  */
 export type ResolverToolReturn<T> =

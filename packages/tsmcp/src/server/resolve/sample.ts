@@ -97,7 +97,7 @@ export class SampleMarker {
  * @throws TypeError for params that are not a valid `CreateMessageRequestParams`, no messages, or
  *   tool results that do not answer the tool uses right before them; RangeError for `maxTokens` < 1.
  *
- * @deprecated Sampling is deprecated in MCP 2026-07-28; see README.md#deprecations.
+ * @deprecated Sampling is deprecated in MCP 2026-07-28; see docs/eras.md#deprecations.
  */
 export function sample(params: CreateMessageRequestParams): SampleMarker {
   return new SampleMarker(params);

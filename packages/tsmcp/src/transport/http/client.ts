@@ -144,9 +144,8 @@ export class HttpClientTransport implements Transport {
   }
 
   /**
-   * {@inheritDoc Transport.setProtocolEra}
-   *
-   * At `legacy`, the GET stream opens when the server gave a session id (a server without
+   * Switches to the 2025-era wire after a successful `initialize`, or back to modern (see
+   * {@link Transport.setProtocolEra}). At `legacy`, the GET stream opens when the server gave a session id (a server without
    * sessions has no stream for messages outside a request). Back at `modern`, the GET stream
    * closes and the session id is forgotten.
    */
@@ -201,7 +200,7 @@ export class HttpClientTransport implements Transport {
     );
   }
 
-  /** Sends a notification; the server must answer 202 Accepted. {@inheritDoc Transport.notify} */
+  /** Sends a notification; the server must answer 202 Accepted (see {@link Transport.notify}). */
   async notify(notification: JSONRPCNotification): Promise<void> {
     await this.#withController(undefined, async (signal) => {
       const session = this.#sessionId;

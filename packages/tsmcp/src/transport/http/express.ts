@@ -27,10 +27,10 @@ import { createExchangeHandler, type HttpHandlerOptions } from "./server-handler
  * JSON, a body over its limit) are answered by Express's error handler, not as JSON-RPC. Without a body parser,
  * every limit and refusal is the handler's. The request's `AbortSignal` aborts when the response
  * closes before it finished; SSE answers stream as they are written. `handler.close()` ends every
- * handshake-era session. Options and answers as {@link createHttpHandler}, plus -32600 (HTTP 400)
+ * handshake-era session. Options and answers as `createHttpHandler` (tsmcp/transport), plus -32600 (HTTP 400)
  * for a missing or malformed `Host`.
  *
- * @throws as {@link createHttpHandler} does, when built.
+ * @throws as `createHttpHandler` (tsmcp/transport) does, when built.
  */
 export function mcpExpress(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): NodeListener {
   return nodeListenerOf(createExchangeHandler(dispatcher, options, "mcpExpress"));

@@ -62,10 +62,10 @@ export type McpFastifyPlugin = (instance: FastifyInstanceLike) => Promise<void>;
  * (Fastify's `bodyLimit` does not apply); a `request.body` something set anyway is used as
  * `createNodeListener` uses `req.body`. The request's `AbortSignal` aborts when the response closes
  * before it finished; SSE answers stream as they are written. Handshake-era sessions end when the
- * app closes. Options and answers as {@link createHttpHandler}, plus -32600 (HTTP 400) for a
+ * app closes. Options and answers as `createHttpHandler` (tsmcp/transport), plus -32600 (HTTP 400) for a
  * missing or malformed `Host`.
  *
- * @throws TypeError for a `path` not starting with "/"; otherwise as {@link createHttpHandler}
+ * @throws TypeError for a `path` not starting with "/"; otherwise as `createHttpHandler` (tsmcp/transport)
  *   does, when built.
  */
 export function mcpFastify(dispatcher: Dispatcher, options: McpFastifyOptions = {}): McpFastifyPlugin {

@@ -92,7 +92,7 @@ export function writeNodeAnswer(
  * createServer(listener).listen(3000, "127.0.0.1");   // every path is the endpoint
  * ```
  *
- * It answers every request it is given as {@link createHttpHandler} does (route by path before it,
+ * It answers every request it is given as `createHttpHandler` (tsmcp/transport) does (route by path before it,
  * if needed), plus -32600 (HTTP 400) for a missing or malformed `Host`. On `node:http2`'s
  * compatibility API (`http2.createServer(listener)`, or `createSecureServer` with `allowHTTP1`) the
  * authority is read from `:authority` when there is no `Host`, pseudo-headers are left out of the
@@ -108,7 +108,7 @@ export function writeNodeAnswer(
  * response closes before it finished. Server timeouts, connection caps and the graceful drain are
  * the server's: use `serve` to have them set.
  *
- * @throws as {@link createHttpHandler} does, when built.
+ * @throws as `createHttpHandler` (tsmcp/transport) does, when built.
  */
 export function createNodeListener(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): NodeListener {
   return nodeListenerOf(createExchangeHandler(dispatcher, options, "createNodeListener"));

@@ -81,7 +81,7 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
  * ```
  *
  * Bound to loopback (the default), the allowed hosts are `localhost`, `127.0.0.1`, `[::1]` and the
- * bound host. The endpoint answers as {@link createHttpHandler} does; other paths get a plain 404;
+ * bound host. The endpoint answers as `createHttpHandler` (tsmcp/transport) does; other paths get a plain 404;
  * a missing or malformed `Host`, or a malformed request target, gets -32600 (HTTP 400).
  *
  * @throws TypeError for a bad option, or a non-loopback `host` without `allowedHosts`; RangeError

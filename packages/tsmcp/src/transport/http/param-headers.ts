@@ -71,7 +71,7 @@ function describeBodyValue(value: unknown): string {
 }
 
 /**
- * A body value for an error's `data`: a string cut as {@link truncate} does; an object or array
+ * A body value for an error's `data`: a string cut as `truncate` does; an object or array
  * whose JSON is longer than that limit as its cut JSON text; anything else as it is.
  */
 function boundBodyValue(value: unknown): unknown {

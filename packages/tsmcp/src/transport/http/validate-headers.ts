@@ -25,7 +25,7 @@ export function truncate(value: string): string {
   return truncateText(value, QUOTE_LIMIT);
 }
 
-/** `value` in single quotes for an error message, cut as {@link truncate} does. */
+/** `value` in single quotes for an error message, cut as `truncate` does. */
 export function quote(value: string): string {
   return `'${truncate(value)}'`;
 }
@@ -151,7 +151,7 @@ function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri")
  *
  * @returns `undefined` when the headers agree with the body, else the -32020 `McpError` to answer
  *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`, both cut
- *   as {@link truncate} does). Never throws.
+ *   as `truncate` does). Never throws.
  */
 export function validateRequestHeaders(request: JSONRPCRequest, headers: HeaderReader): McpError | undefined {
   const methodError = checkHeader(headers, MCP_HEADERS.method, request.method, false);

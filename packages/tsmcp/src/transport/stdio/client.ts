@@ -102,7 +102,12 @@ export class StdioClientTransport implements Transport {
   readonly sendsHttpHeaders = false;
   /** Notifications that belong to no in-flight request. */
   onNotification?: (notification: JSONRPCNotification) => void;
-  /** {@inheritDoc Transport.onRequest} */
+  /**
+   * Answers a request the server sends on a 2025-era connection (`elicitation/create`,
+   * `sampling/createMessage`, `roots/list`, `ping`). Set by the session. Resolves with the result
+   * object, or rejects with an `McpError` whose code, message and data become the JSON-RPC error
+   * sent back (any other rejection answers -32603). When unset, the transport answers -32601.
+   */
   onRequest?: (request: JSONRPCRequest, options: IncomingRequestOptions) => Promise<Record<string, unknown>>;
   /**
    * Problems that belong to no request: unparseable or over-long lines from the server, error
@@ -163,7 +168,6 @@ export class StdioClientTransport implements Transport {
   /**
    * Records the era. At `legacy`, a server's `notifications/cancelled` concerns only the server's
    * own requests, and once the process has exited only `initialize` starts a new one.
-   * {@inheritDoc Transport.setProtocolEra}
    */
   setProtocolEra(era: ProtocolEra): void {
     this.#era = era.kind;
