@@ -109,7 +109,7 @@ async function login(env: Record<string, string>, ...extra: string[]) {
   return { run: await running.exited, page, authorizationUrl };
 }
 
-/** Each test runs the command up to four times in a row, a process each (tsx compiles at every start). */
+/** Each test runs the command up to four times in a row, a process each. */
 const SEVERAL_PROCESSES = { timeout: 60_000 };
 
 describe("tsmcp against a protected server", () => {

@@ -34,7 +34,7 @@ function createHostileServer(): MCPServer {
   return mcp;
 }
 
-/** Each test runs several commands, a process each (tsx compiles at every start). */
+/** Each test runs several commands, a process each. */
 const SEVERAL_PROCESSES = { timeout: 60_000 };
 
 describe("tsmcp and a server's control characters", () => {
