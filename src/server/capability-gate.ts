@@ -2,9 +2,8 @@
  * The capability gate: a server must not ask the client for input of a kind the client did not
  * declare (on this request's `_meta` at 2026-07-28, in the handshake on a 2025-era session). Which
  * capability each embedded input request needs (from `required-capability.ts`), and the middleware
- * that refuses a hand-built
- * `InputRequiredResult` asking for an undeclared kind with -32021 and `data.requiredCapabilities`
- * before it goes out. Spec: basic/patterns/mrtr, basic/index §Error Codes (-32021).
+ * that refuses a hand-built `InputRequiredResult` asking for an undeclared kind with -32021 and
+ * `data.requiredCapabilities` before it goes out. Spec: basic/patterns/mrtr, basic/index §Error Codes (-32021).
  */
 import { isInputRequired } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/schema/base.js";
