@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { deferred } from "../protocol/async.js";
 import { methodNotFound } from "../protocol/errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { LoggingMessageNotificationParams } from "../protocol/schema/methods.js";
@@ -18,6 +19,8 @@ import { Client } from "./client.js";
 
 /** Resolves with the abort reason of the `wait` tool's last call once the server sees it cancelled. */
 let waitCancelled: Promise<unknown> | undefined;
+/** Resolved when the `wait` tool's handler runs. */
+let waitStarted = deferred<void>();
 
 function createServer(): MCPServer {
   const mcp = new MCPServer("http-peer", { version: "1.0.0" });
@@ -25,6 +28,7 @@ function createServer(): MCPServer {
     waitCancelled = new Promise((resolve) =>
       ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason)),
     );
+    waitStarted.resolve();
     await waitCancelled;
     return "cancelled";
   });
@@ -70,6 +74,7 @@ describe("Client.connect over Streamable HTTP", () => {
 
   beforeEach(async () => {
     waitCancelled = undefined;
+    waitStarted = deferred<void>();
     handle = await serve(createServer(), { keepAliveMs: 0 });
   });
 
@@ -122,7 +127,7 @@ describe("Client.connect over Streamable HTTP", () => {
     const client = await connect(handle.url, { protocolVersion: "legacy" });
     const controller = new AbortController();
     const call = client.callTool("wait", {}, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitStarted.promise;
     controller.abort(new Error("the user gave up"));
     await expect(call).rejects.toThrow("the user gave up");
     expect(waitCancelled).toBeDefined();
