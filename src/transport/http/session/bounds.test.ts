@@ -55,7 +55,7 @@ describe.each([
     served = await frontEnd(dispatcher, { maxSessions: 1 });
     const busy = await initialize(served.url);
     const waiting = callTool(served.url, busy, 1, "wait");
-    for (let i = 0; i < 100 && dispatcher.envs.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await dispatcher.until(() => dispatcher.envs.length >= 2);
     const refused = await post(served.url, initializeRequest(7), legacyHeaders(undefined, ""));
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
