@@ -10,6 +10,7 @@ import { deferred } from "../protocol/async.js";
 import { methodNotFound } from "../protocol/errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { LoggingMessageNotificationParams } from "../protocol/schema/methods.js";
+import { recordingLogger } from "../server/mcp/mcp-test-fixtures.js";
 import { MCPServer } from "../server/mcp/server.js";
 import type { Dispatcher } from "../transport/dispatcher.js";
 import type { HttpClientTransport } from "../transport/http/client.js";
@@ -22,8 +23,11 @@ let waitCancelled: Promise<unknown> | undefined;
 /** Resolved when the `wait` tool's handler runs. */
 let waitStarted = deferred<void>();
 
+/** What the servers of this file logged: only the warning that their requestState key is process-local. */
+let logged = recordingLogger();
+
 function createServer(): MCPServer {
-  const mcp = new MCPServer("http-peer", { version: "1.0.0" });
+  const mcp = new MCPServer("http-peer", { version: "1.0.0", logger: logged });
   mcp.tool("wait", { inputSchema: z.object({}) }, async (_args, ctx) => {
     waitCancelled = new Promise((resolve) =>
       ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason)),
@@ -67,6 +71,19 @@ function handshakeOnly(mcp: MCPServer): Dispatcher {
 function textOf(result: { content: unknown[] }): string {
   return (result.content as { text: string }[]).map((part) => part.text).join("");
 }
+
+beforeEach(() => {
+  logged = recordingLogger();
+});
+
+afterEach(() => {
+  const unexpected = logged.records.filter(
+    ({ level, message }) =>
+      (level === "warn" || level === "error") &&
+      !message.startsWith("MCPServer: requestState is sealed with a process-local key"),
+  );
+  expect(unexpected).toEqual([]);
+});
 
 describe("Client.connect over Streamable HTTP", () => {
   let handle: HttpServerHandle;
