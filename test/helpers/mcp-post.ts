@@ -1,7 +1,7 @@
 /**
- * One MCP request over real HTTP, for auth tests: a 2026-07-28 request (its `_meta` and mirrored
+ * One MCP request over real HTTP, exactly as given: a 2026-07-28 request (its `_meta` and mirrored
  * headers) or a 2025-era one on a session, with an optional bearer token; resolves with the
- * status, the challenge, the session id and the parsed JSON body.
+ * status, the content type, the challenge, the session id and the parsed JSON body.
  */
 import type { JSONRPCRequest } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
 import { requestMetadataHeaders } from "../../packages/tsmcp/src/transport/http/headers.js";
@@ -38,10 +38,10 @@ export function onSession(sessionId: string): Record<string, string> {
   return { "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" };
 }
 
-/** POSTs `message` to `url` with `token` (if any) and `extra` headers. */
+/** POSTs `message` to `url` as is, with `token` (if any) and `extra` headers. */
 export async function post(
   url: string | URL,
-  message: JSONRPCRequest,
+  message: Pick<JSONRPCRequest, "method" | "params"> & { readonly jsonrpc?: string; readonly id?: unknown },
   token?: string,
   extra: Record<string, string> = {},
 ) {
@@ -59,6 +59,7 @@ export async function post(
   const text = await response.text();
   return {
     status: response.status,
+    contentType: response.headers.get("content-type"),
     challenge: response.headers.get("www-authenticate"),
     sessionId: response.headers.get("mcp-session-id"),
     // biome-ignore lint/suspicious/noExplicitAny: tests read the response's fields directly

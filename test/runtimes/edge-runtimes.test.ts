@@ -6,7 +6,8 @@
  * `requestState`. On Bun and Deno a client process of the same runtime does the whole flow; on
  * workerd a client worker does it through a service binding, and a Node.js client over the socket.
  * The tool's arguments are a raw JSON Schema with a `pattern`, so on workerd (no code generation)
- * they are interpreted. A runtime that cannot be installed is skipped with its reason printed.
+ * they are interpreted. A runtime that cannot be installed is skipped with its reason printed, or,
+ * in CI, fails its test with that reason.
  * Spec: basic/patterns/mrtr, client/elicitation.
  */
 import { randomBytes } from "node:crypto";
@@ -17,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provision } from "../../examples/edge/client.js";
 import { Client } from "../../packages/tsmcp/src/client/client.js";
 import { buildScratchPackage, type Scratch } from "./bundle.js";
-import { ensureRuntime, type Runtime, type RuntimeName } from "./install.js";
+import { ensureRuntime, type Runtime, type RuntimeName, runtimeVerdict } from "./install.js";
 import { firstLine, runToEnd, type Started, start } from "./processes.js";
 
 const STATE_KEY = randomBytes(32).toString("base64url");
@@ -29,18 +30,26 @@ const runtimes = Object.fromEntries(
   ),
 ) as Record<RuntimeName, Runtime>;
 for (const [name, runtime] of Object.entries(runtimes)) {
-  if (!runtime.ok) console.log(`edge runtimes: ${name} SKIPPED: ${runtime.reason}`);
+  if (runtimeVerdict(runtime) === "skip" && !runtime.ok) {
+    console.log(`edge runtimes: ${name} SKIPPED: ${runtime.reason}`);
+  }
 }
 
-/** The test's title, with the reason it is skipped when it is. */
+/** The test's title, with the reason it is skipped or fails when it is. */
 function title(name: RuntimeName, what: string): string {
   const runtime = runtimes[name];
-  return runtime.ok ? `${what} (${name} ${runtime.version})` : `${what} (SKIPPED: ${runtime.reason})`;
+  if (runtime.ok) return `${what} (${name} ${runtime.version})`;
+  return `${what} (${runtimeVerdict(runtime) === "fail" ? "NOT INSTALLED" : "SKIPPED"}: ${runtime.reason})`;
+}
+
+/** Skipped outside CI when the runtime is missing; in CI such a test runs and fails in `binary`. */
+function skipped(name: RuntimeName): boolean {
+  return runtimeVerdict(runtimes[name]) === "skip";
 }
 
 function binary(name: RuntimeName): string {
   const runtime = runtimes[name];
-  if (!runtime.ok) throw new Error(`${name} is not installed`);
+  if (!runtime.ok) throw new Error(`${name} is not installed: ${runtime.reason}`);
   return runtime.binary;
 }
 
@@ -98,18 +107,19 @@ describe.each([
     conditions: ["deno"],
   },
 ])("on $name", ({ name, args, conditions }) => {
-  it.skipIf(!runtimes[name].ok)(
+  it.skipIf(skipped(name))(
     title(
       name,
       "the web handler serves a multi round-trip elicitation, and a client on the same runtime completes it",
     ),
     async () => {
+      const runtime = binary(name);
       const server = await built().bundle(`examples/edge/${name}.ts`, `${name}-server.mjs`, conditions);
       const client = await built().bundle("test/runtimes/client-main.ts", `${name}-client.mjs`, conditions);
       const env = { STATE_KEY, PORT: "0", DENO_DIR: join(built().root, "deno"), DENO_NO_UPDATE_CHECK: "1" };
-      const url = await listeningUrl(start(binary(name), args(server), env));
+      const url = await listeningUrl(start(runtime, args(server), env));
       await checkServer(url);
-      const printed = await runToEnd(binary(name), args(client), { ...env, TSMCP_URL: url });
+      const printed = await runToEnd(runtime, args(client), { ...env, TSMCP_URL: url });
       expect(JSON.parse(printed)).toEqual({ text: "Provisioned orders in eu-west-1" });
     },
     FLOW_TIMEOUT_MS,
@@ -158,18 +168,19 @@ async function workerdPorts(started: Started): Promise<{ server: number; client:
 }
 
 describe("on workerd", () => {
-  it.skipIf(!runtimes.workerd.ok)(
+  it.skipIf(skipped("workerd"))(
     title(
       "workerd",
       "a worker serves a multi round-trip elicitation with raw JSON Schemas, to a client worker and a Node.js client",
     ),
     async () => {
+      const workerd = binary("workerd");
       const conditions = ["workerd", "worker", "browser"];
       await built().bundle("examples/edge/worker.ts", "workerd-server.mjs", conditions);
       await built().bundle("test/runtimes/client-worker.ts", "workerd-client.mjs", conditions);
       await writeFile(join(built().root, "workerd.capnp"), workerdConfig());
       const started = start(
-        binary("workerd"),
+        workerd,
         ["serve", "workerd.capnp", "--control-fd=3", "--verbose"],
         {},
         built().root,

@@ -5,7 +5,8 @@
  * Each npm package ships its binary in a platform package among its optional dependencies; the
  * binary is run directly, so no install script is needed (`--ignore-scripts`). The workerd binary is
  * run without Node.js (no wrangler, no miniflare), so no newer Node is needed either. Set
- * `TSMCP_SKIP_RUNTIMES=1` to skip these tests (each skip prints its reason).
+ * `TSMCP_SKIP_RUNTIMES=1` to skip these tests (each skip prints its reason); in CI (`CI` set to
+ * anything but `false` or `0`) a runtime that is not there fails its test instead.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -44,6 +45,39 @@ export type Runtime =
 const CACHE = process.env.TSMCP_RUNTIMES_CACHE ?? join(homedir(), ".cache", "tsmcp", "runtimes");
 const INSTALL_TIMEOUT_MS = 180_000;
 
+/**
+ * npm's flags for the install: one quick retry. npm refuses a `fetch-retry-maxtimeout` below
+ * `fetch-retry-mintimeout` (10 s by default), so both are given.
+ */
+export const NPM_INSTALL_FLAGS = [
+  "--no-audit",
+  "--no-fund",
+  "--ignore-scripts",
+  "--loglevel=error",
+  "--fetch-retries=1",
+  "--fetch-retry-mintimeout=1000",
+  "--fetch-retry-maxtimeout=5000",
+  "--save-exact",
+] as const;
+
+/** Whether `env` is a CI run, where a runtime that is not there fails instead of skipping. */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== "" && value !== "false" && value !== "0";
+}
+
+/**
+ * What a test does with `runtime`: `run` it, `skip` with the reason printed, or (in CI) `fail`
+ * with the reason, so a suite never passes there with its runtimes missing.
+ */
+export function runtimeVerdict(
+  runtime: Runtime,
+  env: NodeJS.ProcessEnv = process.env,
+): "run" | "skip" | "fail" {
+  if (runtime.ok) return "run";
+  return isCi(env) ? "fail" : "skip";
+}
+
 function findBinary(folder: string, runtime: RuntimePackage): string | undefined {
   const scope = join(folder, "node_modules", runtime.scope);
   if (!existsSync(scope)) return undefined;
@@ -75,21 +109,10 @@ export async function ensureRuntime(name: RuntimeName): Promise<Runtime> {
       const scratch = await mkdtemp(join(CACHE, `.${runtime.name}-`));
       try {
         await writeFile(join(scratch, "package.json"), '{"private":true}\n');
-        await run(
-          "npm",
-          [
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--ignore-scripts",
-            "--loglevel=error",
-            "--fetch-retries=1",
-            "--fetch-retry-maxtimeout=5000",
-            "--save-exact",
-            `${runtime.name}@${runtime.version}`,
-          ],
-          { cwd: scratch, timeout: INSTALL_TIMEOUT_MS },
-        );
+        await run("npm", ["install", ...NPM_INSTALL_FLAGS, `${runtime.name}@${runtime.version}`], {
+          cwd: scratch,
+          timeout: INSTALL_TIMEOUT_MS,
+        });
         if (findBinary(scratch, runtime) === undefined) {
           return {
             ok: false,

@@ -6,9 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { deferred } from "../protocol/async.js";
 import { methodNotFound } from "../protocol/errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { LoggingMessageNotificationParams } from "../protocol/schema/methods.js";
+import { recordingLogger } from "../server/mcp/mcp-test-fixtures.js";
 import { MCPServer } from "../server/mcp/server.js";
 import type { Dispatcher } from "../transport/dispatcher.js";
 import type { HttpClientTransport } from "../transport/http/client.js";
@@ -18,13 +20,19 @@ import { Client } from "./client.js";
 
 /** Resolves with the abort reason of the `wait` tool's last call once the server sees it cancelled. */
 let waitCancelled: Promise<unknown> | undefined;
+/** Resolved when the `wait` tool's handler runs. */
+let waitStarted = deferred<void>();
+
+/** What the servers of this file logged: only the warning that their requestState key is process-local. */
+let logged = recordingLogger();
 
 function createServer(): MCPServer {
-  const mcp = new MCPServer("http-peer", { version: "1.0.0" });
+  const mcp = new MCPServer("http-peer", { version: "1.0.0", logger: logged });
   mcp.tool("wait", { inputSchema: z.object({}) }, async (_args, ctx) => {
     waitCancelled = new Promise((resolve) =>
       ctx.signal.addEventListener("abort", () => resolve(ctx.signal.reason)),
     );
+    waitStarted.resolve();
     await waitCancelled;
     return "cancelled";
   });
@@ -64,12 +72,26 @@ function textOf(result: { content: unknown[] }): string {
   return (result.content as { text: string }[]).map((part) => part.text).join("");
 }
 
+beforeEach(() => {
+  logged = recordingLogger();
+});
+
+afterEach(() => {
+  const unexpected = logged.records.filter(
+    ({ level, message }) =>
+      (level === "warn" || level === "error") &&
+      !message.startsWith("MCPServer: requestState is sealed with a process-local key"),
+  );
+  expect(unexpected).toEqual([]);
+});
+
 describe("Client.connect over Streamable HTTP", () => {
   let handle: HttpServerHandle;
   const clients: Client[] = [];
 
   beforeEach(async () => {
     waitCancelled = undefined;
+    waitStarted = deferred<void>();
     handle = await serve(createServer(), { keepAliveMs: 0 });
   });
 
@@ -122,7 +144,7 @@ describe("Client.connect over Streamable HTTP", () => {
     const client = await connect(handle.url, { protocolVersion: "legacy" });
     const controller = new AbortController();
     const call = client.callTool("wait", {}, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitStarted.promise;
     controller.abort(new Error("the user gave up"));
     await expect(call).rejects.toThrow("the user gave up");
     expect(waitCancelled).toBeDefined();

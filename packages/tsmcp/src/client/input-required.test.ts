@@ -96,7 +96,8 @@ describe("the input-required loop's bounds", () => {
       async (_request, key) => {
         running += 1;
         peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        // One turn of the event loop: every callback allowed to start has started by then.
+        await new Promise((resolve) => setImmediate(resolve));
         running -= 1;
         return { action: "accept", content: { key } };
       },
@@ -190,7 +191,8 @@ describe("a Client facing a round with too many input requests", () => {
       elicitationCallback: async () => {
         running += 1;
         peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        // One turn of the event loop: every callback allowed to start has started by then.
+        await new Promise((resolve) => setImmediate(resolve));
         running -= 1;
         return ACCEPT;
       },

@@ -60,7 +60,8 @@ describe("deferred", () => {
     process.on("unhandledRejection", unhandled);
     try {
       deferred<number>({ handled: true }).reject(new Error("quiet"));
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Node reports unhandled rejections once the microtasks drain, before the next turn.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       process.off("unhandledRejection", unhandled);

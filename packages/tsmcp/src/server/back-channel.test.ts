@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { requestMeta, rpc } from "../../../../test/helpers/meta.js";
+import { deferred } from "../protocol/async.js";
 import { McpError } from "../protocol/errors.js";
 import type { ClientCapabilities } from "../protocol/schema/base.js";
 import type { BackChannelRequest } from "../transport/dispatcher.js";
@@ -200,8 +201,10 @@ describe("ctx back-channel calls on a 2025-era session", () => {
     await handshake(server, session, { elicitation: {} });
     const controller = new AbortController();
     let seenSignal: AbortSignal | undefined;
+    const sent = deferred<void>();
     const request: BackChannelRequest = (_method, _params, options) => {
       seenSignal = options?.signal;
+      sent.resolve();
       return new Promise((_resolve, reject) => {
         options?.signal?.addEventListener("abort", () => reject(options.signal?.reason));
       });
@@ -210,7 +213,7 @@ describe("ctx back-channel calls on a 2025-era session", () => {
       legacyRequest("tools/call", { name: "ask" }),
       legacyEnv(session, { request, signal: controller.signal }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sent.promise;
     expect(seenSignal?.aborted).toBe(false);
     controller.abort(new McpError(-32800, "Request cancelled"));
     expect(seenSignal?.aborted).toBe(true);

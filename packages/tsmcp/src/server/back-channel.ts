@@ -10,55 +10,14 @@ import { McpError } from "../protocol/errors.js";
 import type { ClientCapabilities } from "../protocol/schema/base.js";
 import type { RequestEnvironment } from "../transport/dispatcher.js";
 import { describeIssue } from "./request-meta.js";
-
-/** A capability a server -> client request needs the client to have declared. */
-export interface BackChannelCapability {
-  /** How the error message names it: "form elicitation", "URL elicitation", "sampling", ... */
-  readonly label: string;
-  /** The `requiredCapabilities` of the -32021 error's `data`. */
-  readonly requiredCapabilities: ClientCapabilities;
-  /** True when `capabilities` declares it. */
-  readonly isDeclared: (capabilities: ClientCapabilities) => boolean;
-}
-
-/** Form elicitation: `elicitation.form`, or a bare `elicitation: {}` (neither mode named). */
-export const FORM_ELICITATION: BackChannelCapability = {
-  label: "form elicitation",
-  requiredCapabilities: { elicitation: { form: {} } },
-  isDeclared: ({ elicitation }) =>
-    elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
-};
-/** URL elicitation: `elicitation.url` only. */
-export const URL_ELICITATION: BackChannelCapability = {
-  label: "URL elicitation",
-  requiredCapabilities: { elicitation: { url: {} } },
-  isDeclared: ({ elicitation }) => elicitation?.url !== undefined,
-};
-/** Sampling without tools. */
-export const SAMPLING: BackChannelCapability = {
-  label: "sampling",
-  requiredCapabilities: { sampling: {} },
-  isDeclared: ({ sampling }) => sampling !== undefined,
-};
-/** Sampling with `tools` or `toolChoice`. */
-export const SAMPLING_TOOLS: BackChannelCapability = {
-  label: "sampling.tools",
-  requiredCapabilities: { sampling: { tools: {} } },
-  isDeclared: ({ sampling }) => sampling?.tools !== undefined,
-};
-/** Roots. */
-export const ROOTS: BackChannelCapability = {
-  label: "roots",
-  requiredCapabilities: { roots: {} },
-  isDeclared: ({ roots }) => roots !== undefined,
-};
+import { missingCapability, type RequiredCapability } from "./required-capability.js";
 
 /** One server -> client request to make. */
 export interface BackChannelCall<Result> {
   readonly method: string;
   readonly params: Record<string, unknown> | undefined;
   /** What the client must have declared; undefined for `ping`. */
-  readonly capability: BackChannelCapability | undefined;
+  readonly capability: RequiredCapability | undefined;
   /** The schema the client's result must satisfy. */
   readonly result: z.ZodType<Result>;
 }
@@ -94,11 +53,7 @@ export async function requestOverBackChannel<Result>(
   if (send === undefined) throw noBackChannel(call.method);
   const { capability } = call;
   if (capability !== undefined && !capability.isDeclared(capabilities)) {
-    throw McpError.of(
-      "MISSING_REQUIRED_CLIENT_CAPABILITY",
-      `Client did not declare the ${capability.label} capability required by '${call.method}'`,
-      { requiredCapabilities: structuredClone(capability.requiredCapabilities) },
-    );
+    throw missingCapability(capability, `'${call.method}'`);
   }
   const signal = options?.signal === undefined ? env.signal : AbortSignal.any([env.signal, options.signal]);
   signal.throwIfAborted();

@@ -1,66 +1,23 @@
 /**
  * The capability gate: a server must not ask the client for input of a kind the client did not
- * declare (on this request's `_meta` at 2026-07-28, in the handshake on a 2025-era session). What
- * each kind of input request needs, and the middleware that refuses a hand-built
- * `InputRequiredResult` asking for an undeclared kind with -32021 and `data.requiredCapabilities`
- * before it goes out. Spec: basic/patterns/mrtr, basic/index §Error Codes (-32021).
+ * declare (on this request's `_meta` at 2026-07-28, in the handshake on a 2025-era session). Which
+ * capability each embedded input request needs (from `required-capability.ts`), and the middleware
+ * that refuses a hand-built `InputRequiredResult` asking for an undeclared kind with -32021 and
+ * `data.requiredCapabilities` before it goes out. Spec: basic/patterns/mrtr, basic/index §Error Codes (-32021).
  */
-import { McpError } from "../protocol/errors.js";
 import { isInputRequired } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/schema/base.js";
 import type { InputRequest } from "../protocol/schema/input.js";
 import type { Middleware } from "./middleware.js";
-
-/** What one kind of input request needs the client to have declared. */
-export interface RequiredCapability {
-  /** How the error message names it: "form elicitation", "URL elicitation", "sampling", ... */
-  readonly label: string;
-  /** The `requiredCapabilities` of the -32021 error's `data`. */
-  readonly requiredCapabilities: ClientCapabilities;
-  /** True when `capabilities` declares it. */
-  readonly isDeclared: (capabilities: ClientCapabilities) => boolean;
-}
-
-/** Form-mode elicitation: `elicitation: {}` (neither mode named) means form; URL-only does not. */
-export const FORM_ELICITATION: RequiredCapability = {
-  label: "form elicitation",
-  requiredCapabilities: { elicitation: { form: {} } },
-  isDeclared: ({ elicitation }) =>
-    elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined),
-};
-/** URL-mode elicitation: only an explicit `elicitation.url` declares it. */
-export const URL_ELICITATION: RequiredCapability = {
-  label: "URL elicitation",
-  requiredCapabilities: { elicitation: { url: {} } },
-  isDeclared: ({ elicitation }) => elicitation?.url !== undefined,
-};
-/** Sampling without tools. */
-export const SAMPLING: RequiredCapability = {
-  label: "sampling",
-  requiredCapabilities: { sampling: {} },
-  isDeclared: ({ sampling }) => sampling !== undefined,
-};
-/** Sampling with `tools` or `toolChoice`. */
-export const SAMPLING_TOOLS: RequiredCapability = {
-  label: "sampling.tools",
-  requiredCapabilities: { sampling: { tools: {} } },
-  isDeclared: ({ sampling }) => sampling?.tools !== undefined,
-};
-/** `roots/list`. */
-export const ROOTS: RequiredCapability = {
-  label: "roots",
-  requiredCapabilities: { roots: {} },
-  isDeclared: ({ roots }) => roots !== undefined,
-};
-
-/** The -32021 error for a missing capability, `what` naming who needs it (`resolver 'x'`). */
-export function missingCapability(required: RequiredCapability, what: string): McpError {
-  return McpError.of(
-    "MISSING_REQUIRED_CLIENT_CAPABILITY",
-    `Client did not declare the ${required.label} capability required by ${what}`,
-    { requiredCapabilities: structuredClone(required.requiredCapabilities) },
-  );
-}
+import {
+  FORM_ELICITATION,
+  missingCapability,
+  type RequiredCapability,
+  ROOTS,
+  SAMPLING,
+  SAMPLING_TOOLS,
+  URL_ELICITATION,
+} from "./required-capability.js";
 
 /** The capability an embedded input request needs; undefined for a method this gate does not know. */
 export function inputRequestCapability(request: InputRequest): RequiredCapability | undefined {

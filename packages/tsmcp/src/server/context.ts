@@ -32,15 +32,9 @@ import type {
   LegacySession,
   RequestEnvironment,
 } from "../transport/dispatcher.js";
-import {
-  FORM_ELICITATION,
-  ROOTS,
-  requestOverBackChannel,
-  SAMPLING,
-  SAMPLING_TOOLS,
-  URL_ELICITATION,
-} from "./back-channel.js";
+import { requestOverBackChannel } from "./back-channel.js";
 import { notifyElicitationComplete } from "./elicitation-complete.js";
+import { FORM_ELICITATION, ROOTS, SAMPLING, SAMPLING_TOOLS, URL_ELICITATION } from "./required-capability.js";
 
 /** A progress update: `progress` must grow with every call. */
 export interface ProgressUpdate {

@@ -108,7 +108,8 @@ describe("a hand-built InputRequiredResult on a 2025-era session", () => {
     const request: BackChannelRequest = async (method, params, options) => {
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // One turn of the event loop: every request of the round is sent by then, if sent together.
+      await new Promise((resolve) => setImmediate(resolve));
       inFlight--;
       return tableBackChannel(CLIENT)(method, params, options);
     };

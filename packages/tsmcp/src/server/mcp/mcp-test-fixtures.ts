@@ -4,10 +4,10 @@
  * ends), a logger that records what it is told, and raw JSON-RPC posts for wire-level assertions.
  */
 import { onTestFinished } from "vitest";
+import { post } from "../../../../../test/helpers/mcp-post.js";
 import { Client, type ClientOptions } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../../protocol/versions.js";
-import { requestMetadataHeaders } from "../../transport/http/headers.js";
 import { serve } from "../../transport/http/node.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { MCPServer } from "./server.js";
@@ -70,14 +70,5 @@ export async function postRaw(
   capabilities: Record<string, unknown> = {},
 ): Promise<JSONRPCResponse> {
   const message = { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: rawMeta(capabilities) } };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      ...requestMetadataHeaders(message),
-    },
-    body: JSON.stringify(message),
-  });
-  return (await response.json()) as JSONRPCResponse;
+  return (await post(url, message)).body as JSONRPCResponse;
 }

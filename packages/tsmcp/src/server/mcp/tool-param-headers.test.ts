@@ -7,9 +7,9 @@
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
+import { post } from "../../../../../test/helpers/mcp-post.js";
 import { Client } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
-import { requestMetadataHeaders } from "../../transport/http/headers.js";
 import { serve } from "../../transport/http/node.js";
 import { resolver } from "../resolve/resolver.js";
 import { rawMeta } from "./mcp-test-fixtures.js";
@@ -82,17 +82,8 @@ async function callRaw(
 ): Promise<Answer> {
   const params = args === undefined ? { name } : { name, arguments: args };
   const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: rawMeta() } };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      ...requestMetadataHeaders(message),
-      ...headers,
-    },
-    body: JSON.stringify(message),
-  });
-  return { status: response.status, body: (await response.json()) as Answer["body"] };
+  const { status, body } = await post(url, message, undefined, headers);
+  return { status, body: body as Answer["body"] };
 }
 
 function expectAccepted(answer: Answer): void {

@@ -12,7 +12,7 @@ import {
   ROOTS,
   SAMPLING,
   SAMPLING_TOOLS,
-} from "../capability-gate.js";
+} from "../required-capability.js";
 import type { Question } from "./question.js";
 
 /** The capability `question` needs. */

@@ -28,11 +28,11 @@ describe("a raw JSON Schema pattern", () => {
       ok: false,
       issues: [{ path: "word", message: 'must match pattern "^(a+)+$"' }],
     });
-    const started = performance.now();
+    // Every check goes to the linear-time engine, whose cost is linear by construction.
     expect(check({ word: `${"a".repeat(40)}!` }).ok).toBe(false);
     expect(check({ word: `${"a".repeat(5000)}!` }).ok).toBe(false);
     expect(check({ word: "a".repeat(5000) }).ok).toBe(true);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(engine).toHaveBeenCalledTimes(4);
   });
 
   it("in patternProperties and propertyNames goes through the same engine, each pattern its own", () => {

@@ -4,10 +4,9 @@ import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { post } from "../../../../../test/helpers/mcp-post.js";
 import { ERRORS } from "../../protocol/errors.js";
-import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { HttpClientTransport } from "../../transport/http/client.js";
-import { requestMetadataHeaders } from "../../transport/http/headers.js";
 import { errorOf, request, stateOf, textOf } from "./state-test-fixtures.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -69,24 +68,6 @@ function startWorker(key: string, name: string): Promise<Worker> {
   });
 }
 
-/** POSTs `message` as is and returns the HTTP status, content type and parsed body. */
-async function post(url: string, message: JSONRPCRequest) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      ...requestMetadataHeaders(message),
-    },
-    body: JSON.stringify(message),
-  });
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-    body: (await response.json()) as unknown,
-  };
-}
-
 const FROZEN = {
   code: -32602,
   message: "Invalid or expired requestState",
@@ -116,8 +97,8 @@ describe("a fleet of server processes over Streamable HTTP", () => {
       expect(errorOf(await toBilling.request(provision({ requestState: token }, 3)))).toStrictEqual(FROZEN);
       // The frozen error is -32602, which the error table answers with HTTP 400.
       expect(ERRORS.INVALID_PARAMS).toStrictEqual({ code: -32602, httpStatus: 400 });
-      const raw = await post(billing.url, provision({ requestState: token }, 4));
-      expect(raw).toStrictEqual({
+      const { status, contentType, body } = await post(billing.url, provision({ requestState: token }, 4));
+      expect({ status, contentType, body }).toStrictEqual({
         status: 400,
         contentType: expect.stringMatching(/^application\/json\b/),
         body: { jsonrpc: "2.0", id: 4, error: FROZEN },

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { baseHeaders, META, post, rpc, SseReader } from "../http-test-fixtures.js";
 import { InMemoryEventStore } from "./event-store.js";
@@ -55,7 +56,7 @@ describe.each([
     served = await frontEnd(dispatcher, { maxSessions: 1 });
     const busy = await initialize(served.url);
     const waiting = callTool(served.url, busy, 1, "wait");
-    for (let i = 0; i < 100 && dispatcher.envs.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await dispatcher.until(() => dispatcher.envs.length >= 2);
     const refused = await post(served.url, initializeRequest(7), legacyHeaders(undefined, ""));
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
@@ -82,10 +83,14 @@ describe.each([
   });
 
   it("ends a session idle for sessionIdleTimeoutMs", async () => {
-    served = await frontEnd(scriptedDispatcher(), { sessionIdleTimeoutMs: 500 });
+    const dispatcher = scriptedDispatcher();
+    served = await frontEnd(dispatcher, { sessionIdleTimeoutMs: 500 });
     const sessionId = await initialize(served.url);
     expect((await callTool(served.url, sessionId, 1, "echo")).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const session = dispatcher.sessions[0];
+    expect(session?.signal.aborted).toBe(false);
+    // The session's signal aborts when it ends; nothing else touches it in between.
+    await once(session?.signal as AbortSignal, "abort");
     expect((await callTool(served.url, sessionId, 2, "echo")).status).toBe(404);
   });
 

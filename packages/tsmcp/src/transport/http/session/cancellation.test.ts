@@ -35,7 +35,7 @@ describe.each([
     served = await frontEnd(dispatcher);
     const sessionId = await initialize(served.url);
     const answer = callTool(served.url, sessionId, 5, "wait");
-    for (let i = 0; i < 100 && dispatcher.envs.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await dispatcher.until(() => dispatcher.envs.length >= 2);
     expect((await cancel(served.url, sessionId, 5)).status).toBe(202);
     const response = await answer;
     expect(response.headers.get("content-type")).toBe("text/event-stream");
@@ -62,7 +62,7 @@ describe.each([
       ...legacyHeaders(sessionId),
       Accept: "application/json",
     });
-    for (let i = 0; i < 100 && dispatcher.envs.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await dispatcher.until(() => dispatcher.envs.length >= 2);
     await cancel(served.url, sessionId, 7);
     const response = await answer;
     expect(response.status).toBe(202);

@@ -20,6 +20,8 @@ export interface ScriptedDispatcher extends Dispatcher {
   readonly sessions: LegacySession[];
   /** Resolves with the abort reason when the `wait` tool's signal aborts. */
   waitAborted: Promise<unknown>;
+  /** Resolves once `condition` holds, checked now and each time a message arrives. */
+  until(condition: () => boolean): Promise<void>;
 }
 
 const text = (value: string) => ({ content: [{ type: "text", text: value }] });
@@ -33,14 +35,23 @@ const text = (value: string) => ({ content: [{ type: "text", text: value }] });
  */
 export function scriptedDispatcher(): ScriptedDispatcher {
   let abortedWith!: (reason: unknown) => void;
+  const waiters: { condition: () => boolean; resolve: () => void }[] = [];
   const dispatcher: ScriptedDispatcher = {
     envs: [],
     sessions: [],
     waitAborted: new Promise((resolve) => {
       abortedWith = resolve;
     }),
+    until(condition) {
+      if (condition()) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ condition, resolve }));
+    },
     async handle(message, env) {
       dispatcher.envs.push({ message, env });
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.condition()) waiter.resolve();
+        else waiters.push(waiter);
+      }
       if (!("id" in message)) {
         if (message.method === "notifications/initialized" && env.session) env.session.initialized = true;
         return undefined;

@@ -280,7 +280,7 @@ describe.each([
   it("aborts the request notifications/cancelled names", async () => {
     const sessionId = await initialize(served.url);
     const pending = callTool(served.url, sessionId, 14, "wait");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await dispatcher.until(() => dispatcher.envs.some(({ message }) => "id" in message && message.id === 14));
     const cancelled = await post(
       served.url,
       {
