@@ -8,7 +8,7 @@ import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js
 import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";
 import { describeIssueFields, type SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
-import { compileJsonSchema, type JsonValidator } from "./json-schema.js";
+import { compileJsonSchema, type DeferredJsonValidator } from "./json-schema.js";
 import { validateStandard } from "./standard-validate.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
@@ -29,9 +29,9 @@ export type ElicitationAnswer<T> =
   | { status: "missing" }
   | { status: "invalid"; message: string };
 
-const jsonValidators = new WeakMap<object, JsonValidator>();
+const jsonValidators = new WeakMap<object, DeferredJsonValidator>();
 
-function jsonValidatorFor(schema: object): JsonValidator {
+function jsonValidatorFor(schema: object): DeferredJsonValidator {
   let validator = jsonValidators.get(schema);
   if (validator === undefined) {
     validator = compileJsonSchema(schema, "readElicitation schema");
@@ -61,8 +61,14 @@ function mismatch(issues: readonly SchemaIssue[]): { status: "invalid"; message:
  *
  * For URL-mode elicitations (no content), read `action` directly.
  *
+ * A raw JSON Schema needs the JSON Schema engines, which load on demand: the first raw schema
+ * registered in the process (or given here) starts loading them, and `await
+ * preloadJsonSchemaEngines()` at start-up has them ready; an accepted answer checked against a raw
+ * schema before they have loaded throws (it cannot wait: this function answers synchronously).
+ *
  * @throws TypeError when `schema` is neither a Standard Schema nor a JSON Schema object, ajv refuses
- *   a raw schema, or a Standard Schema validates asynchronously (use a synchronous schema).
+ *   a raw schema, an accepted answer must be checked against a raw schema before the JSON Schema
+ *   engines have loaded, or a Standard Schema validates asynchronously (use a synchronous schema).
  */
 export function readElicitation<S extends SchemaLike>(
   response: InputResponse | undefined,
@@ -94,6 +100,13 @@ export function readElicitation<S extends SchemaLike>(
     return { status: "invalid", message: "the answer was accepted without content" };
   if (validateJson !== undefined) {
     const issues = validateJson(content);
+    if (issues instanceof Promise) {
+      issues.catch(() => undefined);
+      throw new TypeError(
+        "readElicitation: the JSON Schema engines are still loading in this process, so a raw JSON " +
+          "Schema cannot be checked yet; await preloadJsonSchemaEngines() at start-up, or pass a zod schema",
+      );
+    }
     return issues === undefined ? { status: "accepted", content: content as Content } : mismatch(issues);
   }
   const result = validateStandard(schema as Extract<SchemaLike, { "~standard": unknown }>, content);
