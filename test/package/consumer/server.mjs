@@ -2,7 +2,16 @@
 // (an MRTR round, spec: basic/patterns/mrtr), served over Streamable HTTP on a free loopback port.
 // Prints the endpoint's URL on its first line of stdout, then serves until SIGTERM.
 import { serve } from "tsmcp/node";
-import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "tsmcp/server";
+import {
+  elicitationRequest,
+  inputRequired,
+  MCPServer,
+  preloadJsonSchemaEngines,
+  readElicitation,
+} from "tsmcp/server";
+
+// Raw JSON Schemas: load their engines once at start-up (a server of zod schemas never loads them).
+await preloadJsonSchemaEngines();
 
 const REGION = { type: "object", properties: { region: { type: "string" } }, required: ["region"] };
 

@@ -140,6 +140,7 @@ export {
   readElicitation,
 } from "./schema/elicitation-answer.js";
 export { type JsonSchemaObject, SUPPORTED_JSON_SCHEMA_DIALECTS } from "./schema/json-schema.js";
+export { preloadJsonSchemaEngines } from "./schema/json-schema-loader.js";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./schema/standard-schema.js";
 export {
   DEFAULT_JSON_SCHEMA_VALIDATOR,

@@ -3,9 +3,10 @@
  * issuer's JWKS (fetched over HTTP, cached, refetched when a token names an unknown key, at most
  * once per cooldown), the `typ` header (`at+jwt`), the issuer, the audience bound to this resource (RFC 8707), `exp` and `nbf`
  * with a small clock skew, an algorithm allow-list. Spec: basic/authorization §Token Handling,
- * §Token Audience Binding and Validation; RFC 9068 §4.
+ * §Token Audience Binding and Validation; RFC 9068 §4. `jose` itself loads on demand (when the
+ * first verifier is built), so a server without JWT auth never loads it.
  */
-import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import type { JWTPayload, JWTVerifyGetKey } from "jose";
 import { checkInteger, checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
 import type { AuthInfo } from "../../transport/dispatcher.js";
 import { DEFAULT_CLOCK_SKEW_MS, InvalidTokenError, scopesOfClaims, type TokenVerifier } from "./verifier.js";
@@ -69,17 +70,30 @@ export interface JwtVerifierOptions {
  * JWKS answered 503 or HTML, timed out, holds an invalid key) says nothing about the token: the
  * authorization server is unavailable, and the request is answered 500, not 401.
  */
-const TOKEN_FAULTS: ReadonlySet<string> = new Set([
-  errors.JWTClaimValidationFailed.code,
-  errors.JWTExpired.code,
-  errors.JWTInvalid.code,
-  errors.JWSInvalid.code,
-  errors.JWSSignatureVerificationFailed.code,
-  errors.JOSEAlgNotAllowed.code,
-  errors.JOSENotSupported.code,
-  errors.JWKSNoMatchingKey.code,
-  errors.JWKSMultipleMatchingKeys.code,
-]);
+type Jose = typeof import("jose");
+
+let joseLoading: Promise<Jose> | undefined;
+
+/** `jose`, imported once, on the first verifier's construction. */
+function loadJose(): Promise<Jose> {
+  joseLoading ??= import("jose");
+  return joseLoading;
+}
+
+/** The `jose` error codes that mean "this token is not acceptable" (a 401), not a fault of ours. */
+function tokenFaults({ errors }: Jose): ReadonlySet<string> {
+  return new Set([
+    errors.JWTClaimValidationFailed.code,
+    errors.JWTExpired.code,
+    errors.JWTInvalid.code,
+    errors.JWSInvalid.code,
+    errors.JWSSignatureVerificationFailed.code,
+    errors.JOSEAlgNotAllowed.code,
+    errors.JOSENotSupported.code,
+    errors.JWKSNoMatchingKey.code,
+    errors.JWKSMultipleMatchingKeys.code,
+  ]);
+}
 
 /** The `AuthInfo` of verified claims: `client_id` (else `azp`), `iss`, `sub`, scopes, `exp`. */
 function authInfoOf(token: string, payload: JWTPayload): AuthInfo {
@@ -134,13 +148,23 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     checkInteger(owner, name, options[name], { unit: "milliseconds" });
   }
   const clockSkewMs = options.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
-  const keys =
-    options.jwks ??
-    createRemoteJWKSet(parseHttpUrl(`${owner} option "jwksUri"`, options.jwksUri), {
-      cooldownDuration: options.jwksCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
-      cacheMaxAge: options.jwksCacheMaxAgeMs ?? DEFAULT_JWKS_CACHE_MAX_AGE_MS,
-      timeoutDuration: options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
-    });
+  const jwksUri =
+    options.jwks === undefined ? parseHttpUrl(`${owner} option "jwksUri"`, options.jwksUri) : undefined;
+  // Every option is checked above, synchronously; what needs jose is built once it has loaded,
+  // starting now so that the first request rarely waits for it.
+  const ready = loadJose().then((jose) => ({
+    jose,
+    faults: tokenFaults(jose),
+    keys:
+      options.jwks ??
+      jose.createRemoteJWKSet(jwksUri as URL, {
+        cooldownDuration: options.jwksCooldownMs ?? DEFAULT_JWKS_COOLDOWN_MS,
+        cacheMaxAge: options.jwksCacheMaxAgeMs ?? DEFAULT_JWKS_CACHE_MAX_AGE_MS,
+        timeoutDuration: options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS,
+      }),
+  }));
+  // A failed import is answered by verify(); it must not also surface as an unhandled rejection.
+  ready.catch(() => undefined);
   const verifyOptions = {
     issuer,
     audience,
@@ -152,11 +176,12 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   return {
     clockSkewMs,
     async verify(token: string): Promise<AuthInfo> {
+      const { jose, faults, keys } = await ready;
       try {
-        const { payload } = await jwtVerify(token, keys, verifyOptions);
+        const { payload } = await jose.jwtVerify(token, keys, verifyOptions);
         return authInfoOf(token, payload);
       } catch (error) {
-        if (error instanceof errors.JOSEError && TOKEN_FAULTS.has(error.code)) {
+        if (error instanceof jose.errors.JOSEError && faults.has(error.code)) {
           throw new InvalidTokenError(`JWT refused: ${error.code}`, { cause: error });
         }
         throw error;

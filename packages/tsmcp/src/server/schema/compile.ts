@@ -127,7 +127,8 @@ function convertStandard(schema: StandardSchemaV1, side: SchemaSide, where: stri
  *
  * @throws TypeError (message starting with `where`) for anything that is neither a Standard Schema
  *   nor a JSON Schema object, a Standard Schema that cannot produce JSON Schema, or a raw JSON Schema
- *   ajv refuses (see {@link compileJsonSchema}).
+ *   ajv refuses (see {@link compileJsonSchema}: when the JSON Schema engines have not loaded yet,
+ *   that last refusal comes from `validate` instead, once they have).
  */
 export function compileSchema<T = unknown>(
   schema: unknown,
@@ -147,11 +148,15 @@ export function compileSchema<T = unknown>(
     throw new TypeError(`${where} must be a zod schema, a Standard Schema, or a JSON Schema object`);
   }
   const validator = compileJsonSchema(schema, where, engine);
+  const outcome = (value: unknown, issues: readonly SchemaIssue[] | undefined): ValidationResult<T> =>
+    issues === undefined ? { ok: true, value: value as T } : { ok: false, issues };
   return {
     jsonSchema: deepFreeze(structuredClone(schema)),
     validate(value) {
       const issues = validator(value);
-      return issues === undefined ? { ok: true, value: value as T } : { ok: false, issues };
+      return issues instanceof Promise
+        ? issues.then((found) => outcome(value, found))
+        : outcome(value, issues);
     },
   };
 }

@@ -1,7 +1,11 @@
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import * as z from "zod";
 import type { InputResponse } from "../../protocol/schema/input.js";
 import { type ElicitationContent, readElicitation } from "./elicitation-answer.js";
+import { preloadJsonSchemaEngines } from "./json-schema-loader.js";
+
+// Loaded up front, as a server that reads answers against raw JSON Schemas does at start-up.
+await preloadJsonSchemaEngines();
 
 const Region = z.object({
   region: z.enum(["eu-west-1", "us-east-1"]),
@@ -101,5 +105,24 @@ describe("readElicitation", () => {
       "~standard": { version: 1 as const, vendor: "async", validate: async (value: unknown) => ({ value }) },
     };
     expect(() => readElicitation({ action: "accept", content: {} }, asyncSchema)).toThrow(/asynchronously/);
+  });
+});
+
+describe("readElicitation before the JSON Schema engines have loaded", () => {
+  it("refuses a raw schema on every round, and checks answers once they have loaded", async () => {
+    vi.resetModules();
+    const fresh = await import("./elicitation-answer.js");
+    const loader = await import("./json-schema-loader.js");
+    const schema = { type: "object", properties: { region: { type: "string" } }, required: ["region"] };
+    const answer = { action: "accept", content: { region: 7 } } as const;
+    expect(loader.loadedJsonSchemaEngines()).toBeUndefined();
+    // The first round (no answer yet) is refused too, so the missing preload shows in development.
+    expect(() => fresh.readElicitation(undefined, schema)).toThrow(/preloadJsonSchemaEngines/);
+    expect(() => fresh.readElicitation(answer as never, schema)).toThrow(
+      /JSON Schema engines loaded.*preloadJsonSchemaEngines/,
+    );
+    await loader.preloadJsonSchemaEngines();
+    expect(fresh.readElicitation(answer as never, schema)).toMatchObject({ status: "invalid" });
+    vi.resetModules();
   });
 });

@@ -8,7 +8,8 @@ import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js
 import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";
 import { describeIssueFields, type SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
-import { compileJsonSchema, type JsonValidator } from "./json-schema.js";
+import { compileJsonSchema, type DeferredJsonValidator } from "./json-schema.js";
+import { loadedJsonSchemaEngines } from "./json-schema-loader.js";
 import { validateStandard } from "./standard-validate.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
@@ -29,9 +30,9 @@ export type ElicitationAnswer<T> =
   | { status: "missing" }
   | { status: "invalid"; message: string };
 
-const jsonValidators = new WeakMap<object, JsonValidator>();
+const jsonValidators = new WeakMap<object, DeferredJsonValidator>();
 
-function jsonValidatorFor(schema: object): JsonValidator {
+function jsonValidatorFor(schema: object): DeferredJsonValidator {
   let validator = jsonValidators.get(schema);
   if (validator === undefined) {
     validator = compileJsonSchema(schema, "readElicitation schema");
@@ -61,8 +62,13 @@ function mismatch(issues: readonly SchemaIssue[]): { status: "invalid"; message:
  *
  * For URL-mode elicitations (no content), read `action` directly.
  *
+ * A raw JSON Schema needs the JSON Schema engines, which load on demand (a server of zod schemas
+ * never loads them): `await preloadJsonSchemaEngines()` at start-up before reading answers against
+ * a raw schema. Without it this function throws on every call with a raw schema, first round
+ * included (it answers synchronously, so it cannot wait for them).
+ *
  * @throws TypeError when `schema` is neither a Standard Schema nor a JSON Schema object, ajv refuses
- *   a raw schema, or a Standard Schema validates asynchronously (use a synchronous schema).
+ *   a raw schema, `schema` is a raw JSON Schema and the JSON Schema engines are not loaded, or a Standard Schema validates asynchronously (use a synchronous schema).
  */
 export function readElicitation<S extends SchemaLike>(
   response: InputResponse | undefined,
@@ -73,6 +79,14 @@ export function readElicitation<S extends SchemaLike>(
   if (!standard && !isPlainObject(schema)) {
     throw new TypeError(
       "readElicitation: schema must be a zod schema, a Standard Schema, or a JSON Schema object",
+    );
+  }
+  if (!standard && loadedJsonSchemaEngines() === undefined) {
+    // Refused whatever the answer, so the need shows on the first round in development, not
+    // only on a later round served by a fresh process.
+    throw new TypeError(
+      "readElicitation: a raw JSON Schema needs the JSON Schema engines loaded in this process; " +
+        "await preloadJsonSchemaEngines() at start-up, or pass a zod schema",
     );
   }
   const validateJson = standard ? undefined : jsonValidatorFor(schema);
@@ -94,6 +108,13 @@ export function readElicitation<S extends SchemaLike>(
     return { status: "invalid", message: "the answer was accepted without content" };
   if (validateJson !== undefined) {
     const issues = validateJson(content);
+    if (issues instanceof Promise) {
+      issues.catch(() => undefined);
+      throw new TypeError(
+        "readElicitation: the JSON Schema engines are still loading in this process, so a raw JSON " +
+          "Schema cannot be checked yet; await preloadJsonSchemaEngines() at start-up, or pass a zod schema",
+      );
+    }
     return issues === undefined ? { status: "accepted", content: content as Content } : mismatch(issues);
   }
   const result = validateStandard(schema as Extract<SchemaLike, { "~standard": unknown }>, content);

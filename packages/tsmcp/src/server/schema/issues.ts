@@ -12,6 +12,9 @@ export interface SchemaIssue {
   readonly message: string;
 }
 
+/** A compiled raw JSON Schema validator: the value's issues, or `undefined` when it is valid. */
+export type JsonValidator = (value: unknown) => readonly SchemaIssue[] | undefined;
+
 function segmentName(segment: PropertyKey | StandardSchemaV1.PathSegment): string {
   const key = typeof segment === "object" ? segment.key : segment;
   return typeof key === "symbol" ? (key.description ?? "") : String(key);

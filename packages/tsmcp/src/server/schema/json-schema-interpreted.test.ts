@@ -5,7 +5,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { overHttp, recordingLogger } from "../mcp/mcp-test-fixtures.js";
 import { MCPServer } from "../mcp/server.js";
-import { compileJsonSchema } from "./json-schema.js";
+import type { JsonValidator } from "./issues.js";
+import { compileJsonSchema as compileOnceLoaded } from "./json-schema.js";
+import { preloadJsonSchemaEngines } from "./json-schema-loader.js";
+
+// With the engines loaded, a raw schema compiles (and is refused) synchronously, as these tests expect.
+await preloadJsonSchemaEngines();
+const compileJsonSchema = (...args: Parameters<typeof compileOnceLoaded>): JsonValidator =>
+  compileOnceLoaded(...args) as JsonValidator;
 
 const ENGINES = ["compiled", "interpreted"] as const;
 

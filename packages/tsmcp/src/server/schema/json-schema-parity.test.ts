@@ -14,7 +14,15 @@ import {
 } from "../../../../../test/conformance/fixtures.js";
 import { overHttp, recordingLogger } from "../mcp/mcp-test-fixtures.js";
 import { MCPServer } from "../mcp/server.js";
-import { compileJsonSchema } from "./json-schema.js";
+import type { JsonValidator } from "./issues.js";
+import { compileJsonSchema as compileOnceLoaded } from "./json-schema.js";
+import { preloadJsonSchemaEngines } from "./json-schema-loader.js";
+
+// With the engines loaded, a raw schema compiles (and is refused) synchronously, as these tests expect.
+await preloadJsonSchemaEngines();
+const compileJsonSchema = (...args: Parameters<typeof compileOnceLoaded>): JsonValidator =>
+  compileOnceLoaded(...args) as JsonValidator;
+
 import { DEFAULT_JSON_SCHEMA_VALIDATOR } from "./validator-choice.js";
 
 afterEach(() => {
@@ -379,6 +387,7 @@ describe("where code generation from strings is forbidden", () => {
       throw new EvalError("Code generation from strings disallowed for this context");
     });
     const fresh = await import("./json-schema.js");
+    await (await import("./json-schema-loader.js")).preloadJsonSchemaEngines();
     const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
     expect(() => fresh.compileJsonSchema(schema, "probe", "compiled")).toThrow(
       /probe is not a usable JSON Schema: Code generation from strings disallowed/,

@@ -1,6 +1,6 @@
 /**
- * Raw JSON Schema compilation: ajv is built on the first raw schema compiled (never at import of
- * `tsmcp/server`), once per process, and reused for every schema after.
+ * Raw JSON Schema compilation: ajv is loaded and built on the first raw schema compiled (never at
+ * import of `tsmcp/server`), once per process, and reused for every schema after.
  */
 import { describe, expect, it, vi } from "vitest";
 
@@ -27,8 +27,13 @@ describe("ajv", () => {
     new server.MCPServer("lazy").tool("zod", { inputSchema: z.object({ n: z.number() }) }, () => "");
     expect(built.count).toBe(0);
     const validate = compileJsonSchema({ type: "object", required: ["n"] }, "probe");
-    expect(validate({})).toEqual([{ path: "n", message: "must have required property 'n'" }]);
-    compileSchema({ type: "string" }, "input", "again");
+    // The first raw schema starts loading the engines; its first answer waits for them, once.
+    expect(built.count).toBe(0);
+    await expect(validate({})).resolves.toEqual([{ path: "n", message: "must have required property 'n'" }]);
+    expect(built.count).toBe(1);
+    expect(validate({ n: 1 })).toBeUndefined();
+    // Loaded: the next raw schema compiles (and would be refused) at once.
+    expect(() => compileSchema({ type: "nope" }, "input", "again")).toThrow(TypeError);
     expect(built.count).toBe(1);
   });
 });

@@ -3,20 +3,19 @@
  * MCP default), or interpreted where the runtime forbids code generation (see
  * `JsonSchemaValidator`), never fetching a network `$ref`, and their validation errors reduced to
  * field paths. Spec: basic/index §JSON Schema Usage (2020-12 default, no auto-dereferenced network
- * `$ref`, unsupported dialects answered with an error).
+ * `$ref`, unsupported dialects answered with an error). The engines themselves load on the first
+ * raw JSON Schema (`json-schema-loader.ts`); this module imports none of them.
  */
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import type { SchemaIssue } from "./issues.js";
+import type { JsonValidator, SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
-import { interpretJsonSchema } from "./json-schema-interpreted.js";
-import { linearRegExp } from "./linear-regexp.js";
-import { checkReferenceCycles } from "./schema-shape.js";
-import { UNIQUE_ITEMS_KEYWORD } from "./unique-items.js";
+import { loadedJsonSchemaEngines, loadJsonSchemaEngines } from "./json-schema-loader.js";
 import {
   DEFAULT_JSON_SCHEMA_VALIDATOR,
   type JsonSchemaValidator,
   resolveJsonSchemaValidator,
 } from "./validator-choice.js";
+
+export type { JsonValidator } from "./issues.js";
 
 /** A JSON Schema given as a plain object (`{ type: "object", properties: { ... } }`). */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
@@ -27,59 +26,24 @@ export const SUPPORTED_JSON_SCHEMA_DIALECTS: readonly string[] = Object.freeze([
   "https://json-schema.org/draft/2020-12/schema#",
 ]);
 
-/** A compiled raw JSON Schema validator. */
-export type JsonValidator = (value: unknown) => readonly SchemaIssue[] | undefined;
-
-let sharedAjv: Ajv2020 | undefined;
-
 /**
- * The one ajv instance of the process, built on the first raw JSON Schema compile (building it
- * costs CPU that a server without raw schemas never needs to spend at import). `addUsedSchema:
- * false` keeps compiled schemas out of its registry (two tools may reuse an `$id`), no
- * `loadSchema` means a `$ref` to anything but the schema itself fails to compile instead of being
- * fetched, and nothing mutates the validated value. Every pattern is evaluated in linear time
- * (see `linearRegExp`). `required` and the other property checks look at own properties only, so
- * `required: ["constructor"]` is not met by `{}`. `uniqueItems` hashes the items (see
- * `UNIQUE_ITEMS_KEYWORD`) instead of the built-in pairwise comparison of untyped items.
+ * A raw JSON Schema validator that may still be waiting for the engines: it answers synchronously
+ * once they have loaded, with a promise before; after a refused compile it throws the refusal.
  */
-function ajv(): Ajv2020 {
-  if (sharedAjv === undefined) {
-    sharedAjv = new Ajv2020({
-      strict: false,
-      allErrors: false,
-      validateFormats: false,
-      addUsedSchema: false,
-      logger: false,
-      ownProperties: true,
-      code: { regExp: linearRegExp },
-    });
-    sharedAjv.removeKeyword("uniqueItems");
-    sharedAjv.addKeyword(UNIQUE_ITEMS_KEYWORD as never);
-  }
-  return sharedAjv;
-}
-
-function pathOf(error: ErrorObject): string {
-  const segments = error.instancePath
-    .split("/")
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const params = error.params as {
-    missingProperty?: unknown;
-    additionalProperty?: unknown;
-    unevaluatedProperty?: unknown;
-  };
-  const property = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
-  if (typeof property === "string") segments.push(property);
-  return segments.join(".");
-}
+export type DeferredJsonValidator = (
+  value: unknown,
+) => readonly SchemaIssue[] | undefined | Promise<readonly SchemaIssue[] | undefined>;
 
 /**
  * Compiles a raw JSON Schema into a validator, with ajv or the interpreter as `validator` says
- * (default `"auto"`: ajv unless the runtime forbids code generation).
+ * (default `"auto"`: ajv unless the runtime forbids code generation). The engines load on demand
+ * (see `preloadJsonSchemaEngines`): once loaded, the schema compiles here and every refusal below
+ * is thrown here; before, this call starts the load, checks the object and its dialect, and the
+ * returned validator compiles the schema when the engines arrive (answering with a promise until
+ * then, and throwing the refusal, if any, after).
  *
  * @throws TypeError when `schema` is not an object, declares a `$schema` dialect other than
- *   2020-12, is not a valid 2020-12 schema, has a `pattern` (or `patternProperties` key, or a
+ *   2020-12; once the engines have loaded, also when it is not a valid 2020-12 schema, has a `pattern` (or `patternProperties` key, or a
  *   pattern under `propertyNames`) that a linear-time engine cannot express (backreferences,
  *   lookaround; the message quotes the pattern), has a `$ref` it cannot resolve locally
  *   (network references are never fetched), or has a `$ref` that leads back to itself without
@@ -91,7 +55,7 @@ export function compileJsonSchema(
   schema: unknown,
   where: string,
   validator: JsonSchemaValidator = DEFAULT_JSON_SCHEMA_VALIDATOR,
-): JsonValidator {
+): DeferredJsonValidator {
   if (!isPlainObject(schema)) throw new TypeError(`${where} must be a JSON Schema object`);
   const dialect = schema.$schema;
   if (dialect !== undefined && !SUPPORTED_JSON_SCHEMA_DIALECTS.includes(dialect as string)) {
@@ -100,24 +64,24 @@ export function compileJsonSchema(
         `(${SUPPORTED_JSON_SCHEMA_DIALECTS[0]}, the default when $schema is absent) is supported`,
     );
   }
-  if (resolveJsonSchemaValidator(validator) === "interpreted") return interpretJsonSchema(schema, where);
-  let validate: ReturnType<Ajv2020["compile"]>;
-  try {
-    validate = ajv().compile(schema);
-  } catch (error) {
-    // ajv caches a schema before checking it against the meta-schema: without this, registering
-    // the same object again would skip the check and compile it.
-    ajv().removeSchema(schema);
-    throw new TypeError(`${where} is not a usable JSON Schema: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  checkReferenceCycles(schema, where);
+  const engine = resolveJsonSchemaValidator(validator);
+  const engines = loadedJsonSchemaEngines();
+  if (engines !== undefined) return engines.compileWithEngine(schema, where, engine);
+  // The engines load on this first raw schema; it compiles when they arrive, from a private copy
+  // (the caller may change its object meanwhile).
+  const copy = structuredClone(schema);
+  let compiled: JsonValidator | undefined;
+  let refusal: { readonly error: unknown } | undefined;
+  const ready = loadJsonSchemaEngines().then((loaded) => {
+    compiled = loaded.compileWithEngine(copy, where, engine);
+    return compiled;
+  });
+  ready.then(undefined, (error: unknown) => {
+    refusal = { error };
+  });
   return (value) => {
-    if (validate(value)) return undefined;
-    return (validate.errors ?? []).map((error) => ({
-      path: pathOf(error),
-      message: error.message ?? "is invalid",
-    }));
+    if (compiled !== undefined) return compiled(value);
+    if (refusal !== undefined) throw refusal.error;
+    return ready.then((validate) => validate(value));
   };
 }

@@ -8,7 +8,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPServer } from "../index.js";
 import { elicit } from "../resolve/elicit.js";
 import { compileSchema, type ValidationResult } from "./compile.js";
-import { compileJsonSchema } from "./json-schema.js";
+import type { JsonValidator } from "./issues.js";
+import { compileJsonSchema as compileOnceLoaded } from "./json-schema.js";
+import { preloadJsonSchemaEngines } from "./json-schema-loader.js";
+
+// With the engines loaded, a raw schema compiles (and is refused) synchronously, as these tests expect.
+await preloadJsonSchemaEngines();
+const compileJsonSchema = (...args: Parameters<typeof compileOnceLoaded>): JsonValidator =>
+  compileOnceLoaded(...args) as JsonValidator;
 
 const nested = { type: "object", properties: { word: { type: "string", pattern: "^(a+)+$" } } };
 

@@ -2,7 +2,15 @@
 import { describe, expect, it } from "vitest";
 import { overHttp, recordingLogger } from "../mcp/mcp-test-fixtures.js";
 import { MCPServer } from "../mcp/server.js";
-import { compileJsonSchema } from "./json-schema.js";
+import type { JsonValidator } from "./issues.js";
+import { compileJsonSchema as compileOnceLoaded } from "./json-schema.js";
+import { preloadJsonSchemaEngines } from "./json-schema-loader.js";
+
+// With the engines loaded, a raw schema compiles (and is refused) synchronously, as these tests expect.
+await preloadJsonSchemaEngines();
+const compileJsonSchema = (...args: Parameters<typeof compileOnceLoaded>): JsonValidator =>
+  compileOnceLoaded(...args) as JsonValidator;
+
 import { INTERPRETED_UNIQUE_ITEMS_PAIRS } from "./json-schema-interpreted.js";
 
 const ENGINES = ["compiled", "interpreted"] as const;
