@@ -1,6 +1,9 @@
 /**
- * tsmcp: a TypeScript SDK for the Model Context Protocol. The root re-exports the wire layer
- * (`tsmcp/types`); import the rest from the subpaths: `tsmcp/server`, `tsmcp/client`,
- * `tsmcp/transport` (runtime-neutral), `tsmcp/node` and `tsmcp/stdio` (Node.js only).
+ * tsmcp's package root exports nothing, on purpose: every import names its side, so a server
+ * bundle never pulls in the client and a reader sees at the import what a file uses. Import from
+ * the subpaths: `tsmcp/server` (MCPServer, Server, resolvers, auth), `tsmcp/client` (Client,
+ * ClientSession, OAuth), `tsmcp/types` (wire types and schemas, `McpError`, `TsmcpError`, the
+ * `Logger`), `tsmcp/transport` (the Transport interface, in-memory, Streamable HTTP in web-standard
+ * code), and on Node.js `tsmcp/node` (node:http, Express, Fastify) and `tsmcp/stdio`.
  */
-export * from "./protocol/index.js";
+export {};

@@ -9,12 +9,12 @@ import { pathToFileURL } from "node:url";
 import {
   Client,
   type ClientOptions,
-  type HttpClientAuth,
   PROTOCOL_VERSION_MODES,
   type ProtocolVersionMode,
   RequestTimeoutError,
 } from "../client/index.js";
 import type { JSONRPCMessage, LoggingMessageNotificationParams } from "../protocol/index.js";
+import type { HttpClientAuth } from "../transport/index.js";
 import {
   type Asker,
   answerCallbacks,

@@ -32,16 +32,10 @@ import {
   OAuthError,
   TOKEN_EXCHANGE_GRANT_TYPE,
 } from "../../src/client/index.js";
-import {
-  type Authenticate,
-  bearerAuth,
-  jwtVerifier,
-  MCPServer,
-  protectedResourceMetadata,
-  resourceMetadataUrl,
-  silentLogger,
-} from "../../src/server/index.js";
+import { silentLogger } from "../../src/protocol/index.js";
+import { bearerAuth, jwtVerifier, MCPServer, protectedResourceMetadata } from "../../src/server/index.js";
 import { HttpClientTransport } from "../../src/transport/http/client.js";
+import { type Authenticate, resourceMetadataUrl } from "../../src/transport/index.js";
 import { TransportError } from "../../src/transport/transport.js";
 import {
   ENTERPRISE_CLIENT_ID,

@@ -5,14 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import {
-  elicitationRequest,
-  inputRequired,
-  type LogFields,
-  type Logger,
-  MCPServer,
-  readElicitation,
-} from "../../src/server/index.js";
+import type { LogFields, Logger } from "../../src/protocol/index.js";
+import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "../../src/server/index.js";
 import type { AuthenticateRequest } from "../../src/transport/http/authenticate.js";
 import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
 import { initialize, legacy, modern, onSession, post } from "../helpers/mcp-post.js";

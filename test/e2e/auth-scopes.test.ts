@@ -6,14 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import {
-  type AuthInfo,
-  bearerAuth,
-  InvalidTokenError,
-  MCPServer,
-  silentLogger,
-} from "../../src/server/index.js";
+import { silentLogger } from "../../src/protocol/index.js";
+import { bearerAuth, InvalidTokenError, MCPServer } from "../../src/server/index.js";
 import { type HttpServerHandle, serve } from "../../src/transport/http/node.js";
+import type { AuthInfo } from "../../src/transport/index.js";
 import { initialize, legacy, modern, onSession, post } from "../helpers/mcp-post.js";
 
 const TOPIC = z.object({ topic: z.string() });

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { silentLogger } from "../../src/protocol/index.js";
 import type { JSONRPCRequest } from "../../src/protocol/jsonrpc.js";
 import {
   bearerAuth,
@@ -21,10 +22,9 @@ import {
   protectedResourceMetadata,
   RequestStateSecurity,
   readElicitation,
-  resourceMetadataUrl,
-  silentLogger,
   type TokenVerifier,
 } from "../../src/server/index.js";
+import { resourceMetadataUrl } from "../../src/transport/index.js";
 import {
   RESOURCE_CLIENT_ID,
   RESOURCE_CLIENT_SECRET,

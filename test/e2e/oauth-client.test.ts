@@ -18,6 +18,7 @@ import {
   OAuthError,
 } from "../../src/client/index.js";
 import { type HttpServerHandle, serve } from "../../src/node/index.js";
+import { silentLogger } from "../../src/protocol/index.js";
 import {
   bearerAuth,
   inputRequired,
@@ -25,10 +26,9 @@ import {
   MCPServer,
   protectedResourceMetadata,
   readElicitation,
-  resourceMetadataUrl,
-  silentLogger,
 } from "../../src/server/index.js";
 import { HttpClientTransport } from "../../src/transport/http/client.js";
+import { resourceMetadataUrl } from "../../src/transport/index.js";
 import { TransportError } from "../../src/transport/transport.js";
 import {
   CLI_CLIENT_ID,
