@@ -13,7 +13,6 @@ export default defineConfig({
       { find: /^tsmcp\/transport$/, replacement: src("transport/index.ts") },
       { find: /^tsmcp\/node$/, replacement: src("node/index.ts") },
       { find: /^tsmcp\/stdio$/, replacement: src("stdio/index.ts") },
-      { find: /^tsmcp$/, replacement: src("index.ts") },
       {
         find: /^tsmcp-cli$/,
         replacement: fileURLToPath(new URL("./packages/tsmcp-cli/src/index.ts", import.meta.url)),

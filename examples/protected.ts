@@ -19,14 +19,8 @@
 import { createServer } from "node:net";
 import { Client } from "tsmcp/client";
 import { type HttpServerHandle, serve } from "tsmcp/node";
-import {
-  bearerAuth,
-  jwtVerifier,
-  MCPServer,
-  protectedResourceMetadata,
-  resourceMetadataUrl,
-} from "tsmcp/server";
-import { DEFAULT_ALLOWED_HOSTS, HttpClientTransport } from "tsmcp/transport";
+import { bearerAuth, jwtVerifier, MCPServer, protectedResourceMetadata } from "tsmcp/server";
+import { DEFAULT_ALLOWED_HOSTS, HttpClientTransport, resourceMetadataUrl } from "tsmcp/transport";
 import * as z from "zod";
 
 /** The scope every request needs, and the one writing needs. */

@@ -57,7 +57,7 @@ const ALLOWED: Record<string, string[]> = {
   stdio: ["protocol", "transport", "stdio"],
 };
 
-/** The layer each package entry name resolves to; `tsmcp` itself (src/index.ts) is in none. */
+/** The layer each package entry name resolves to; a bare `tsmcp` (the package has no root entry) is in none. */
 const PACKAGE_ENTRIES: Record<string, string> = {
   tsmcp: "index",
   "tsmcp/types": "protocol",

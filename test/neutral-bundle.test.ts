@@ -209,7 +209,7 @@ describe("the runtime-neutral entry points, bundled from the built package", () 
     const fs = await install({}, [
       appendTo(
         "src/protocol/jsonrpc.ts",
-        'import { readFileSync } from "fs"; export const read = readFileSync;',
+        'import { readFileSync } from "fs"; Object.assign(globalThis, { readFileSync });',
       ),
     ]);
     expect((await bundleImports(fs, "tsmcp/types", "browser")).builtins).toEqual(["node:fs"]);

@@ -4,21 +4,24 @@
  * beside the MCP route, and a client that sends a static bearer token.
  * `examples/docs/docs.test.ts` runs both on 127.0.0.1.
  */
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { Client, type HttpClientAuth } from "tsmcp/client";
+import { Client } from "tsmcp/client";
 import { mcpExpress } from "tsmcp/node";
 import {
-  type AuthInfo,
   bearerAuth,
   InvalidTokenError,
   MCPServer,
-  PROTECTED_RESOURCE_METADATA_PATH,
   protectedResourceMetadata,
-  resourceMetadataUrl,
   type TokenVerifier,
 } from "tsmcp/server";
+import {
+  type AuthInfo,
+  type HttpClientAuth,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  resourceMetadataUrl,
+} from "tsmcp/transport";
 import * as z from "zod";
 
 /** A verifier over a fixed table of tokens: token -> who it speaks for and its scopes. */
@@ -48,7 +51,8 @@ export function createNotesServer(): MCPServer {
 export async function serveNotesWithExpress(
   tokens: Record<string, { subject: string; scopes: string[] }>,
 ): Promise<{ url: URL; server: Server }> {
-  const listener = express().listen(0, "127.0.0.1");
+  // Listen first (to learn the port the metadata names), then hand requests to the app.
+  const listener = createServer().listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => listener.once("listening", resolve));
   const { port } = listener.address() as AddressInfo;
   const resource = `http://127.0.0.1:${port}/mcp`; // the URL clients use

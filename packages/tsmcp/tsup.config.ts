@@ -2,7 +2,6 @@ import { defineConfig } from "tsup";
 
 export default defineConfig({
   entry: {
-    index: "src/index.ts",
     "server/index": "src/server/index.ts",
     "client/index": "src/client/index.ts",
     "protocol/index": "src/protocol/index.ts",

@@ -11,14 +11,9 @@ import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HttpServerHandle, serve } from "tsmcp/node";
-import {
-  bearerAuth,
-  jwtVerifier,
-  MCPServer,
-  protectedResourceMetadata,
-  resourceMetadataUrl,
-  silentLogger,
-} from "tsmcp/server";
+import { bearerAuth, jwtVerifier, MCPServer, protectedResourceMetadata } from "tsmcp/server";
+import { resourceMetadataUrl } from "tsmcp/transport";
+import { silentLogger } from "tsmcp/types";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createProvisioningServer } from "../../examples/mcpserver-provisioning.js";
 import {

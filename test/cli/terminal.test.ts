@@ -5,8 +5,8 @@
  * character in it. A hostile server would otherwise write the clipboard (OSC 52), set the title
  * and clear the screen.
  */
-import { MCPServer, silentLogger } from "tsmcp/server";
-import { McpError } from "tsmcp/types";
+import { MCPServer } from "tsmcp/server";
+import { McpError, silentLogger } from "tsmcp/types";
 import { describe, expect, it } from "vitest";
 import { httpExample, tsmcp } from "./run-cli.js";
 

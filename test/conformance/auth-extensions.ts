@@ -16,11 +16,10 @@ import {
   type ExtensionGrant,
   enterpriseManagedGrant,
   GrantAuthorization,
-  type HttpClientAuth,
   jwtBearerGrant,
   OAuthClientProvider,
 } from "tsmcp/client";
-import { HttpClientTransport } from "tsmcp/transport";
+import { type HttpClientAuth, HttpClientTransport } from "tsmcp/transport";
 
 type Context = Record<string, unknown>;
 

@@ -32,16 +32,15 @@ import {
   OAuthError,
   TOKEN_EXCHANGE_GRANT_TYPE,
 } from "../../packages/tsmcp/src/client/index.js";
+import { silentLogger } from "../../packages/tsmcp/src/protocol/index.js";
 import {
-  type Authenticate,
   bearerAuth,
   jwtVerifier,
   MCPServer,
   protectedResourceMetadata,
-  resourceMetadataUrl,
-  silentLogger,
 } from "../../packages/tsmcp/src/server/index.js";
 import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client.js";
+import { type Authenticate, resourceMetadataUrl } from "../../packages/tsmcp/src/transport/index.js";
 import { TransportError } from "../../packages/tsmcp/src/transport/transport.js";
 import {
   ENTERPRISE_CLIENT_ID,

@@ -5,11 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import type { LogFields, Logger } from "../../packages/tsmcp/src/protocol/index.js";
 import {
   elicitationRequest,
   inputRequired,
-  type LogFields,
-  type Logger,
   MCPServer,
   readElicitation,
 } from "../../packages/tsmcp/src/server/index.js";

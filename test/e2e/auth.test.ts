@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { silentLogger } from "../../packages/tsmcp/src/protocol/index.js";
 import type { JSONRPCRequest } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
 import {
   bearerAuth,
@@ -21,10 +22,9 @@ import {
   protectedResourceMetadata,
   RequestStateSecurity,
   readElicitation,
-  resourceMetadataUrl,
-  silentLogger,
   type TokenVerifier,
 } from "../../packages/tsmcp/src/server/index.js";
+import { resourceMetadataUrl } from "../../packages/tsmcp/src/transport/index.js";
 import {
   RESOURCE_CLIENT_ID,
   RESOURCE_CLIENT_SECRET,

@@ -18,6 +18,7 @@ import {
   OAuthError,
 } from "../../packages/tsmcp/src/client/index.js";
 import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/node/index.js";
+import { silentLogger } from "../../packages/tsmcp/src/protocol/index.js";
 import {
   bearerAuth,
   inputRequired,
@@ -25,10 +26,9 @@ import {
   MCPServer,
   protectedResourceMetadata,
   readElicitation,
-  resourceMetadataUrl,
-  silentLogger,
 } from "../../packages/tsmcp/src/server/index.js";
 import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client.js";
+import { resourceMetadataUrl } from "../../packages/tsmcp/src/transport/index.js";
 import { TransportError } from "../../packages/tsmcp/src/transport/transport.js";
 import {
   CLI_CLIENT_ID,

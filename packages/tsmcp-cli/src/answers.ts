@@ -4,6 +4,7 @@
  * there is one, else a refusal naming the unanswered key and what it asks for.
  * Spec: client/elicitation, client/sampling, client/roots, basic/patterns/mrtr.
  */
+
 import type {
   ElicitationCallback,
   InputCallbacks,
@@ -12,6 +13,7 @@ import type {
   SamplingCallback,
 } from "tsmcp/client";
 import type { CreateMessageRequestParams, ElicitRequestParams, ElicitResult } from "tsmcp/types";
+import { TsmcpError } from "tsmcp/types";
 import { checkAnswer } from "./check-answer.js";
 
 /** Answers a question a person is asked at the terminal. */
@@ -41,8 +43,10 @@ export type ElicitContent = NonNullable<ElicitResult["content"]>;
 export const CLI_SAMPLING_MODEL = "tsmcp-cli";
 
 /** An input request nothing answers: no scripted answer and no terminal to ask at. */
-export class UnansweredInputError extends Error {
+export class UnansweredInputError extends TsmcpError {
   override readonly name: string = "UnansweredInputError";
+  /** The command's stable code for this failure, `"ERR_UNANSWERED_INPUT"`. */
+  override readonly code: string = "ERR_UNANSWERED_INPUT";
 
   constructor(
     /** The input request's key. */
@@ -65,6 +69,8 @@ export class UnansweredInputError extends Error {
  */
 export class AnswerRejectedError extends UnansweredInputError {
   override readonly name: string = "AnswerRejectedError";
+  /** The command's stable code for this failure, `"ERR_ANSWER_REJECTED"`. */
+  override readonly code: string = "ERR_ANSWER_REJECTED";
 
   constructor(
     key: string,

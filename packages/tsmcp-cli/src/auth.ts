@@ -9,6 +9,7 @@
  * (pre-registered), `--client-metadata-url` (a Client ID Metadata Document), or Dynamic Client
  * Registration. Spec: basic/authorization, basic/authorization/client-registration; RFC 8252.
  */
+
 import { createHash } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
@@ -17,13 +18,14 @@ import open from "open";
 import {
   AuthorizationCodeGrant,
   FileTokenStore,
-  type HttpClientAuth,
   OAuthClientProvider,
   type OAuthGrant,
   type PreRegisteredClient,
   type RedirectHandler,
   type TokenStore,
 } from "tsmcp/client";
+import type { HttpClientAuth } from "tsmcp/transport";
+import { TsmcpError } from "tsmcp/types";
 import { CALLBACK_PATH, type LoopbackListener, listenForRedirect } from "./loopback.js";
 import { UsageError } from "./target.js";
 import { isOpenable, safeText } from "./terminal.js";
@@ -47,8 +49,10 @@ export interface AuthOptions {
 }
 
 /** A server needs a sign-in that this command may not run (no terminal): run `tsmcp login`. */
-export class SignInRequiredError extends Error {
+export class SignInRequiredError extends TsmcpError {
   override readonly name = "SignInRequiredError";
+  /** The command's stable code for this failure, `"ERR_SIGN_IN_REQUIRED"`. */
+  override readonly code: string = "ERR_SIGN_IN_REQUIRED";
 
   constructor(
     /** The server's URL. */

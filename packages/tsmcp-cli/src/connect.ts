@@ -9,11 +9,11 @@ import { pathToFileURL } from "node:url";
 import {
   Client,
   type ClientOptions,
-  type HttpClientAuth,
   PROTOCOL_VERSION_MODES,
   type ProtocolVersionMode,
   RequestTimeoutError,
 } from "tsmcp/client";
+import type { HttpClientAuth } from "tsmcp/transport";
 import type { JSONRPCMessage, LoggingMessageNotificationParams } from "tsmcp/types";
 import {
   type Asker,

@@ -5,8 +5,10 @@
  * on every platform and a quoted argument is never re-interpreted; pipes, redirections and `&&` are
  * refused (wrap them in `sh -c '...'` when they are wanted).
  */
+
 import { parse } from "shell-quote";
 import type { StdioCommand } from "tsmcp/client";
+import { TsmcpError } from "tsmcp/types";
 
 /** A target as `Client.connect` takes it: a URL, or a command to spawn. */
 export type CliTarget = { kind: "url"; url: URL } | { kind: "command"; command: StdioCommand; line: string };
@@ -40,8 +42,10 @@ export function parseTarget(text: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 /** A mistake in how the command was invoked; exits with {@link EXIT_USAGE}. */
-export class UsageError extends Error {
+export class UsageError extends TsmcpError {
   override readonly name = "UsageError";
+  /** The command's stable code for this failure, `"ERR_USAGE"`. */
+  override readonly code: string = "ERR_USAGE";
 }
 
 /** Exit code of a command that succeeded. */

@@ -55,7 +55,7 @@ import { answerServerRequest, type CallInFlight } from "./server-requests.js";
 import { ClientSession } from "./session.js";
 import {
   checkCommonClientOptions,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
   type ListenNotification,
   type RequestOptions,
   type Subscription,
@@ -245,11 +245,11 @@ export class Client {
         mode: options.protocolVersion ?? "auto",
         discover: options.discover ?? true,
         ...(options.discoverResult === undefined ? {} : { discoverResult: options.discoverResult }),
-        timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        timeoutMs: options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
         // The first request may wait for a person signing in: the probe gets the whole timeout.
         ...(options.auth === undefined
           ? {}
-          : { probeTimeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS }),
+          : { probeTimeoutMs: options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS }),
       });
     } catch (error) {
       await client.close();

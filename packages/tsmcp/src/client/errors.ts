@@ -2,11 +2,14 @@
  * The client's local errors: failures that happen on this side of the wire and never came from a
  * server (a server's error is an `McpError`). Each has a stable `name`.
  */
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../protocol/local-errors.js";
 import type { InputRequiredResult } from "../protocol/schema/input.js";
 
 /** The server kept answering `input_required` past the client's round cap. */
-export class InputRequiredRoundsExceededError extends Error {
+export class InputRequiredRoundsExceededError extends TsmcpError {
   override readonly name = "InputRequiredRoundsExceededError";
+  /** `"ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.InputRequiredRoundsExceededError;
   /** The cap that was exceeded (`inputRequiredMaxRounds`). */
   readonly maxRounds: number;
 
@@ -24,8 +27,10 @@ export class InputRequiredRoundsExceededError extends Error {
  * One `input_required` round carried more embedded requests than the client's per-round cap; the
  * call fails before any callback runs and no retry is sent.
  */
-export class InputRequestsPerRoundExceededError extends Error {
+export class InputRequestsPerRoundExceededError extends TsmcpError {
   override readonly name = "InputRequestsPerRoundExceededError";
+  /** `"ERR_INPUT_REQUESTS_PER_ROUND_EXCEEDED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.InputRequestsPerRoundExceededError;
   /** The cap that was exceeded (`inputRequestsMaxPerRound`). */
   readonly maxPerRound: number;
   /** How many `inputRequests` the round carried. */
@@ -42,8 +47,10 @@ export class InputRequestsPerRoundExceededError extends Error {
 }
 
 /** A session call received an `InputRequiredResult` without `allowInputRequired: true`. */
-export class UnexpectedInputRequiredError extends Error {
+export class UnexpectedInputRequiredError extends TsmcpError {
   override readonly name = "UnexpectedInputRequiredError";
+  /** `"ERR_UNEXPECTED_INPUT_REQUIRED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.UnexpectedInputRequiredError;
   /** The result the server sent. */
   readonly result: InputRequiredResult;
 
@@ -57,8 +64,10 @@ export class UnexpectedInputRequiredError extends Error {
 }
 
 /** The server asked for input this client cannot give (no callback, or a mode it did not declare). */
-export class UnsupportedInputRequestError extends Error {
+export class UnsupportedInputRequestError extends TsmcpError {
   override readonly name = "UnsupportedInputRequestError";
+  /** `"ERR_UNSUPPORTED_INPUT_REQUEST"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.UnsupportedInputRequestError;
   /** The `inputRequests` key of the request. */
   readonly key: string;
   /** The embedded request's method (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
@@ -72,13 +81,17 @@ export class UnsupportedInputRequestError extends Error {
 }
 
 /** The server's answer does not match the protocol (bad shape, unknown `resultType`, wrong id). */
-export class InvalidServerResponseError extends Error {
+export class InvalidServerResponseError extends TsmcpError {
   override readonly name = "InvalidServerResponseError";
+  /** `"ERR_INVALID_SERVER_RESPONSE"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.InvalidServerResponseError;
 }
 
 /** A request got no answer within its `timeoutMs`. */
-export class RequestTimeoutError extends Error {
+export class RequestTimeoutError extends TsmcpError {
   override readonly name = "RequestTimeoutError";
+  /** `"ERR_REQUEST_TIMEOUT"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.RequestTimeoutError;
   /** The timeout that elapsed, in milliseconds. */
   readonly timeoutMs: number;
 
@@ -93,8 +106,10 @@ export class RequestTimeoutError extends Error {
  * handshake. The message names what the server offered. Spec: basic/versioning, (2025-11-25)
  * basic/lifecycle §Version Negotiation.
  */
-export class ProtocolNegotiationError extends Error {
+export class ProtocolNegotiationError extends TsmcpError {
   override readonly name = "ProtocolNegotiationError";
+  /** `"ERR_PROTOCOL_NEGOTIATION"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.ProtocolNegotiationError;
   /** The revisions the server offered, when it named any. */
   readonly offered: readonly string[];
 
@@ -109,8 +124,10 @@ export class ProtocolNegotiationError extends Error {
  * `subscriptions/listen` exist only at 2026-07-28, `logging/setLevel` only in the 2025 era.
  * Refused locally; nothing was sent.
  */
-export class MethodNotInEraError extends Error {
+export class MethodNotInEraError extends TsmcpError {
   override readonly name = "MethodNotInEraError";
+  /** `"ERR_METHOD_NOT_IN_ERA"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.MethodNotInEraError;
   /** The method that was refused. */
   readonly method: string;
 

@@ -1,18 +1,12 @@
 /**
  * tsmcp/client: `Client` (runs the multi-round-trip loop for you), `ClientSession` (single legs,
  * for a caller who drives the loop), the callback types, the client's local errors, and OAuth for
- * protected servers (`OAuthClientProvider`).
+ * protected servers (`OAuthClientProvider`). Each name has one home: wire types, `McpError`, the
+ * local errors' base `TsmcpError` and the `Logger` (`stderrLogger`, `silentLogger`) come from
+ * tsmcp/types; the `Transport` interface, `HttpClientTransport` and its auth hook
+ * (`HttpClientAuth`) from tsmcp/transport; `StdioClientTransport` from tsmcp/stdio.
  */
 
-export {
-  analyzeParamHeaders,
-  type ParamHeader,
-  type ParamHeaderAnalysis,
-  type ParamHeaderType,
-  X_MCP_HEADER,
-} from "../protocol/x-mcp-header.js";
-export type { HttpAuthChallenge, HttpAuthRequest, HttpClientAuth } from "../transport/http/client-auth.js";
-export { encodeParamValue, paramHeadersFor } from "../transport/http/param-headers.js";
 export {
   type ClientCredentialsGrantOptions,
   type ClientIdentity,
@@ -88,7 +82,7 @@ export {
   STATE_ONLY_BACKOFF_INITIAL_MS,
   STATE_ONLY_BACKOFF_MAX_MS,
 } from "./input-required.js";
-export { type ClientLogger, silentClientLogger, stderrClientLogger } from "./logger.js";
+export type { ClientLogger } from "./logger.js";
 export {
   DISCOVER_PROBE_TIMEOUT_MS,
   PROTOCOL_VERSION_MODES,
@@ -99,7 +93,7 @@ export {
   type AllowInputRequired,
   type ClientSessionOptions,
   DEFAULT_CLIENT_INFO,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
   type InputRequiredOptions,
   type ListenNotification,
   type RequestOptions,

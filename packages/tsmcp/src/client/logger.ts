@@ -3,16 +3,11 @@
  * Its warnings (a tool dropped from `tools/list` for breaking the `x-mcp-header` rules, ...) go
  * through it, never to stdout.
  */
-import { type Logger, silentLogger, stderrLogger } from "../protocol/logger.js";
+import type { Logger } from "../protocol/logger.js";
 
 /**
  * Receives the client's warnings: any `Logger` fits, and so does an object with just `warn`.
  * `fields` never hold secrets.
+ * Default: tsmcp/types' `stderrLogger`; pass its `silentLogger` to drop every warning.
  */
 export type ClientLogger = Pick<Logger, "warn">;
-
-/** The default: one `[tsmcp] warn ...` line per warning on stderr (the one default `stderrLogger`). */
-export const stderrClientLogger: ClientLogger = stderrLogger;
-
-/** Drops every warning (the one `silentLogger`). */
-export const silentClientLogger: ClientLogger = silentLogger;

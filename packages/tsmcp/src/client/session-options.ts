@@ -5,6 +5,7 @@
  * §Client Requirements (Basic Workflow), basic/patterns/subscriptions.
  */
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
+import type { stderrLogger } from "../protocol/logger.js";
 import { checkLogger } from "../protocol/logger.js";
 import {
   checkBoolean,
@@ -22,10 +23,14 @@ import type {
   ProgressNotificationParams,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
-import type { ClientLogger, stderrClientLogger } from "./logger.js";
+import type { ClientLogger } from "./logger.js";
 
-/** The default per-request timeout: 60 000 ms. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * Milliseconds a client request waits for its response by default (`timeoutMs` of `Client` and
+ * `ClientSession`): 60 000 ms. Not the Node server's `requestTimeoutMs`, which bounds receiving a
+ * request (`DEFAULT_REQUEST_RECEIVE_TIMEOUT_MS` of tsmcp/node).
+ */
+export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** The `clientInfo` sent when none is configured. */
 export const DEFAULT_CLIENT_INFO: Readonly<Implementation> = Object.freeze({
@@ -41,7 +46,7 @@ export interface ClientSessionOptions {
   capabilities?: ClientCapabilities;
   /** The protocol revision stamped on requests. Default "2026-07-28". */
   protocolVersion?: string;
-  /** Per-request timeout in milliseconds; default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  /** Per-request timeout in milliseconds; default {@link DEFAULT_CLIENT_REQUEST_TIMEOUT_MS}. */
   timeoutMs?: number;
   /**
    * Apply the `x-mcp-header` rules (spec: basic/transports §Streamable HTTP): drop tools whose
@@ -50,7 +55,7 @@ export interface ClientSessionOptions {
    * `HttpClientTransport` and any wrapper that declares it, false elsewhere).
    */
   mirrorParamHeaders?: boolean;
-  /** Receives the session's warnings (a dropped tool, ...). Default: {@link stderrClientLogger}. */
+  /** Receives the session's warnings (a dropped tool, ...). Default: {@link stderrLogger}. */
   logger?: ClientLogger;
   /**
    * Receives every `notifications/message` no request's own `onLog` takes: on a 2025-era session

@@ -12,6 +12,7 @@
  */
 import type * as z from "zod";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
+import { stderrLogger } from "../protocol/logger.js";
 import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
 import type {
   ClientCapabilities,
@@ -42,7 +43,7 @@ import { InvalidServerResponseError, MethodNotInEraError, UnexpectedInputRequire
 import { exchange } from "./exchange.js";
 import { checkInitializeResult, initializeParams } from "./handshake.js";
 import { openSubscription } from "./listen.js";
-import { type ClientLogger, stderrClientLogger } from "./logger.js";
+import type { ClientLogger } from "./logger.js";
 import { supportedVersionsOf } from "./negotiate.js";
 import { NotificationRouter } from "./notifications.js";
 import {
@@ -50,7 +51,7 @@ import {
   type ClientSessionOptions,
   checkSessionOptions,
   DEFAULT_CLIENT_INFO,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
   type InputRequiredOptions,
   type ListenNotification,
   type RequestOptions,
@@ -106,8 +107,8 @@ export class ClientSession {
     this.clientInfo =
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#logger = options.logger ?? stderrClientLogger;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
+    this.#logger = options.logger ?? stderrLogger;
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new Map() : undefined;
     this.#notifications = new NotificationRouter({

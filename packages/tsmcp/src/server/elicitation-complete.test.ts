@@ -6,8 +6,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serve } from "../transport/http/node.js";
+import type { LegacySession } from "../transport/index.js";
 import { elicitationComplete } from "./elicitation-complete.js";
-import type { LegacySession } from "./index.js";
 import { MCPServer } from "./mcp/server.js";
 
 /** An `MCPServer` whose `sign_in` tool asks for a URL-mode elicitation and remembers who asked. */

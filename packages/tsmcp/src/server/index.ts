@@ -3,29 +3,14 @@
  * and plain functions, requestState sealed by default), the low-level `Server` (handlers in, results
  * out), its middleware chain, the requestState sealing layer, the helpers for answering with an
  * `InputRequiredResult`, and resolvers (`resolver`, `elicit`, `sample`, `listRoots`, `outcome`): what
- * a tool declares it needs, the framework asking each question once.
+ * a tool declares it needs, the framework asking each question once. With them, the types a server
+ * author annotates: the contexts (`RequestContext` for `Server` handlers, `Context` for `MCPServer`
+ * tools, prompts, resources and templates, `ResolvedContext` for a tool with resolvers,
+ * `ResolverInput` for a resolver, `CompletionContext` for a completer), the handler types and the
+ * constructors' option types. Each name has one home: wire types, `McpError`, `TsmcpError` and the
+ * `Logger` come from tsmcp/types; `Dispatcher`, `RequestEnvironment`, `AuthInfo`, `Authenticate`
+ * and the protected-resource metadata path from tsmcp/transport, where the HTTP handler lives.
  */
-export {
-  type AuthInfo,
-  type BackChannelRequest,
-  type BackChannelRequestOptions,
-  type Dispatcher,
-  type HeaderReader,
-  type LegacyHandshake,
-  type LegacySession,
-  principalOf,
-  type RequestEnvironment,
-} from "../transport/dispatcher.js";
-export type {
-  Authenticate,
-  AuthenticateRequest,
-  AuthenticateResult,
-} from "../transport/http/authenticate.js";
-export {
-  PROTECTED_RESOURCE_METADATA_PATH,
-  type ProtectedResourceMetadata,
-  resourceMetadataUrl,
-} from "../transport/http/resource-metadata.js";
 export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
@@ -67,14 +52,13 @@ export {
   DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS,
   type LegacyInputRequired,
 } from "./legacy/input-required.js";
-export { type LogFields, type Logger, silentLogger, stderrLogger } from "./logger.js";
 export {
   type Completer,
   type Completers,
   type CompletionContext,
   MAX_COMPLETION_VALUES,
 } from "./mcp/completion.js";
-export type { Context } from "./mcp/context.js";
+export type { Context, ResolvedContext } from "./mcp/context.js";
 export { DEFAULT_PAGE_SIZE } from "./mcp/pagination.js";
 export type { PromptArgs, PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
 export type { RegistrationHandle } from "./mcp/registry.js";
@@ -91,11 +75,13 @@ export type {
 export type { ResourceContentsInput } from "./mcp/results.js";
 export { MCPServer, type MCPServerOptions } from "./mcp/server.js";
 export {
+  type ResolverToolHandler,
   type StructuredToolReturn,
   TOOL_NAME_PATTERN,
   type ToolArgs,
   type ToolConfig,
   type ToolHandler,
+  type ToolResolvers,
   type ToolResultOf,
   type ToolReturn,
 } from "./mcp/tools.js";
@@ -106,7 +92,12 @@ export { elicit } from "./resolve/elicit.js";
 export { ResolverError } from "./resolve/errors.js";
 export type { ListRootsMarker } from "./resolve/list-roots.js";
 export { listRoots } from "./resolve/list-roots.js";
-export type { NotInputRequired, WithoutInputRequired } from "./resolve/one-channel.js";
+export type {
+  NotInputRequired,
+  ResolverToolInputRequired,
+  ResolverToolReturn,
+  WithoutInputRequired,
+} from "./resolve/one-channel.js";
 export type { ResolverOutcome } from "./resolve/outcome.js";
 export type { QuestionValue } from "./resolve/question.js";
 export {

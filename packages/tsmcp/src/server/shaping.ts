@@ -4,6 +4,7 @@
  * `InputRequiredResult` rules enforced (only on the three carrier methods, never with cache hints,
  * never empty). Spec: basic/index §resultType, server/utilities/caching, basic/patterns/mrtr.
  */
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../protocol/local-errors.js";
 import { CACHEABLE_METHODS, INPUT_REQUIRED_METHODS, isInputRequired } from "../protocol/methods.js";
 import type { CacheScope, Implementation } from "../protocol/schema/base.js";
 import { META } from "../protocol/versions.js";
@@ -38,8 +39,10 @@ export function checkCacheHint(hint: Partial<CacheHint> | undefined, where: stri
 const SERVER_INFO_KEY: string = META.serverInfo;
 
 /** Why a handler's result cannot be sent; the cause goes to the logger, the client sees -32603. */
-export class InvalidHandlerResultError extends Error {
+export class InvalidHandlerResultError extends TsmcpError {
   override readonly name = "InvalidHandlerResultError";
+  /** `"ERR_INVALID_HANDLER_RESULT"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.InvalidHandlerResultError;
 }
 
 /**

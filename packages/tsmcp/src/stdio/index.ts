@@ -4,11 +4,12 @@
  * `Client.connect({ command, args })` loads on demand); the server side serves a `Server` or an
  * `MCPServer` on this process's stdin and stdout (`serveStdio`), for clients of both eras: the first
  * request decides between the 2026-07-28 core and a 2025-11-25 handshake session.
- * Spec: basic/transports/stdio.
+ * Its timeouts and limits default to the constants exported here; the back-channel's default and the
+ * bound on concurrent server requests are shared with HTTP and live in tsmcp/transport
+ * (`DEFAULT_BACK_CHANNEL_TIMEOUT_MS`, `DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS`); the logger is
+ * tsmcp/types' `Logger` (`stderrLogger` by default). Spec: basic/transports/stdio.
  */
 
-export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../transport/incoming.js";
-export { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../transport/stdio/back-channel.js";
 export {
   ServerProcessExitedError,
   StdioClientTransport,
@@ -25,11 +26,9 @@ export {
 } from "../transport/stdio/framing.js";
 export {
   type ServeStdioOptions,
-  type StdioLogFields,
   type StdioLogger,
   type StdioServerHandle,
   serveStdio,
-  stdioStderrLogger,
 } from "../transport/stdio/server.js";
 export {
   DEFAULT_CLOSE_GRACE_PERIOD_MS,

@@ -20,7 +20,6 @@ describe("tsmcp/stdio outside Node.js", () => {
       "defaultInheritedEnvironment",
       "serializeMessage",
       "serveStdio",
-      "stdioStderrLogger",
     ]);
     for (const [name, value] of values) {
       const use = /^[A-Z]/.test(name)

@@ -6,8 +6,8 @@
  * `import("tsmcp/stdio")` here instead of into `node:child_process`; on Node.js (the `"node"`
  * condition) the real entry loads. Spec: basic/transports/stdio.
  */
-export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../transport/incoming.js";
-export { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../transport/stdio/back-channel.js";
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../protocol/local-errors.js";
+
 export { DEFAULT_MAX_LINE_BYTES } from "../transport/stdio/framing.js";
 export {
   DEFAULT_CLOSE_GRACE_PERIOD_MS,
@@ -32,7 +32,8 @@ export class StdioClientTransport {
 }
 
 /** @throws Error always: {@link STDIO_NEEDS_NODE}. */
-export class ServerProcessExitedError extends Error {
+export class ServerProcessExitedError extends TsmcpError {
+  override readonly code: TsmcpErrorCode = ERROR_CODES.ServerProcessExitedError;
   constructor(..._args: unknown[]) {
     super(STDIO_NEEDS_NODE);
     unsupported();
@@ -47,7 +48,8 @@ export class LineDecoder {
 }
 
 /** @throws Error always: {@link STDIO_NEEDS_NODE}. */
-export class LineTooLongError extends Error {
+export class LineTooLongError extends TsmcpError {
+  override readonly code: TsmcpErrorCode = ERROR_CODES.LineTooLongError;
   constructor(..._args: unknown[]) {
     super(STDIO_NEEDS_NODE);
     unsupported();
@@ -66,10 +68,5 @@ export function serializeMessage(..._args: unknown[]): never {
 
 /** @throws Error always: {@link STDIO_NEEDS_NODE}. */
 export function serveStdio(..._args: unknown[]): never {
-  return unsupported();
-}
-
-/** @throws Error always: {@link STDIO_NEEDS_NODE}. */
-export function stdioStderrLogger(..._args: unknown[]): never {
   return unsupported();
 }

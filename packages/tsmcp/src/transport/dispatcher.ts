@@ -55,11 +55,19 @@ export interface LegacyHandshake {
   readonly clientCapabilities: ClientCapabilities;
 }
 
+/**
+ * How long a server -> client request on a legacy session waits for its answer by default, in
+ * milliseconds: 60 s, the request timeout the official SDKs use. The one default of both
+ * back-channels, the stdio server's and a Streamable HTTP session's.
+ */
+export const DEFAULT_BACK_CHANNEL_TIMEOUT_MS = 60_000;
+
 /** Options of one server -> client request on a legacy session. */
 export interface BackChannelRequestOptions {
   /** Cancels it: the client is sent `notifications/cancelled`, the promise rejects with the reason. */
   signal?: AbortSignal;
-  /** Milliseconds to wait for the answer before rejecting (and cancelling). Default: the transport's. */
+  /** Milliseconds to wait for the answer before rejecting (and cancelling). Default: the
+   * transport's, {@link DEFAULT_BACK_CHANNEL_TIMEOUT_MS} unless configured. */
   timeoutMs?: number;
 }
 

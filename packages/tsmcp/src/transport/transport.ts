@@ -4,7 +4,9 @@
  * (one POST per request), stdio (a child process) and in-memory (a direct call into a dispatcher)
  * implement it; `ClientSession` sits on top.
  */
+
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../protocol/local-errors.js";
 
 /** Per-request options of {@link Transport.request}. */
 export interface TransportRequestOptions {
@@ -79,8 +81,10 @@ export interface Transport {
 }
 
 /** Raised when a transport cannot deliver a request or its response. */
-export class TransportError extends Error {
+export class TransportError extends TsmcpError {
   override readonly name: string = "TransportError";
+  /** `"ERR_TRANSPORT"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.TransportError;
   /** The HTTP status, when the failure was an HTTP response without a JSON-RPC body. */
   readonly httpStatus: number | undefined;
 
@@ -98,6 +102,8 @@ export class TransportError extends Error {
  */
 export class SessionExpiredError extends TransportError {
   override readonly name: string = "SessionExpiredError";
+  /** `"ERR_SESSION_EXPIRED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.SessionExpiredError;
 }
 
 /** True for an object that implements {@link Transport}. */

@@ -3,6 +3,7 @@
  * of reasons, with a message that names the URLs involved and never a token or secret.
  * Spec: basic/authorization.
  */
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../../protocol/local-errors.js";
 
 /** Why authorization failed. */
 export type OAuthErrorReason =
@@ -21,8 +22,10 @@ export type OAuthErrorReason =
  * Authorization with the server's authorization server failed. The HTTP client transport reports
  * it as the `cause` of the request's `TransportError` ("authorization failed: ...").
  */
-export class OAuthError extends Error {
+export class OAuthError extends TsmcpError {
   override readonly name = "OAuthError";
+  /** `"ERR_OAUTH"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.OAuthError;
   /** Which step failed. */
   readonly reason: OAuthErrorReason;
 

@@ -3,6 +3,7 @@
  * token it refuses. `bearerAuth` turns that refusal into a 401 challenge. Spec:
  * basic/authorization §Token Handling (OAuth 2.1 §5.2), RFC 6750 §3.1.
  */
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../../protocol/local-errors.js";
 import type { AuthInfo } from "../../transport/dispatcher.js";
 
 /**
@@ -31,8 +32,10 @@ export const DEFAULT_CLOCK_SKEW_MS = 30_000;
  * inactive). Its message is log-only; the client is told only `invalid_token`. The underlying
  * failure, if any, is its `cause`.
  */
-export class InvalidTokenError extends Error {
+export class InvalidTokenError extends TsmcpError {
   override readonly name = "InvalidTokenError";
+  /** `"ERR_INVALID_TOKEN"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.InvalidTokenError;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

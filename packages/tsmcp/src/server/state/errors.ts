@@ -4,7 +4,9 @@
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (reject state that fails
  * verification).
  */
+
 import { ERRORS, McpError } from "../../protocol/errors.js";
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../../protocol/local-errors.js";
 
 /**
  * Why a `requestState` was refused, as logged (never sent):
@@ -59,8 +61,10 @@ export const INVALID_REQUEST_STATE_REASONS: ReadonlySet<InvalidRequestStateReaso
  * plaintext or the principal. A reason outside the set (a codec written in JavaScript, say) reads
  * as `"rejected"` with that text as `detail`.
  */
-export class InvalidRequestState extends Error {
+export class InvalidRequestState extends TsmcpError {
   override readonly name = "InvalidRequestState";
+  /** `"ERR_INVALID_REQUEST_STATE"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.InvalidRequestState;
   /** The log-only reason code. */
   readonly reason: InvalidRequestStateReason;
   /** Log-only free text beside the reason (`"bindPrincipal returned number, ..."`), if any. */

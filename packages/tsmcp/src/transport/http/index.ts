@@ -56,7 +56,6 @@ export {
 export { type EventStore, InMemoryEventStore, type StoredEvent } from "./session/event-store.js";
 export { SESSION_ID_HEADER } from "./session/legacy.js";
 export {
-  DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
   DEFAULT_LEGACY_MODE,
   DEFAULT_MAX_QUEUED_EVENTS,
   DEFAULT_MAX_SESSIONS,

@@ -18,8 +18,11 @@ export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 /** Milliseconds a client has to send the request headers, by default: 30 s. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
 
-/** Milliseconds a client has to send a whole request (headers and body), by default: 60 s. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * Milliseconds a client has to send a whole request (headers and body) to `serve`, by default:
+ * 60 s (the `requestTimeoutMs` option). Not a client's wait for a response.
+ */
+export const DEFAULT_REQUEST_RECEIVE_TIMEOUT_MS = 60_000;
 
 /** Milliseconds an idle keep-alive connection stays open, by default: 5 s. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -61,7 +64,7 @@ export interface ServeOptions extends HttpHandlerOptions {
   /**
    * Milliseconds a client has to send a whole request, body included, before it gets 408 and
    * its connection closes; 0 for no limit. Does not bound the answer (SSE streams stay open).
-   * Default {@link DEFAULT_REQUEST_TIMEOUT_MS} (60000).
+   * Default {@link DEFAULT_REQUEST_RECEIVE_TIMEOUT_MS} (60000).
    */
   requestTimeoutMs?: number;
   /**
@@ -142,7 +145,7 @@ export function checkServeOptions(options: ServeOptions): CheckedServeOptions {
     path,
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
     headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_RECEIVE_TIMEOUT_MS,
     keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES,

@@ -10,7 +10,7 @@ import {
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_HEADER_BYTES,
-  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_REQUEST_RECEIVE_TIMEOUT_MS,
   type HttpServerHandle,
   type ServeOptions,
   serve,
@@ -69,7 +69,7 @@ describe("serve's graceful close", () => {
   it("pins its defaults", () => {
     expect(DEFAULT_DRAIN_TIMEOUT_MS).toBe(10_000);
     expect(DEFAULT_HEADERS_TIMEOUT_MS).toBe(30_000);
-    expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(60_000);
+    expect(DEFAULT_REQUEST_RECEIVE_TIMEOUT_MS).toBe(60_000);
     expect(DEFAULT_KEEP_ALIVE_TIMEOUT_MS).toBe(5_000);
     expect(DEFAULT_MAX_CONNECTIONS).toBe(1_000);
     expect(DEFAULT_MAX_HEADER_BYTES).toBe(16_384);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { McpError } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest } from "../../protocol/jsonrpc.js";
-import { BackChannel, DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "./back-channel.js";
+import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../dispatcher.js";
+import { BackChannel } from "./back-channel.js";
 
 function channel(options: { timeoutMs?: number; writable?: boolean } = {}) {
   const sent: (JSONRPCRequest | JSONRPCNotification)[] = [];

@@ -16,14 +16,8 @@ import {
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
 import { JSONRPC_VERSION } from "../../protocol/versions.js";
-import type { BackChannelRequestOptions } from "../dispatcher.js";
+import { type BackChannelRequestOptions, DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../dispatcher.js";
 import { InFlightRequests } from "../in-flight.js";
-
-/**
- * How long a server -> client request waits for its answer by default, in milliseconds: 60 s, the
- * request timeout the official SDKs use.
- */
-export const DEFAULT_BACK_CHANNEL_TIMEOUT_MS = 60_000;
 
 /** What a {@link BackChannel} needs from its connection. */
 export interface BackChannelHooks {

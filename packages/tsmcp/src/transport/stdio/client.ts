@@ -4,6 +4,7 @@
  * subscription id, progress token, or else to the transport. Spec: basic/transports/stdio,
  * basic/patterns/cancellation, basic/patterns/progress, basic/patterns/subscriptions.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
 import { McpError } from "../../protocol/errors.js";
@@ -14,6 +15,7 @@ import {
   type JSONRPCResponse,
   parseMessage,
 } from "../../protocol/jsonrpc.js";
+import { ERROR_CODES, type TsmcpErrorCode } from "../../protocol/local-errors.js";
 import { InFlightRequests } from "../in-flight.js";
 import { IncomingRequests } from "../incoming.js";
 import {
@@ -47,6 +49,8 @@ export type { StdioClientTransportParams, StdioStderrMode } from "./client-param
 /** Raised for every in-flight request when the server process ends (or never started). */
 export class ServerProcessExitedError extends TransportError {
   override readonly name: string = "ServerProcessExitedError";
+  /** `"ERR_SERVER_PROCESS_EXITED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.ServerProcessExitedError;
   /** The exit code; null when a signal ended the process or it never started. */
   readonly exitCode: number | null;
   /** The signal that ended the process, if any. */

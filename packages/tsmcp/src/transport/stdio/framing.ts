@@ -4,7 +4,9 @@
  * line breaks here: lines are split on the byte 0x0A only, never with `readline`.
  * Spec: basic/transports/stdio.
  */
+
 import type { JSONRPCMessage } from "../../protocol/jsonrpc.js";
+import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../../protocol/local-errors.js";
 
 /** The longest line a {@link LineDecoder} accepts by default: 16 MiB, in bytes, "\n" excluded. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -14,8 +16,10 @@ const CARRIAGE_RETURN = 0x0d;
 const BLANK = /^[ \t\r]*$/;
 
 /** Reported by a {@link LineDecoder} for a line longer than its limit; the line is discarded. */
-export class LineTooLongError extends Error {
+export class LineTooLongError extends TsmcpError {
   override readonly name = "LineTooLongError";
+  /** `"ERR_LINE_TOO_LONG"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.LineTooLongError;
   /** The decoder's limit, in bytes. */
   readonly maxLineBytes: number;
 

@@ -22,16 +22,13 @@ import {
   parseMessage,
   type RequestId,
 } from "../../protocol/jsonrpc.js";
-import { checkLogger, type LogFields, type Logger, stderrLogger } from "../../protocol/logger.js";
+import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
 import { type ConnectionEra, eraOfFirstRequest, lateHandshakeError } from "./era.js";
 import { LineDecoder, type LineTooLongError } from "./framing.js";
 import { StdioLegacySession } from "./legacy-session.js";
 import { MessageWriter } from "./writer.js";
-
-/** Structured fields of a log line; never secrets. */
-export type StdioLogFields = LogFields;
 
 /** The logger methods the stdio loop calls. */
 const STDIO_LOG_LEVELS = ["debug", "warn", "error"] as const;
@@ -65,7 +62,7 @@ export interface ServeStdioOptions {
    * On a handshake-era connection, how long a server -> client request (`elicitation/create`,
    * `sampling/createMessage`, `roots/list`, `ping`) waits for the client's answer before it is
    * cancelled and rejects with -32001, in milliseconds, unless the request names its own.
-   * Default `DEFAULT_BACK_CHANNEL_TIMEOUT_MS` (60 s).
+   * Default `DEFAULT_BACK_CHANNEL_TIMEOUT_MS` of tsmcp/transport (60 s).
    */
   requestTimeoutMs?: number;
 }
@@ -84,9 +81,6 @@ export interface StdioServerHandle {
    */
   close(): Promise<void>;
 }
-
-/** The default {@link StdioLogger}: the one default `stderrLogger` (warnings and errors to stderr). */
-export const stdioStderrLogger: StdioLogger = stderrLogger;
 
 function checkOptions(dispatcher: unknown, options: ServeStdioOptions): void {
   if (!isDispatcher(dispatcher)) {

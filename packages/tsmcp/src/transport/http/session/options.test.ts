@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Dispatcher } from "../../dispatcher.js";
+import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS, type Dispatcher } from "../../dispatcher.js";
 import { createHttpHandler } from "../server-handler.js";
 import { InMemoryEventStore } from "./event-store.js";
 import {
   checkSessionOptions,
-  DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
   DEFAULT_LEGACY_MODE,
   DEFAULT_MAX_QUEUED_EVENTS,
   DEFAULT_MAX_SESSIONS,

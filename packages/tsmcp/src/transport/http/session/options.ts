@@ -4,6 +4,7 @@
  * built. Spec (2025-11-25): basic/transports §Session Management, §Resumability and Redelivery.
  */
 import { checkFunction, checkInteger, optionTypeError } from "../../../protocol/options.js";
+import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../../dispatcher.js";
 import type { EventStore } from "./event-store.js";
 
 /**
@@ -27,8 +28,6 @@ export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_QUEUED_EVENTS = 100;
 /** The `retry:` milliseconds sent to a client before the server closes a stream, by default. */
 export const DEFAULT_RETRY_MS = 1000;
-/** Milliseconds a server -> client request waits for its answer, by default: 60 seconds. */
-export const DEFAULT_BACK_CHANNEL_TIMEOUT_MS = 60_000;
 
 /** The longest delay a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;

@@ -1,0 +1,89 @@
+/**
+ * The one base of tsmcp's local errors, `TsmcpError`, and the table of their machine-readable
+ * codes. A local error happens on this side of the wire (a refused token, a timeout, a broken
+ * pipe) and never travels as a JSON-RPC error; the wire error is `McpError`, whose `code` is the
+ * numeric JSON-RPC code of `ERRORS`. Branch on `error.code`, which is stable across releases and
+ * bundles, rather than on message text or `instanceof` across two copies of the package.
+ */
+
+/**
+ * Every local error's `code`, by the class that carries it. The codes are stable: a code is never
+ * reused for another failure, and a class keeps its code.
+ *
+ * | code | class | entry | raised when |
+ * | --- | --- | --- | --- |
+ * | `ERR_INVALID_TOKEN` | `InvalidTokenError` | `tsmcp/server` | a token verifier refuses an access token |
+ * | `ERR_INVALID_REQUEST_STATE` | `InvalidRequestState` | `tsmcp/server` | a `requestState` fails verification (its `reason` says why, log-only) |
+ * | `ERR_INVALID_HANDLER_RESULT` | `InvalidHandlerResultError` | `tsmcp/server` | a handler's result cannot be sent |
+ * | `ERR_RESOLVER` | `ResolverError` | `tsmcp/server` | a resolver cannot produce its value (declined, malformed answer) |
+ * | `ERR_TRANSPORT` | `TransportError` | `tsmcp/transport` | a transport cannot deliver a request or its response |
+ * | `ERR_SESSION_EXPIRED` | `SessionExpiredError` | `tsmcp/transport` | the 2025-era session is gone (HTTP 404, stdio process exited) |
+ * | `ERR_SERVER_PROCESS_EXITED` | `ServerProcessExitedError` | `tsmcp/stdio` | the stdio server process ended (or never started) |
+ * | `ERR_LINE_TOO_LONG` | `LineTooLongError` | `tsmcp/stdio` | a stdio line exceeds the decoder's limit |
+ * | `ERR_OAUTH` | `OAuthError` | `tsmcp/client` | authorization with the authorization server fails (its `reason` says which step) |
+ * | `ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED` | `InputRequiredRoundsExceededError` | `tsmcp/client` | the server keeps answering `input_required` past the round cap |
+ * | `ERR_INPUT_REQUESTS_PER_ROUND_EXCEEDED` | `InputRequestsPerRoundExceededError` | `tsmcp/client` | one round carries more `inputRequests` than the cap |
+ * | `ERR_UNEXPECTED_INPUT_REQUIRED` | `UnexpectedInputRequiredError` | `tsmcp/client` | a session call gets an `InputRequiredResult` it did not allow |
+ * | `ERR_UNSUPPORTED_INPUT_REQUEST` | `UnsupportedInputRequestError` | `tsmcp/client` | the server asks for input this client cannot give |
+ * | `ERR_INVALID_SERVER_RESPONSE` | `InvalidServerResponseError` | `tsmcp/client` | the server's answer does not match the protocol |
+ * | `ERR_REQUEST_TIMEOUT` | `RequestTimeoutError` | `tsmcp/client` | a request gets no answer within its `timeoutMs` |
+ * | `ERR_PROTOCOL_NEGOTIATION` | `ProtocolNegotiationError` | `tsmcp/client` | client and server share no protocol revision |
+ * | `ERR_METHOD_NOT_IN_ERA` | `MethodNotInEraError` | `tsmcp/client` | a method absent from the negotiated revision is called |
+ */
+export const ERROR_CODES = Object.freeze({
+  InvalidTokenError: "ERR_INVALID_TOKEN",
+  InvalidRequestState: "ERR_INVALID_REQUEST_STATE",
+  InvalidHandlerResultError: "ERR_INVALID_HANDLER_RESULT",
+  ResolverError: "ERR_RESOLVER",
+  TransportError: "ERR_TRANSPORT",
+  SessionExpiredError: "ERR_SESSION_EXPIRED",
+  ServerProcessExitedError: "ERR_SERVER_PROCESS_EXITED",
+  LineTooLongError: "ERR_LINE_TOO_LONG",
+  OAuthError: "ERR_OAUTH",
+  InputRequiredRoundsExceededError: "ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED",
+  InputRequestsPerRoundExceededError: "ERR_INPUT_REQUESTS_PER_ROUND_EXCEEDED",
+  UnexpectedInputRequiredError: "ERR_UNEXPECTED_INPUT_REQUIRED",
+  UnsupportedInputRequestError: "ERR_UNSUPPORTED_INPUT_REQUEST",
+  InvalidServerResponseError: "ERR_INVALID_SERVER_RESPONSE",
+  RequestTimeoutError: "ERR_REQUEST_TIMEOUT",
+  ProtocolNegotiationError: "ERR_PROTOCOL_NEGOTIATION",
+  MethodNotInEraError: "ERR_METHOD_NOT_IN_ERA",
+} as const);
+
+/** The code of one of tsmcp's local errors (a value of {@link ERROR_CODES}). */
+export type TsmcpErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * The base of every local error tsmcp throws: `code` is a stable machine-readable string (see
+ * {@link ERROR_CODES} for the full table), `name` the class's name, `message` for people. Each
+ * subclass fixes its code; this class is not constructed directly. Not a wire error: what a server
+ * answers with, and what a client receives from one, is an `McpError` (numeric JSON-RPC `code`).
+ *
+ * @example
+ * ```ts
+ * try { await client.callTool("deploy", args); }
+ * catch (error) {
+ *   if (isTsmcpError(error) && error.code === ERROR_CODES.RequestTimeoutError) retryLater();
+ * }
+ * ```
+ */
+export abstract class TsmcpError extends Error {
+  /**
+   * The stable code of this failure. Typed as a string so that packages built on tsmcp (the
+   * `tsmcp` command) may extend this class with codes of their own; tsmcp's own are
+   * {@link TsmcpErrorCode}.
+   */
+  abstract readonly code: string;
+}
+
+/**
+ * True for a tsmcp local error, also one thrown by another copy of the package (another bundle):
+ * an `Error` whose `code` is one of {@link ERROR_CODES}.
+ */
+export function isTsmcpError(value: unknown): value is TsmcpError & { readonly code: TsmcpErrorCode } {
+  if (!(value instanceof Error)) return false;
+  const code: unknown = (value as { code?: unknown }).code;
+  return typeof code === "string" && CODES.has(code);
+}
+
+const CODES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
