@@ -62,3 +62,6 @@ export function describeIssueFields(issues: readonly SchemaIssue[]): string {
   const fields = new Set(issues.map((issue) => (issue.path === "" ? "(root)" : issue.path)));
   return joinCapped([...fields], (field) => truncate(field, MAX_PATH_LENGTH), ", ");
 }
+
+/** A compiled raw JSON Schema validator. */
+export type JsonValidator = (value: unknown) => readonly SchemaIssue[] | undefined;

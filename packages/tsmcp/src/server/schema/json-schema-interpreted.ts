@@ -13,8 +13,8 @@ import {
   validate as walk,
 } from "@cfworker/json-schema";
 import type { RegExpLike } from "ajv/dist/types/index.js";
+import type { JsonValidator } from "./issues.js";
 import { isPlainObject } from "./json.js";
-import type { JsonValidator } from "./json-schema.js";
 import { linearRegExp } from "./linear-regexp.js";
 import {
   checkKeywordShapes,

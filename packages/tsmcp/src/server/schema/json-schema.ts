@@ -6,7 +6,7 @@
  * `$ref`, unsupported dialects answered with an error).
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import type { SchemaIssue } from "./issues.js";
+import type { JsonValidator, SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { interpretJsonSchema } from "./json-schema-interpreted.js";
 import { linearRegExp } from "./linear-regexp.js";
@@ -27,8 +27,7 @@ export const SUPPORTED_JSON_SCHEMA_DIALECTS: readonly string[] = Object.freeze([
   "https://json-schema.org/draft/2020-12/schema#",
 ]);
 
-/** A compiled raw JSON Schema validator. */
-export type JsonValidator = (value: unknown) => readonly SchemaIssue[] | undefined;
+export type { JsonValidator } from "./issues.js";
 
 let sharedAjv: Ajv2020 | undefined;
 
