@@ -11,7 +11,7 @@ import type {
   ListRootsCallback,
   SamplingCallback,
 } from "tsmcp/client";
-import type { CreateMessageRequestParams, ElicitRequestParams, ElicitResult } from "tsmcp/types";
+import type { ElicitRequestParams, ElicitResult } from "tsmcp/types";
 import { checkAnswer } from "./check-answer.js";
 import { type Asker, describe, type ElicitContent } from "./elicit-content.js";
 

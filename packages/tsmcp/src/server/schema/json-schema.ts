@@ -6,7 +6,7 @@
  * `$ref`, unsupported dialects answered with an error).
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import type { JsonValidator, SchemaIssue } from "./issues.js";
+import type { JsonValidator } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { interpretJsonSchema } from "./json-schema-interpreted.js";
 import { linearRegExp } from "./linear-regexp.js";

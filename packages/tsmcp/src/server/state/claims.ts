@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { encodeBase64Url } from "./base64url.js";
-import type { RequestBinding, RequestStateClaims } from "./claims-shape.js";
+import type { RequestBinding } from "./claims-shape.js";
 import {
   DIGEST_FIELD,
   METHOD_FIELD,

@@ -22,11 +22,11 @@ import {
 } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../protocol/logger.js";
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
-import { type AuthInfo, type Dispatcher, type HeaderReader, isDispatcher } from "../dispatcher.js";
+import { type Dispatcher, isDispatcher } from "../dispatcher.js";
 import { answerRequest, toResponse } from "./answer.js";
 import { authenticateRequest, withAuth } from "./authenticate.js";
 import { readBodyText } from "./body.js";
-import type { BodyText, HttpAnswer, HttpExchange } from "./exchange.js";
+import type { HttpAnswer, HttpExchange } from "./exchange.js";
 import { checkOptions, type HttpHandlerOptions } from "./handler-options.js";
 import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
