@@ -276,3 +276,65 @@ describe("the command's package", () => {
     ]);
   });
 });
+
+/**
+ * The relative imports of each source module (type-only and re-exports included: a circle of
+ * types still ties the modules' design together), as an adjacency list over the given files.
+ */
+function importGraph(files: { path: string; text: string }[]): Map<string, string[]> {
+  const known = new Set(files.map((file) => file.path));
+  const graph = new Map<string, string[]>();
+  for (const { path, text } of files) {
+    const targets: string[] = [];
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.[^"']+)["']/g)) {
+      const target = join(dirname(path), (match[1] as string).replace(/\.js$/, ".ts"));
+      if (known.has(target)) targets.push(target);
+    }
+    graph.set(path, targets);
+  }
+  return graph;
+}
+
+/** Every import circle found by a depth-first search, each as its modules joined by ` > `. */
+function importCircles(graph: Map<string, string[]>, base: string): string[] {
+  const circles: string[] = [];
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const visit = (node: string): void => {
+    const at = onPath.indexOf(node);
+    if (at !== -1) {
+      circles.push([...onPath.slice(at), node].map((path) => relative(base, path)).join(" > "));
+      return;
+    }
+    if (done.has(node)) return;
+    onPath.push(node);
+    for (const next of graph.get(node) ?? []) visit(next);
+    onPath.pop();
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node);
+  return circles;
+}
+
+describe("import circles", () => {
+  const base = join(repo, "packages");
+  const sources = [...sourceFiles(root), ...sourceFiles(cliRoot)].map((path) => ({
+    path,
+    text: readFileSync(path, "utf8"),
+  }));
+
+  it("finds no import circle among the source modules of either package", () => {
+    expect(importCircles(importGraph(sources), base)).toEqual([]);
+  });
+
+  it("catches a circle, type-only imports and re-exports included", () => {
+    const circle = [
+      { path: join(root, "x/a.ts"), text: 'import type { B } from "./b.js";' },
+      { path: join(root, "x/b.ts"), text: 'export { C } from "./c.js";' },
+      { path: join(root, "x/c.ts"), text: 'import { A } from "./a.js";' },
+    ];
+    expect(importCircles(importGraph(circle), base)).toEqual([
+      "tsmcp/src/x/a.ts > tsmcp/src/x/b.ts > tsmcp/src/x/c.ts > tsmcp/src/x/a.ts",
+    ]);
+  });
+});

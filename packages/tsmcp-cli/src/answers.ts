@@ -12,17 +12,13 @@ import type {
   ListRootsCallback,
   SamplingCallback,
 } from "tsmcp/client";
-import type { CreateMessageRequestParams, ElicitRequestParams, ElicitResult } from "tsmcp/types";
+import type { ElicitRequestParams, ElicitResult } from "tsmcp/types";
 import { TsmcpError } from "tsmcp/types";
 import { checkAnswer } from "./check-answer.js";
+import { type Asker, describe, type ElicitContent } from "./elicit-content.js";
 
-/** Answers a question a person is asked at the terminal. */
-export interface Asker {
-  /** Asks an elicitation (a form, or a URL to visit) and returns the person's answer. */
-  elicit(params: ElicitRequestParams, context: InputRequestContext): Promise<ElicitResult>;
-  /** Asks for the text a sampling request should be answered with; undefined when the person cancels. */
-  sample(params: CreateMessageRequestParams, context: InputRequestContext): Promise<string | undefined>;
-}
+export type { Asker, ElicitContent };
+export { describe };
 
 /** What the command was told to answer with. */
 export interface ScriptedAnswers {
@@ -35,9 +31,6 @@ export interface ScriptedAnswers {
   /** The roots `roots/list` is answered with (`--root`, default the working directory). */
   readonly roots: readonly string[];
 }
-
-/** The content of an accepted form: each field's string, number, boolean, string list or null. */
-export type ElicitContent = NonNullable<ElicitResult["content"]>;
 
 /** The model name a scripted or typed sampling reply is sent under. */
 export const CLI_SAMPLING_MODEL = "tsmcp-cli";
@@ -239,11 +232,4 @@ export function answerCallbacks(
     return { roots: scripted.roots.map((uri) => ({ uri })) };
   };
   return { elicitationCallback, samplingCallback, listRootsCallback };
-}
-
-/** One line for an answer: the action, and the content when accepted. */
-export function describe(result: ElicitResult): string {
-  return result.action === "accept" && result.content !== undefined
-    ? `accept ${JSON.stringify(result.content)}`
-    : result.action;
 }

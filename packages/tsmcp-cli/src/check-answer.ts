@@ -5,7 +5,7 @@
  * string lengths and formats, and list sizes. Spec: client/elicitation §Requested Schema.
  */
 import type { PrimitiveSchemaDefinition, RequestedSchema } from "tsmcp/types";
-import type { ElicitContent } from "./answers.js";
+import type { ElicitContent } from "./elicit-content.js";
 import { checkText } from "./form.js";
 
 /** A field whose scripted value does not fit its schema. */

@@ -15,7 +15,7 @@ import type {
   ElicitResult,
   PrimitiveSchemaDefinition,
 } from "tsmcp/types";
-import { type Asker, describe, type ElicitContent } from "./answers.js";
+import { type Asker, describe, type ElicitContent } from "./elicit-content.js";
 import { pauseProgress } from "./progress.js";
 import { isOpenable, safeText } from "./terminal.js";
 

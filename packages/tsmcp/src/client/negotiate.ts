@@ -16,7 +16,21 @@ import {
 } from "../protocol/versions.js";
 import { TransportError } from "../transport/transport.js";
 import { InvalidServerResponseError, ProtocolNegotiationError, RequestTimeoutError } from "./errors.js";
-import type { ClientSession } from "./session.js";
+
+/**
+ * The part of a client session negotiation drives: the two handshakes and the revision it settles on.
+ * Declared here so negotiation does not depend on the session module that calls it.
+ */
+export interface NegotiatingSession {
+  /** The last `server/discover` result, or undefined when discovery has not succeeded. */
+  discovered: DiscoverResult | undefined;
+  /** Runs the 2025 `initialize` handshake. */
+  initialize(): Promise<unknown>;
+  /** Runs `server/discover`; throws what the request throws. */
+  discover(options?: { timeoutMs?: number }): Promise<DiscoverResult>;
+  /** Settles on `protocolVersion`, keeping `discovered` when given. */
+  adopt(protocolVersion: string, discovered?: DiscoverResult): void;
+}
 
 /** How a `Client` picks its protocol revision: probe (`"auto"`), 2026-07-28 only, or the 2025 handshake. */
 export type ProtocolVersionMode = "auto" | "2026-07-28" | "legacy";
@@ -81,7 +95,7 @@ function neitherEra(offered: readonly string[], cause: unknown): ProtocolNegotia
  *   message names what it offered); the handshake's McpError when `initialize` fails otherwise;
  *   TransportError (connection refused, ...) and cancellation unchanged: they are never an era verdict.
  */
-export async function negotiate(session: ClientSession, options: NegotiationOptions): Promise<void> {
+export async function negotiate(session: NegotiatingSession, options: NegotiationOptions): Promise<void> {
   if (options.mode === "legacy") {
     await session.initialize();
     return;
@@ -116,7 +130,7 @@ export async function negotiate(session: ClientSession, options: NegotiationOpti
  * Resolves true when the server offers a mutual modern revision (adopted), false on the signals
  * of an older server (when `fallback` allows one).
  */
-async function probe(session: ClientSession, timeoutMs: number, fallback = true): Promise<boolean> {
+async function probe(session: NegotiatingSession, timeoutMs: number, fallback = true): Promise<boolean> {
   let result: DiscoverResult;
   try {
     result = await session.discover({ timeoutMs });

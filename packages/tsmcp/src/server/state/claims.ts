@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { encodeBase64Url } from "./base64url.js";
+import type { RequestBinding } from "./claims-shape.js";
 import {
   DIGEST_FIELD,
   METHOD_FIELD,
@@ -21,37 +22,12 @@ import {
 import { InvalidRequestState } from "./errors.js";
 import { principalClaimMatches } from "./principal.js";
 
+export type { RequestBinding, RequestStateClaims } from "./claims-shape.js";
 export { encodeClaims } from "./envelope.js";
 export { REQUEST_STATE_ENVELOPE_VERSION };
 
 /** How far in the future a mint time (`iat`) may lie before a token is refused, in milliseconds. */
 export const REQUEST_STATE_FUTURE_SKEW_MS = 60_000;
-
-/** Which request a state belongs to; recomputed from every retry and compared. */
-export interface RequestBinding {
-  /** The JSON-RPC method. */
-  readonly method: string;
-  /** The tool or prompt name, or the resource URI; `""` when missing. */
-  readonly target: string;
-  /** {@link argumentsDigest} of the arguments; resources bind by URI, so `{}`. */
-  readonly argumentsDigest: string;
-}
-
-/** What a fresh envelope holds. */
-export interface RequestStateClaims {
-  /** Mint time, milliseconds since the epoch (`iat`). */
-  readonly issuedAtMs: number;
-  /** Expiry, milliseconds since the epoch (`exp`); the token is refused from this instant on. */
-  readonly expiresAtMs: number;
-  /** The request the state belongs to. */
-  readonly binding: RequestBinding;
-  /** The handler's plaintext state. */
-  readonly state: string;
-  /** The audience, or `null` for none. */
-  readonly audience: string | null;
-  /** The salted principal claim, or `undefined` when the state is not principal-bound. */
-  readonly principalClaim: string | undefined;
-}
 
 /** What a retry must match for its state to open. */
 export interface ClaimsExpectation {

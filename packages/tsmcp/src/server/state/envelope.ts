@@ -20,7 +20,7 @@
  * never share bytes; fields are compared as bytes). A state holding a lone surrogate, which UTF-8
  * cannot carry, is stored as its JSON string literal instead, under flag 4.
  */
-import type { RequestStateClaims } from "./claims.js";
+import type { RequestStateClaims } from "./claims-shape.js";
 import { InvalidRequestState } from "./errors.js";
 import { exactUtf8Bytes, isWellFormed } from "./exact-utf8.js";
 

@@ -16,18 +16,10 @@ import {
 } from "../../protocol/jsonrpc.js";
 import type { AuthInfo, Dispatcher, HeaderReader, RequestEnvironment } from "../dispatcher.js";
 import { type Authenticate, scopeChallengeAnswer } from "./authenticate.js";
+import type { HttpAnswer } from "./exchange.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
-/**
- * An HTTP answer before it becomes a `Response`: a JSON body (status 200, or an error status), no
- * body (202 for a notification), each with optional extra headers (CORS), an SSE stream (status 200, {@link SSE_HEADERS}) that the front end
- * takes as a web stream or writes straight to its socket, or any other streaming `Response`.
- */
-export type HttpAnswer =
-  | { kind: "json"; status: number; text: string; headers?: Record<string, string> }
-  | { kind: "empty"; status: number; headers?: Record<string, string> }
-  | { kind: "sse"; stream: SseStream; headers?: Record<string, string> }
-  | { kind: "response"; response: Response };
+export type { HttpAnswer };
 
 /** The request side {@link answerRequest} needs: the signal that fires when the client goes away, and the headers. */
 export interface AnsweredRequest {

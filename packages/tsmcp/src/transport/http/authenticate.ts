@@ -7,8 +7,7 @@
 import { requiredScopesOf } from "../../protocol/insufficient-scope.js";
 import { isErrorResponse, type JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import type { AuthInfo, HeaderReader } from "../dispatcher.js";
-import type { HttpAnswer } from "./answer.js";
-import type { HttpExchange } from "./server-handler.js";
+import type { HttpAnswer, HttpExchange } from "./exchange.js";
 
 /**
  * What the auth hook sees of a request: a web `Request` fits, the body is never read. On the Node

@@ -10,19 +10,9 @@
 /** The default body limit of the HTTP server: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/**
- * The outcome of {@link readBodyText}: the text, a body over the limit, undecodable bytes, a
- * body that never ended (the client went away mid-upload: nobody is left to answer), a body that
- * something before the handler already read (a middleware), or the value a framework's body
- * parser already made of it (`req.body`).
- */
-export type BodyText =
-  | { kind: "text"; text: string }
-  | { kind: "too-large" }
-  | { kind: "invalid-utf8" }
-  | { kind: "aborted" }
-  | { kind: "already-read" }
-  | { kind: "parsed"; value: unknown };
+import type { BodyText } from "./exchange.js";
+
+export type { BodyText };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 

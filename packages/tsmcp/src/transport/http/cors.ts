@@ -12,7 +12,7 @@ import {
   optionError,
   optionTypeError,
 } from "../../protocol/options.js";
-import type { HttpAnswer } from "./answer.js";
+import type { HttpAnswer } from "./exchange.js";
 
 /** The methods a preflight allows: the endpoint's, and `OPTIONS` itself. */
 export const CORS_ALLOWED_METHODS: readonly string[] = Object.freeze(["POST", "GET", "DELETE", "OPTIONS"]);

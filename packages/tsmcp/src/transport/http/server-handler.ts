@@ -22,10 +22,11 @@ import {
 } from "../../protocol/jsonrpc.js";
 import type { Logger } from "../../protocol/logger.js";
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
-import { type AuthInfo, type Dispatcher, type HeaderReader, isDispatcher } from "../dispatcher.js";
-import { answerRequest, type HttpAnswer, toResponse } from "./answer.js";
+import { type Dispatcher, isDispatcher } from "../dispatcher.js";
+import { answerRequest, toResponse } from "./answer.js";
 import { authenticateRequest, withAuth } from "./authenticate.js";
-import { type BodyText, readBodyText } from "./body.js";
+import { readBodyText } from "./body.js";
+import type { HttpAnswer, HttpExchange } from "./exchange.js";
 import { checkOptions, type HttpHandlerOptions } from "./handler-options.js";
 import { protocolVersionOf } from "./headers.js";
 import { acceptsEventStream, isJsonContentType } from "./media-type.js";
@@ -39,6 +40,7 @@ import { SessionRegistry } from "./session/registry.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 export { DEFAULT_KEEP_ALIVE_MS, type HttpHandlerOptions } from "./handler-options.js";
+export type { HttpExchange };
 
 /** A path under the metadata prefix that names no document served here. */
 const NOT_FOUND: HttpAnswer = { kind: "json", status: 404, text: JSON.stringify({ error: "not_found" }) };
@@ -67,32 +69,6 @@ export interface HttpHandler {
    * from then on). Idempotent; the handler keeps answering.
    */
   close(): void;
-}
-
-/**
- * One HTTP request as the handler reads it: what a web `Request` offers, minus the body stream. The
- * web handler builds it from a `Request`; the Node adapter builds it from `node:http` objects, so
- * that a JSON exchange never constructs a web `Request` body or `Response` (the costliest part of
- * an exchange on Node 20).
- */
-export interface HttpExchange {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: HeaderReader;
-  /** Aborted when the client goes away. */
-  readonly signal: AbortSignal;
-  /** Reads the body as UTF-8 text under the limit, with the semantics of `readBodyText`. */
-  readBody(maxBodyBytes: number): Promise<BodyText>;
-  /**
-   * The identity the request was authenticated as. Set by the handler from its `authenticate`
-   * hook (a front end leaves it unset).
-   */
-  readonly auth?: AuthInfo;
-  /**
-   * Makes `controller` the exchange's abort controller when its signal was not made yet (so that
-   * a dispatch needs no second one); false otherwise. Optional: a web `Request` has its own signal.
-   */
-  adoptAbortController?(controller: AbortController): boolean;
 }
 
 /** The handler over exchanges: never rejects. */
