@@ -74,7 +74,6 @@ export async function post(
     challenge: response.headers.get("www-authenticate"),
     sessionId: response.headers.get("mcp-session-id"),
     // biome-ignore lint/suspicious/noExplicitAny: tests read the response's fields directly
-    // biome-ignore lint/suspicious/noExplicitAny: tests read the response's fields directly
     body: parseBody(text) as Record<string, any>,
     text,
   };
