@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import Provider from "oidc-provider";
+import { memoryAdapter } from "./memory-adapter.js";
 
 /** The one OAuth client both test users sign in with. */
 export const CLIENT_ID = "notes-app";
@@ -108,6 +109,7 @@ function providerWith(issuer: string, keys: JWK[], options: AuthorizationServerO
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
     cookies: { keys: ["test-cookie-key-0123456789abcdef"] },
+    adapter: memoryAdapter(),
     features: {
       introspection: {
         enabled: true,

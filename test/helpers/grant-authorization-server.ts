@@ -19,6 +19,7 @@ import {
   SignJWT,
 } from "jose";
 import Provider, { type KoaContextWithOIDC } from "oidc-provider";
+import { memoryAdapter } from "./memory-adapter.js";
 
 export const SECRET_CLIENT_ID = "reporter";
 export const SECRET_CLIENT_SECRET = "reporter-secret-0123456789abcdef";
@@ -115,6 +116,9 @@ export async function startGrantAuthorizationServer(
     ],
     jwks: { keys: [signing] },
     cookies: { keys: ["test-cookie-key-0123456789abcdef"] },
+    adapter: memoryAdapter(),
+    // An explicit lifetime: the default one is a function oidc-provider asks to replace.
+    ttl: { ClientCredentials: 3600 },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },

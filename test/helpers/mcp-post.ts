@@ -1,7 +1,8 @@
 /**
  * One MCP request over real HTTP, exactly as given: a 2026-07-28 request (its `_meta` and mirrored
  * headers) or a 2025-era one on a session, with an optional bearer token; resolves with the
- * status, the content type, the challenge, the session id and the parsed JSON body.
+ * status, the content type, the challenge, the session id, the body parsed as JSON (`undefined`
+ * when empty or not JSON) and the body's raw `text` (for a non-JSON refusal such as a 401's `no`).
  */
 import type { JSONRPCRequest } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
 import { requestMetadataHeaders } from "../../packages/tsmcp/src/transport/http/headers.js";
@@ -38,6 +39,16 @@ export function onSession(sessionId: string): Record<string, string> {
   return { "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" };
 }
 
+/** The body as JSON, or `undefined` when it is empty or not JSON. */
+function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** POSTs `message` to `url` as is, with `token` (if any) and `extra` headers. */
 export async function post(
   url: string | URL,
@@ -63,6 +74,7 @@ export async function post(
     challenge: response.headers.get("www-authenticate"),
     sessionId: response.headers.get("mcp-session-id"),
     // biome-ignore lint/suspicious/noExplicitAny: tests read the response's fields directly
-    body: (text === "" ? undefined : JSON.parse(text)) as Record<string, any>,
+    body: parseBody(text) as Record<string, any>,
+    text,
   };
 }

@@ -4,6 +4,7 @@
  * answers become, which sessions an identity may use, and which paths serve the document.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
+import { post as postOverHttp } from "../../../../../test/helpers/mcp-post.js";
 import { requestMeta, rpc } from "../../../../../test/helpers/meta.js";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import type { RequestContext } from "../../server/context.js";
@@ -201,20 +202,10 @@ describe("the protected resource metadata document", () => {
     expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
 
     const message = rpc("tools/call", { name: "whoami", _meta: requestMeta() });
-    const headers = {
-      "Content-Type": "application/json",
-      Accept: "application/json",
-      ...requestMetadataHeaders(message),
-    };
-    const refused = await fetch(handle.url, { method: "POST", headers, body: JSON.stringify(message) });
+    const refused = await postOverHttp(handle.url, message);
     expect(refused.status).toBe(401);
-    const answered = await fetch(handle.url, {
-      method: "POST",
-      headers: { ...headers, Authorization: "Bearer b" },
-      body: JSON.stringify(message),
-    });
-    expect(((await answered.json()) as { result: { content: unknown } }).result.content).toEqual([
-      { type: "text", text: "bob" },
-    ]);
+    expect(refused.text).toBe("no");
+    const answered = await postOverHttp(handle.url, message, "b");
+    expect(answered.body.result.content).toEqual([{ type: "text", text: "bob" }]);
   });
 });

@@ -4,7 +4,7 @@
  * reconnection with `Last-Event-ID`, a server without a GET stream (405), and the new options'
  * checks.
  */
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { TransportError } from "../transport.js";
 import { HttpClientTransport } from "./client.js";
@@ -163,11 +163,16 @@ describe("HttpClientTransport's GET stream", () => {
         ? new Response(null, { status: 405 })
         : Response.json({ jsonrpc: "2.0", id: 1, result: {} }),
     );
+    // Fake timers: any reconnection the 405 scheduled is run at once below, however long its delay.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const transport = await legacyTransport(fetchImpl);
     const errors: Error[] = [];
     transport.onError = (error) => errors.push(error);
     await transport.request(request(1, "ping"));
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.runAllTimersAsync();
     expect(calls.filter((call) => call.method === "GET")).toHaveLength(1);
     expect(errors).toEqual([]);
   });

@@ -196,7 +196,8 @@ describe.each([
     const priming = await first.next();
     await first.next();
     await first.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Every event is stored before any connection carries it, so whether the server has noticed
+    // the cancelled connection yet or not, the next notification is there for Last-Event-ID.
     session?.notify({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
 
     const resumed = await getStream(served.url, sessionId, { "Last-Event-ID": priming?.id as string });
