@@ -98,7 +98,12 @@ function imports(code: string): Map<string, Set<string>> {
     const match = IMPORT.exec(line.trim());
     if (match === null) continue;
     const names = [match[1], match[3], ...(match[2]?.split(",") ?? [])]
-      .map((name) => name?.replace(/^type\s+/, "").trim())
+      .map((name) =>
+        name
+          ?.trim()
+          .replace(/^type\s+/, "")
+          .trim(),
+      )
       .filter((name): name is string => name !== undefined && name !== "");
     const module = match[4] ?? "";
     const set = found.get(module) ?? new Set<string>();
@@ -172,6 +177,9 @@ describe("the snippets of README.md and docs/", () => {
     expect(abridgementProblem('import type { a } from "m";\n\na(1);', file)).toBeUndefined();
     expect(abridgementProblem('import {\n  a,\n  b,\n} from "m";\n\na(1);', file)).toBeUndefined();
     expect(abridgementProblem('import { c } from "m";\n\na(1);', file)).toMatch(/does not import c/);
+    // A type-only name on its own line of the file's multi-line import is still that name.
+    const typed = 'import {\n  type A,\n  b,\n} from "m";\n\nexport function f(): A {\n  return b(1);\n}\n';
+    expect(abridgementProblem('import type { A } from "m";\n\nb(1);', typed)).toBeUndefined();
     expect(abridgementProblem("a(2);", file)).toMatch(/ends with: a\(2\);/);
   });
 
