@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** The SDK package, whose `exports` are the public entries. */
+const sdk = resolve(repo, "packages/tsmcp");
 
 interface Target {
   types: string;
@@ -34,7 +36,7 @@ function sourceOf(built: string): string {
 
 /** Every (entry, name, thing) of the package's public entries; stand-ins carry a ` (default)` suffix. */
 export function surface(): SurfaceName[] {
-  const pkg = JSON.parse(readFileSync(resolve(repo, "package.json"), "utf8")) as {
+  const pkg = JSON.parse(readFileSync(resolve(sdk, "package.json"), "utf8")) as {
     name: string;
     exports: Record<string, Target>;
   };
@@ -49,7 +51,7 @@ export function surface(): SurfaceName[] {
   }
   const config = ts.readConfigFile(resolve(repo, "tsconfig.json"), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, repo);
-  const files = entries.map(({ source }) => resolve(repo, source));
+  const files = entries.map(({ source }) => resolve(sdk, source));
   const program = ts.createProgram(files, { ...options, noEmit: true });
   const checker = program.getTypeChecker();
   return entries.flatMap(({ entry, source }, index) => {
