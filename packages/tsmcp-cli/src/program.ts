@@ -79,15 +79,41 @@ function unansweredFailure(stop: UnansweredInputError): Failure {
   return { code: EXIT_USAGE, message: stop.message, error: { code: stop.name, message: stop.message, data } };
 }
 
+/** Where the actions record how the run ended: the exit code and the questions nothing answered. */
+interface ExitRecord {
+  code: number;
+  unanswered: UnansweredInputError[];
+}
+
 /** Builds the program; each action stores its exit code in `exit.code`. */
-export function buildProgram(exit: { code: number; unanswered: UnansweredInputError[] }): Command {
-  const program = new Command("tsmcp")
-    .description("Call any MCP server from a terminal, and answer its questions there.")
-    .version("0.1.0")
-    // After a usage mistake, a pointer to the help rather than all of it.
-    .showHelpAfterError("(see tsmcp --help)")
-    // Set before the commands are added, which copy it: no command calls process.exit.
-    .exitOverride()
+export function buildProgram(exit: ExitRecord): Command {
+  const program = addGlobalOptions(createRootCommand());
+  addDiscoverCommand(program, exit);
+  addListCommands(program, exit);
+  addCallCommand(program, exit);
+  addPromptCommand(program, exit);
+  addReadCommand(program, exit);
+  addLoginCommand(program, exit);
+  addLogoutCommand(program);
+  return program;
+}
+
+/** The bare `tsmcp` command: name, description, version, and commander's exit behaviour. */
+function createRootCommand(): Command {
+  return (
+    new Command("tsmcp")
+      .description("Call any MCP server from a terminal, and answer its questions there.")
+      .version("0.1.0")
+      // After a usage mistake, a pointer to the help rather than all of it.
+      .showHelpAfterError("(see tsmcp --help)")
+      // Set before the commands are added, which copy it: no command calls process.exit.
+      .exitOverride()
+  );
+}
+
+/** Adds the options every command shares (output, protocol, answers, sign-in) to `program`. */
+function addGlobalOptions(program: Command): Command {
+  return program
     .option("--json", "print only the JSON result on stdout")
     .option("--header <name:value>", "an HTTP header for every request (repeatable)", collect, [])
     .addOption(
@@ -132,74 +158,102 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
     )
     .option("--issuer <url>", "the authorization server the pre-registered client belongs to")
     .option("--client-metadata-url <url>", "the https URL of this client's Client ID Metadata Document");
+}
 
-  /** Connects, runs `body`, closes, and records the exit code. */
-  const withClient =
-    (body: (client: Client, output: Output, args: unknown[]) => Promise<number>) =>
-    async (target: string, ...rest: unknown[]) => {
-      const command = rest.at(-1) as Command;
-      const options = command.optsWithGlobals<GlobalOptions>();
-      const output: Output = {
-        json: options.json === true,
-        verbose: options.verbose,
-        unanswered: exit.unanswered,
-      };
-      const asker = terminalAsker(options);
-      const connection = await connect(
-        target,
-        options,
-        asker,
-        exit.unanswered,
-        asker === undefined ? "never" : "interactive",
-      );
-      try {
-        exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()]);
-      } finally {
-        await connection.close();
-      }
+const TARGET_HELP = "an http(s) URL, or a command line to run over stdio";
+
+/** The body of a command that talks to a server: its positional arguments, then its own options. */
+type ClientBody = (client: Client, output: Output, args: unknown[]) => Promise<number>;
+
+/** An action that connects, runs `body`, closes, and records the exit code in `exit`. */
+function withClient(exit: ExitRecord, body: ClientBody) {
+  return async (target: string, ...rest: unknown[]) => {
+    const command = rest.at(-1) as Command;
+    const options = command.optsWithGlobals<GlobalOptions>();
+    const output: Output = {
+      json: options.json === true,
+      verbose: options.verbose,
+      unanswered: exit.unanswered,
     };
+    const asker = terminalAsker(options);
+    const connection = await connect(
+      target,
+      options,
+      asker,
+      exit.unanswered,
+      asker === undefined ? "never" : "interactive",
+    );
+    try {
+      exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()]);
+    } finally {
+      await connection.close();
+    }
+  };
+}
 
+/** `tsmcp discover <target>`: what the server says about itself. */
+function addDiscoverCommand(program: Command, exit: ExitRecord): void {
   program
     .command("discover")
     .description("show what the server says about itself")
-    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
-    .action(withClient((client, output) => discover(client, output)));
+    .argument("<target>", TARGET_HELP)
+    .action(withClient(exit, (client, output) => discover(client, output)));
+}
+
+/** `tsmcp tools|prompts|resources|templates <target>`: one listing command per kind. */
+function addListCommands(program: Command, exit: ExitRecord): void {
   for (const kind of ["tools", "prompts", "resources", "templates"] as const) {
     program
       .command(kind)
       .description(`list the server's ${kind === "templates" ? "resource templates" : kind}`)
-      .argument("<target>", "an http(s) URL, or a command line to run over stdio")
-      .action(withClient((client, output) => list(client, kind, output)));
+      .argument("<target>", TARGET_HELP)
+      .action(withClient(exit, (client, output) => list(client, kind, output)));
   }
+}
+
+/** `tsmcp call <target> <tool> [args...]`: calls a tool, answering its questions. */
+function addCallCommand(program: Command, exit: ExitRecord): void {
   program
     .command("call")
     .description("call a tool, answering the questions it asks")
-    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<target>", TARGET_HELP)
     .argument("<tool>", "the tool's name")
     .argument("[args...]", "arguments as name=value (JSON values unless the schema says string)")
     .option("--args <json>", "arguments as a JSON object (name=value pairs override it)")
     .action(
-      withClient((client, output, [tool, pairs, opts]) =>
+      withClient(exit, (client, output, [tool, pairs, opts]) =>
         call(client, tool as string, pairs as string[], (opts as { args?: string }).args, output),
       ),
     );
+}
+
+/** `tsmcp prompt <target> <name> [args...]`: gets a prompt, answering its questions. */
+function addPromptCommand(program: Command, exit: ExitRecord): void {
   program
     .command("prompt")
     .description("get a prompt, answering the questions it asks")
-    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<target>", TARGET_HELP)
     .argument("<name>", "the prompt's name")
     .argument("[args...]", "arguments as name=value")
     .action(
-      withClient((client, output, [name, pairs]) =>
+      withClient(exit, (client, output, [name, pairs]) =>
         prompt(client, name as string, pairs as string[], output),
       ),
     );
+}
+
+/** `tsmcp read <target> <uri>`: reads a resource, answering its questions. */
+function addReadCommand(program: Command, exit: ExitRecord): void {
   program
     .command("read")
     .description("read a resource, answering the questions it asks")
-    .argument("<target>", "an http(s) URL, or a command line to run over stdio")
+    .argument("<target>", TARGET_HELP)
     .argument("<uri>", "the resource URI")
-    .action(withClient((client, output, [uri]) => read(client, uri as string, output)));
+    .action(withClient(exit, (client, output, [uri]) => read(client, uri as string, output)));
+}
+
+/** `tsmcp login <url>`: signs in to a protected server and keeps its tokens. */
+function addLoginCommand(program: Command, exit: ExitRecord): void {
   program
     .command("login")
     .description("sign in to a protected server (OAuth, in the browser) and keep its tokens")
@@ -212,6 +266,10 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
       await connection.close();
       note(connection.obtainedTokens ? `Signed in to ${target}.` : `${target} asked for no sign-in.`);
     });
+}
+
+/** `tsmcp logout <url>`: forgets the tokens kept for a server. */
+function addLogoutCommand(program: Command): void {
   program
     .command("logout")
     .description("forget the tokens kept for a server")
@@ -222,7 +280,6 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
       if (url.kind !== "url") throw new UsageError(`logout needs an http(s) URL, got ${target}`);
       note(forget(options, url.url) ? `Signed out of ${target}.` : `Not signed in to ${target}.`);
     });
-  return program;
 }
 
 /**
@@ -230,19 +287,24 @@ export function buildProgram(exit: { code: number; unanswered: UnansweredInputEr
  * Never rejects: every failure is written to stderr and becomes exit code 1 or 2.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const exit = { code: 0, unanswered: [] as UnansweredInputError[] };
+  const exit: ExitRecord = { code: 0, unanswered: [] };
   const program = buildProgram(exit);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exit.code;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
-      return error.exitCode === 0 ? 0 : EXIT_USAGE;
-    }
-    const { code, message, error: json } = failure(error, exit.unanswered);
-    note(message);
-    if (program.opts().json === true) process.stdout.write(`${safeJson({ error: json })}\n`);
-    return code;
+    return reportFailure(program, exit, error);
   }
+}
+
+/** Writes how a run failed (stderr, and stdout under `--json`) and returns its exit code. */
+function reportFailure(program: Command, exit: ExitRecord, error: unknown): number {
+  if (error instanceof CommanderError) {
+    // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
+    return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  const { code, message, error: json } = failure(error, exit.unanswered);
+  note(message);
+  if (program.opts().json === true) process.stdout.write(`${safeJson({ error: json })}\n`);
+  return code;
 }

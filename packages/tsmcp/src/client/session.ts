@@ -13,7 +13,7 @@
 import type * as z from "zod";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import { stderrLogger } from "../protocol/logger.js";
-import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
+import { type InputRequiredMethod, isInputRequired, type METHODS, type Method } from "../protocol/methods.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -21,7 +21,7 @@ import type {
   ServerCapabilities,
 } from "../protocol/schema/base.js";
 import type { InitializeResult } from "../protocol/schema/handshake.js";
-import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schema/input.js";
+import type { InputRequiredResult } from "../protocol/schema/input.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -35,17 +35,24 @@ import type {
   ReadResourceResult,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
-import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
-import { analyzeParamHeaders, type ParamHeader } from "../protocol/x-mcp-header.js";
-import { paramHeadersFor } from "../transport/http/param-headers.js";
+import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
-import { InvalidServerResponseError, MethodNotInEraError, UnexpectedInputRequiredError } from "./errors.js";
+import {
+  checkMethodInEra,
+  instructionsOf,
+  type SessionEra,
+  serverCapabilitiesOf,
+  serverInfoOf,
+} from "./era.js";
+import { InvalidServerResponseError, MethodNotInEraError } from "./errors.js";
 import { exchange } from "./exchange.js";
 import { checkInitializeResult, initializeParams } from "./handshake.js";
 import { openSubscription } from "./listen.js";
-import type { ClientLogger } from "./logger.js";
 import { supportedVersionsOf } from "./negotiate.js";
 import { NotificationRouter } from "./notifications.js";
+import { ParamHeaderCache } from "./param-header-cache.js";
+import { checkTimeout, requestMeta, withMeta } from "./request-meta.js";
+import { checkCarrierResult, checkCompleteResult } from "./result-check.js";
 import {
   type AllowInputRequired,
   type ClientSessionOptions,
@@ -59,15 +66,6 @@ import {
 } from "./session-options.js";
 
 type ResultOf<M extends Method> = z.infer<(typeof METHODS)[M]["result"]>;
-
-/** The methods only the 2026-07-28 revision has; a 2025-era session refuses them locally. */
-const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
-
-function checkTimeout(timeoutMs: number | undefined, where: string): void {
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`${where}: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
-  }
-}
 
 /** The mechanics of one client's conversation with one server. */
 export class ClientSession {
@@ -84,11 +82,10 @@ export class ClientSession {
 
   #protocolVersion: string;
   readonly #timeoutMs: number;
-  readonly #logger: ClientLogger;
   /** Annotated parameters per tool name, from the latest `tools/list`; undefined when not mirroring. */
-  readonly #paramHeaders: Map<string, readonly ParamHeader[]> | undefined;
+  readonly #paramHeaders: ParamHeaderCache | undefined;
   readonly #notifications: NotificationRouter;
-  #era: "modern" | "legacy" = "modern";
+  #era: SessionEra = "modern";
   #renewal: Promise<unknown> | undefined;
   #nextId = 1;
   #nextProgressToken = 1;
@@ -108,9 +105,8 @@ export class ClientSession {
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-    this.#logger = options.logger ?? stderrLogger;
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
-    this.#paramHeaders = mirror ? new Map() : undefined;
+    this.#paramHeaders = mirror ? new ParamHeaderCache(options.logger ?? stderrLogger) : undefined;
     this.#notifications = new NotificationRouter({
       ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
       ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
@@ -122,7 +118,7 @@ export class ClientSession {
    * The era of the conversation: `"modern"` (2026-07-28, self-contained requests) until
    * {@link initialize} succeeds, `"legacy"` (a 2025-era session) after.
    */
-  get era(): "modern" | "legacy" {
+  get era(): SessionEra {
     return this.#era;
   }
 
@@ -188,18 +184,17 @@ export class ClientSession {
 
   /** What the server said it is, from `server/discover` or `initialize`. */
   get serverInfo(): Implementation | undefined {
-    if (this.#era === "legacy") return this.initialized?.serverInfo;
-    return this.discovered?._meta?.[META.serverInfo] as Implementation | undefined;
+    return serverInfoOf(this.#era, this);
   }
 
   /** What the server offers, from `server/discover` or `initialize`. */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#era === "legacy" ? this.initialized?.capabilities : this.discovered?.capabilities;
+    return serverCapabilitiesOf(this.#era, this);
   }
 
   /** The server's instructions for the model, from `server/discover` or `initialize`. */
   get instructions(): string | undefined {
-    return this.#era === "legacy" ? this.initialized?.instructions : this.discovered?.instructions;
+    return instructionsOf(this.#era, this);
   }
 
   /**
@@ -228,22 +223,7 @@ export class ClientSession {
    */
   async listTools(params: { cursor?: string } = {}, options?: RequestOptions): Promise<ListToolsResult> {
     const result = await this.request("tools/list", params, options);
-    const cache = this.#paramHeaders;
-    if (cache === undefined) return result;
-    const tools = result.tools.filter((tool) => {
-      const analysis = analyzeParamHeaders(tool.inputSchema);
-      if (analysis.kind === "valid") {
-        cache.set(tool.name, analysis.params);
-        return true;
-      }
-      cache.delete(tool.name);
-      this.#logger.warn(`tools/list: dropped tool ${JSON.stringify(tool.name)}: ${analysis.reason}`, {
-        tool: tool.name,
-        reason: analysis.reason,
-      });
-      return false;
-    });
-    return tools.length === result.tools.length ? result : { ...result, tools };
+    return this.#paramHeaders === undefined ? result : this.#paramHeaders.admit(result);
   }
 
   /** `prompts/list`: one page of prompts. */
@@ -295,17 +275,14 @@ export class ClientSession {
     args?: Record<string, unknown>,
     options: InputRequiredOptions & { allowInputRequired?: boolean } = {},
   ): Promise<CallToolResult | InputRequiredResult> {
-    const annotated = this.#paramHeaders?.get(name);
-    let legOptions = options;
-    if (annotated !== undefined && annotated.length > 0) {
-      let headers: Record<string, string>;
-      try {
-        headers = paramHeadersFor(name, annotated, args);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      legOptions = { ...options, headers: { ...options.headers, ...headers } };
+    let headers: Record<string, string> | undefined;
+    try {
+      headers = this.#paramHeaders?.headersFor(name, args);
+    } catch (error) {
+      return Promise.reject(error);
     }
+    const legOptions =
+      headers === undefined ? options : { ...options, headers: { ...options.headers, ...headers } };
     return this.#carrier(
       "tools/call",
       args === undefined ? { name } : { name, arguments: args },
@@ -386,18 +363,12 @@ export class ClientSession {
     params: Record<string, unknown>,
     options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void } = {},
   ): Promise<ResultOf<M>> {
-    if (this.#era === "legacy" && MODERN_ONLY_METHODS.has(method)) {
-      throw new MethodNotInEraError(
-        method,
-        this.#protocolVersion,
-        "this session was opened with initialize (a 2025-era server); it exists only at 2026-07-28",
-      );
-    }
+    checkMethodInEra(this.#era, method, this.#protocolVersion);
     const result = await this.#send(method, params, options);
     if (isInputRequired(result)) {
       throw new InvalidServerResponseError(`${method} may not answer with an InputRequiredResult`);
     }
-    return this.#validate(method, result) as ResultOf<M>;
+    return checkCompleteResult(method, result) as ResultOf<M>;
   }
 
   /** Closes the transport. */
@@ -414,34 +385,7 @@ export class ClientSession {
     if (options.inputResponses !== undefined) full.inputResponses = options.inputResponses;
     if (options.requestState !== undefined) full.requestState = options.requestState;
     const result = await this.#send(method, full, options);
-    if (isInputRequired(result)) {
-      const parsed = InputRequiredResultSchema.safeParse(result);
-      if (!parsed.success) {
-        throw new InvalidServerResponseError(
-          `${method}: malformed InputRequiredResult: ${parsed.error.issues[0]?.message}`,
-        );
-      }
-      if (options.allowInputRequired !== true) throw new UnexpectedInputRequiredError(method, parsed.data);
-      return parsed.data;
-    }
-    return this.#validate(method, result);
-  }
-
-  #validate(method: Method, result: Record<string, unknown>): unknown {
-    const resultType = result.resultType ?? "complete";
-    if (resultType !== "complete") {
-      throw new InvalidServerResponseError(
-        `${method}: unrecognised resultType ${JSON.stringify(resultType)}`,
-      );
-    }
-    const parsed = METHODS[method].result.safeParse(result);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidServerResponseError(
-        `${method}: the result does not match the protocol (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"})`,
-      );
-    }
-    return parsed.data;
+    return checkCarrierResult(method, result, options.allowInputRequired === true);
   }
 
   /**
@@ -481,21 +425,13 @@ export class ClientSession {
     checkTimeout(options.timeoutMs === Number.POSITIVE_INFINITY ? undefined : options.timeoutMs, method);
     const id = options.id ?? this.#nextId++;
     const legacy = this.#era === "legacy" || method === "initialize";
-    const meta: Record<string, unknown> = { ...options.meta };
-    if (!legacy) {
-      meta[META.protocolVersion] = this.#protocolVersion;
-      meta[META.clientCapabilities] = this.capabilities;
-      if (this.clientInfo !== undefined) meta[META.clientInfo] = this.clientInfo;
-      if (options.logLevel !== undefined) meta[META.logLevel] = options.logLevel;
-    }
-    let progressToken: string | undefined;
     const onProgress = options.onProgress;
-    if (onProgress !== undefined) {
-      progressToken = `p${this.#nextProgressToken++}`;
-      meta[META.progressToken] = progressToken;
+    const progressToken = onProgress === undefined ? undefined : `p${this.#nextProgressToken++}`;
+    const meta = requestMeta(options, this, legacy, progressToken);
+    if (progressToken !== undefined && onProgress !== undefined) {
       this.#notifications.track(progressToken, onProgress);
     }
-    const sentParams = Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+    const sentParams = withMeta(params, meta);
 
     try {
       return await exchange(
