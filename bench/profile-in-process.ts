@@ -9,7 +9,7 @@
 import type { JSONRPCResponse } from "../packages/tsmcp/src/protocol/jsonrpc.js";
 import { openRequestState, sealRequestState } from "../packages/tsmcp/src/server/state/sealing.js";
 import type { RequestEnvironment } from "../packages/tsmcp/src/transport/dispatcher.js";
-import { createHttpHandler } from "../packages/tsmcp/src/transport/http/server-handler.js";
+import { createHttpHandler } from "../packages/tsmcp/src/transport/http/server/server-handler.js";
 import { ECHO_TOOL } from "./fixtures/tools.js";
 import { plainCall, provisionFirstLeg, provisionRetryLeg, toolCallHeaders } from "./fixtures/wire.js";
 import { benchPolicy, plaintextState, UNBOUND_SCOPE } from "./lib/request-state-cases.js";

@@ -29,17 +29,47 @@ const SERVER_LAYERS = [
   "server/auth",
 ];
 
+/**
+ * The server side of the HTTP transport: the shared leaves of transport/http, the web-standard
+ * handler (transport/http/server) and its sessions (transport/http/session), which use each other.
+ */
+const HTTP_SERVER = ["transport/http", "transport/http/server", "transport/http/session"];
+/** The client side of the HTTP transport: the shared leaves and the client transport. */
+const HTTP_CLIENT = ["transport/http", "transport/http/client"];
+
 /** For each layer, the layers its modules may import (itself included). */
 const ALLOWED: Record<string, string[]> = {
   protocol: ["protocol"],
-  transport: ["protocol", "transport"],
+  /** The transport core; its entry (transport/index.ts) re-exports the HTTP transport's entry. */
+  transport: ["protocol", "transport", "transport/http/entry"],
+  /** Modules both HTTP sides share (header names, the exchange types): leaves on the core alone. */
+  "transport/http": ["protocol", "transport", "transport/http"],
+  /** The web-standard handler: never the client side, nor the Node adapters. */
+  "transport/http/server": ["protocol", "transport", ...HTTP_SERVER],
+  /** The server's HTTP sessions: on the handler's parts, never the client side. */
+  "transport/http/session": ["protocol", "transport", ...HTTP_SERVER],
+  /** The `node:http` adapter and the framework adapters: on the handler. */
+  "transport/http/node": ["protocol", "transport", ...HTTP_SERVER, "transport/http/node"],
+  /** The HTTP client transport: never the server side. */
+  "transport/http/client": ["protocol", "transport", ...HTTP_CLIENT],
+  /** transport/http/index.ts, the HTTP transport's entry: both sides. */
+  "transport/http/entry": ["protocol", "transport", ...HTTP_SERVER, "transport/http/client"],
   "server/schema": ["protocol", "server/schema"],
-  server: ["protocol", "transport", "server", "server/schema"],
-  "server/state": ["protocol", "transport", "server", "server/schema", "server/state"],
-  "server/resolve": ["protocol", "transport", "server", "server/schema", "server/state", "server/resolve"],
+  server: ["protocol", "transport", ...HTTP_SERVER, "server", "server/schema"],
+  "server/state": ["protocol", "transport", ...HTTP_SERVER, "server", "server/schema", "server/state"],
+  "server/resolve": [
+    "protocol",
+    "transport",
+    ...HTTP_SERVER,
+    "server",
+    "server/schema",
+    "server/state",
+    "server/resolve",
+  ],
   "server/mcp": [
     "protocol",
     "transport",
+    ...HTTP_SERVER,
     "server",
     "server/schema",
     "server/state",
@@ -47,13 +77,13 @@ const ALLOWED: Record<string, string[]> = {
     "server/mcp",
   ],
   /** Bearer auth, token verifiers, resource metadata: on the core only, beside the sealing layers. */
-  "server/auth": ["protocol", "transport", "server", "server/auth"],
-  "server/entry": ["protocol", "transport", ...SERVER_LAYERS],
-  client: ["protocol", "transport", "client", "client/auth"],
+  "server/auth": ["protocol", "transport", ...HTTP_SERVER, "server", "server/auth"],
+  "server/entry": ["protocol", "transport", ...HTTP_SERVER, ...SERVER_LAYERS],
+  client: ["protocol", "transport", ...HTTP_CLIENT, "client", "client/auth"],
   /** OAuth for the HTTP client transport: on the wire layer and the transport's hook alone. */
-  "client/auth": ["protocol", "transport", "client/auth"],
+  "client/auth": ["protocol", "transport", ...HTTP_CLIENT, "client/auth"],
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
-  node: ["protocol", "transport", "node"],
+  node: ["protocol", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
   stdio: ["protocol", "transport", "stdio"],
 };
 
@@ -88,7 +118,8 @@ function sourceFiles(dir: string): string[] {
 /**
  * The layer of a file under src/: its top folder, or for server/ its sub-layer (`server` for the
  * core's top-level files and server/legacy, `server/entry` for server/index.ts), or `client/auth`
- * for client/auth/; undefined outside every layer
+ * for client/auth/, or for transport/http/ its side (see {@link httpLayerOf}); undefined outside
+ * every layer
  * (src/index.ts). A folder the table does not know is its own layer, which nothing may import.
  */
 function layerOf(file: string): string | undefined {
@@ -96,10 +127,22 @@ function layerOf(file: string): string | undefined {
   const [top, sub] = parts;
   if (top === undefined || parts.length === 1) return undefined;
   if (top === "client") return sub === "auth" && parts.length > 2 ? "client/auth" : "client";
+  if (top === "transport" && sub === "http" && parts.length > 2) return httpLayerOf(parts.slice(2));
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
   if (sub === "legacy") return "server";
   return `server/${sub}`;
+}
+
+/**
+ * The layer of a path under transport/http/ (given as its parts below that folder): a subfolder's
+ * (`transport/http/server`, `.../node`, `.../client`, `.../session`), `transport/http/entry` for
+ * its index.ts, `transport/http` for the shared leaves beside them.
+ */
+function httpLayerOf(parts: string[]): string {
+  const [first] = parts;
+  if (parts.length > 1) return `transport/http/${first}`;
+  return /^index\.[jt]s$/.test(first ?? "") ? "transport/http/entry" : "transport/http";
 }
 
 /** The layer an import specifier names from `path`: a relative path's, or a package entry's. */
@@ -160,7 +203,7 @@ describe("layering", () => {
       { path: join(root, "client/b.ts"), text: 'import { OAuthClientProvider } from "./auth/provider.js";' },
       {
         path: join(root, "client/auth/c.ts"),
-        text: 'import type { HttpClientAuth } from "../../transport/http/client-auth.js";',
+        text: 'import type { HttpClientAuth } from "../../transport/http/client/client-auth.js";',
       },
       { path: join(root, "client/auth/d.ts"), text: 'import { Server } from "../../server/server.js";' },
     ];
@@ -203,6 +246,44 @@ describe("layering", () => {
 
   it("needs the lazy row for the client's stdio import in the sources", () => {
     expect(violations(files, {})).toEqual(["client/connect.ts (client) imports tsmcp/stdio (stdio)"]);
+  });
+
+  it("keeps the HTTP transport's sides apart: server and client never import each other", () => {
+    const http = join(root, "transport/http");
+    const imports = [
+      { path: join(http, "client/a.ts"), text: 'import { SseStream } from "../server/sse.js";' },
+      {
+        path: join(http, "server/b.ts"),
+        text: 'import type { HttpClientAnswer } from "../client/http-answer.js";',
+      },
+      { path: join(http, "server/c.ts"), text: 'import { serve } from "../node/node.js";' },
+      { path: join(http, "client/d.ts"), text: 'import { serve } from "../node/node.js";' },
+      {
+        path: join(http, "node/e.ts"),
+        text: 'import { createHttpHandler } from "../server/server-handler.js";',
+      },
+      { path: join(http, "node/f.ts"), text: 'import { HttpClientTransport } from "../client/client.js";' },
+      { path: join(http, "session/g.ts"), text: 'import { failure } from "../client/failures.js";' },
+      { path: join(http, "h.ts"), text: 'import { toResponse } from "./server/answer.js";' },
+      { path: join(http, "client/i.ts"), text: 'import { MCP_HEADERS } from "../headers.js";' },
+      { path: join(http, "server/j.ts"), text: 'import type { HttpServerAnswer } from "../exchange.js";' },
+      {
+        path: join(root, "server/k.ts"),
+        text: 'import { HttpClientTransport } from "../transport/http/client/client.js";',
+      },
+      { path: join(root, "client/l.ts"), text: 'import { serve } from "../transport/http/node/node.js";' },
+    ];
+    expect(violations(imports)).toEqual([
+      "transport/http/client/a.ts (transport/http/client) imports ../server/sse.js (transport/http/server)",
+      "transport/http/server/b.ts (transport/http/server) imports ../client/http-answer.js (transport/http/client)",
+      "transport/http/server/c.ts (transport/http/server) imports ../node/node.js (transport/http/node)",
+      "transport/http/client/d.ts (transport/http/client) imports ../node/node.js (transport/http/node)",
+      "transport/http/node/f.ts (transport/http/node) imports ../client/client.js (transport/http/client)",
+      "transport/http/session/g.ts (transport/http/session) imports ../client/failures.js (transport/http/client)",
+      "transport/http/h.ts (transport/http) imports ./server/answer.js (transport/http/server)",
+      "server/k.ts (server) imports ../transport/http/client/client.js (transport/http/client)",
+      "client/l.ts (client) imports ../transport/http/node/node.js (transport/http/node)",
+    ]);
   });
 
   it("catches a wrong-way import between server's sub-layers", () => {

@@ -8,7 +8,7 @@
  */
 import type * as NodeEntry from "../../packages/tsmcp/src/node/index.js";
 import type * as ServerEntry from "../../packages/tsmcp/src/server/index.js";
-import type { HttpServerHandle } from "../../packages/tsmcp/src/transport/http/node.js";
+import type { HttpServerHandle } from "../../packages/tsmcp/src/transport/http/node/node.js";
 import {
   BENCH_SERVER_NAME,
   BENCH_SERVER_VERSION,

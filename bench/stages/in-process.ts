@@ -17,7 +17,7 @@
  */
 import type { JSONRPCResponse } from "../../packages/tsmcp/src/protocol/jsonrpc.js";
 import type { Dispatcher, RequestEnvironment } from "../../packages/tsmcp/src/transport/dispatcher.js";
-import { createHttpHandler } from "../../packages/tsmcp/src/transport/http/server-handler.js";
+import { createHttpHandler } from "../../packages/tsmcp/src/transport/http/server/server-handler.js";
 import { ECHO_TOOL, PROVISIONED_TEXT, type ServerSpec } from "../fixtures/tools.js";
 import {
   plainCall,

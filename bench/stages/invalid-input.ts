@@ -16,7 +16,7 @@
 import * as z from "zod";
 import { silentLogger } from "../../packages/tsmcp/src/protocol/logger.js";
 import { MCPServer } from "../../packages/tsmcp/src/server/mcp/server.js";
-import { createHttpHandler } from "../../packages/tsmcp/src/transport/http/server-handler.js";
+import { createHttpHandler } from "../../packages/tsmcp/src/transport/http/server/server-handler.js";
 import { toolCall, toolCallHeaders } from "../fixtures/wire.js";
 import { type Summary, summarize } from "../lib/stats.js";
 

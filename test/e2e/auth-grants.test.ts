@@ -39,7 +39,7 @@ import {
   MCPServer,
   protectedResourceMetadata,
 } from "../../packages/tsmcp/src/server/index.js";
-import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client.js";
+import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client/client.js";
 import { type Authenticate, resourceMetadataUrl } from "../../packages/tsmcp/src/transport/index.js";
 import { TransportError } from "../../packages/tsmcp/src/transport/transport.js";
 import {

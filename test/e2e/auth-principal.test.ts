@@ -12,8 +12,8 @@ import {
   MCPServer,
   readElicitation,
 } from "../../packages/tsmcp/src/server/index.js";
-import type { AuthenticateRequest } from "../../packages/tsmcp/src/transport/http/authenticate.js";
-import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node/node.js";
+import type { AuthenticateRequest } from "../../packages/tsmcp/src/transport/http/server/authenticate.js";
 import { initialize, legacy, modern, onSession, post } from "../helpers/mcp-post.js";
 
 const ALICE = "alice-opaque-token-0123456789";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { silentLogger } from "../../packages/tsmcp/src/protocol/index.js";
 import { bearerAuth, InvalidTokenError, MCPServer } from "../../packages/tsmcp/src/server/index.js";
-import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node/node.js";
 import type { AuthInfo } from "../../packages/tsmcp/src/transport/index.js";
 import { initialize, legacy, modern, onSession, post } from "../helpers/mcp-post.js";
 

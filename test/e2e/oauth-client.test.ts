@@ -27,7 +27,7 @@ import {
   protectedResourceMetadata,
   readElicitation,
 } from "../../packages/tsmcp/src/server/index.js";
-import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client.js";
+import { HttpClientTransport } from "../../packages/tsmcp/src/transport/http/client/client.js";
 import { resourceMetadataUrl } from "../../packages/tsmcp/src/transport/index.js";
 import { TransportError } from "../../packages/tsmcp/src/transport/transport.js";
 import {

@@ -10,11 +10,11 @@ import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MCPServer } from "../../packages/tsmcp/src/server/index.js";
-import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node.js";
+import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport/http/node/node.js";
 import {
   createHttpHandler,
   type HttpHandler,
-} from "../../packages/tsmcp/src/transport/http/server-handler.js";
+} from "../../packages/tsmcp/src/transport/http/server/server-handler.js";
 import { type FuzzRequest, fuzzRequest } from "./arbitraries.js";
 import { fuzzServer } from "./server.js";
 

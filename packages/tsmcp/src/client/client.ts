@@ -36,8 +36,8 @@ import type {
   ReadResourceResult,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
-import type { HttpClientAuth } from "../transport/http/client-auth.js";
-import { checkAuth } from "../transport/http/client-options.js";
+import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
+import { checkAuth } from "../transport/http/client/client-options.js";
 import { type MessageObserver, traceTransport } from "../transport/trace.js";
 import type { Transport } from "../transport/transport.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";

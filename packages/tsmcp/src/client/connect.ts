@@ -6,8 +6,8 @@
  */
 import { parseHttpUrl } from "../protocol/options.js";
 import { type Dispatcher, isDispatcher } from "../transport/dispatcher.js";
-import { HttpClientTransport } from "../transport/http/client.js";
-import type { HttpClientAuth } from "../transport/http/client-auth.js";
+import { HttpClientTransport } from "../transport/http/client/client.js";
+import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
 import { InMemoryTransport } from "../transport/memory.js";
 import { isTransport, type Transport } from "../transport/transport.js";
 

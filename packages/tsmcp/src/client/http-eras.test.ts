@@ -13,8 +13,8 @@ import type { LoggingMessageNotificationParams } from "../protocol/schema/method
 import { recordingLogger } from "../server/mcp/mcp-test-fixtures.js";
 import { MCPServer } from "../server/mcp/server.js";
 import type { Dispatcher } from "../transport/dispatcher.js";
-import type { HttpClientTransport } from "../transport/http/client.js";
-import { type HttpServerHandle, serve } from "../transport/http/node.js";
+import type { HttpClientTransport } from "../transport/http/client/client.js";
+import { type HttpServerHandle, serve } from "../transport/http/node/node.js";
 import { TransportError } from "../transport/transport.js";
 import { Client } from "./client.js";
 

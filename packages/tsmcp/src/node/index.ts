@@ -7,7 +7,7 @@
  * (`createHttpHandler`, or `MCPServer.httpHandler()`). Spec: basic/transports/streamable-http.
  */
 
-export { mcpExpress } from "../transport/http/express.js";
+export { mcpExpress } from "../transport/http/node/express.js";
 export {
   type FastifyInstanceLike,
   type FastifyReplyLike,
@@ -15,7 +15,7 @@ export {
   type McpFastifyOptions,
   type McpFastifyPlugin,
   mcpFastify,
-} from "../transport/http/fastify.js";
+} from "../transport/http/node/fastify.js";
 export {
   DEFAULT_DRAIN_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -28,5 +28,5 @@ export {
   type HttpServerHandle,
   type ServeOptions,
   serve,
-} from "../transport/http/node.js";
-export { createNodeListener, type NodeListener } from "../transport/http/node-listener.js";
+} from "../transport/http/node/node.js";
+export { createNodeListener, type NodeListener } from "../transport/http/node/node-listener.js";

@@ -5,7 +5,7 @@ import {
   ElicitRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { type HttpServerHandle, serve } from "../transport/http/node.js";
+import { type HttpServerHandle, serve } from "../transport/http/node/node.js";
 import type { LegacySession } from "../transport/index.js";
 import { elicitationComplete } from "./elicitation-complete.js";
 import { MCPServer } from "./mcp/server.js";

@@ -15,7 +15,7 @@ import { inspect } from "node:util";
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JSONRPCRequest } from "../../protocol/jsonrpc.js";
-import { HttpClientTransport } from "../../transport/http/client.js";
+import { HttpClientTransport } from "../../transport/http/client/client.js";
 import { TransportError } from "../../transport/transport.js";
 import { OAuthError } from "./errors.js";
 import {

@@ -21,7 +21,7 @@ import {
   type HttpAuthRequest,
   type HttpClientAuth,
   MAX_AUTH_RETRIES,
-} from "../../transport/http/client-auth.js";
+} from "../../transport/http/client/client-auth.js";
 import { AuthorizationCodeGrant, absoluteUrl, type RedirectHandler } from "./authorization-code.js";
 import { type AuthChallenge, authChallengeOf } from "./challenge.js";
 import { discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";

@@ -7,7 +7,7 @@
  * RFC 6750 §2.1, §3.
  */
 import { checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
-import type { Authenticate, AuthenticateRequest } from "../../transport/http/authenticate.js";
+import type { Authenticate, AuthenticateRequest } from "../../transport/http/server/authenticate.js";
 import { DEFAULT_CLOCK_SKEW_MS, InvalidTokenError, missingScopes, type TokenVerifier } from "./verifier.js";
 
 /** Options of {@link bearerAuth}. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modern, post } from "../../../../../test/helpers/mcp-post.js";
-import { serve } from "../../transport/http/node.js";
+import { serve } from "../../transport/http/node/node.js";
 import { MCPServer } from "../mcp/server.js";
 import { bearerAuth } from "./bearer.js";
 import { jwtVerifier } from "./jwt.js";

@@ -1,6 +1,6 @@
 /** The protected resource metadata document, its URL, and the verifiers' construction checks and defaults. */
 import { describe, expect, it } from "vitest";
-import { resourceMetadataUrl } from "../../transport/http/resource-metadata.js";
+import { resourceMetadataUrl } from "../../transport/http/server/resource-metadata.js";
 import {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
   DEFAULT_INTROSPECTION_CACHE_TTL_MS,

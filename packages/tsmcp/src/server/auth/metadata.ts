@@ -4,7 +4,7 @@
  * Spec: basic/authorization §Protected Resource Metadata Discovery Requirements.
  */
 import { checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
-import type { ProtectedResourceMetadata } from "../../transport/http/resource-metadata.js";
+import type { ProtectedResourceMetadata } from "../../transport/http/server/resource-metadata.js";
 
 /** The bearer methods a tsmcp server accepts: the `Authorization` header only (RFC 6750 §2.1). */
 export const DEFAULT_BEARER_METHODS: readonly string[] = Object.freeze(["header"]);

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { serve } from "../../transport/http/node.js";
-import { createHttpHandler } from "../../transport/http/server-handler.js";
+import { serve } from "../../transport/http/node/node.js";
+import { createHttpHandler } from "../../transport/http/server/server-handler.js";
 import { RequestStateSecurity } from "../state/policy.js";
 import { recordingLogger } from "./mcp-test-fixtures.js";
 import { MCPServer } from "./server.js";

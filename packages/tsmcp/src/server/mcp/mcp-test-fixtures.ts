@@ -8,7 +8,7 @@ import { post } from "../../../../../test/helpers/mcp-post.js";
 import { Client, type ClientOptions } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../../protocol/versions.js";
-import { serve } from "../../transport/http/node.js";
+import { serve } from "../../transport/http/node/node.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { MCPServer } from "./server.js";
 

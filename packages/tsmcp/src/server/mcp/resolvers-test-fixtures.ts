@@ -7,7 +7,7 @@ import { onTestFinished } from "vitest";
 import type { ElicitationCallback } from "../../client/callbacks.js";
 import { Client, type ClientOptions } from "../../client/client.js";
 import type { ElicitResult } from "../../protocol/schema/input.js";
-import { serve } from "../../transport/http/node.js";
+import { serve } from "../../transport/http/node/node.js";
 import type { MCPServer } from "./server.js";
 
 /** How the client reaches the server. */

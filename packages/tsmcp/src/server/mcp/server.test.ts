@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
 import { Client } from "../../client/client.js";
 import type { ListenNotification } from "../../client/session-options.js";
-import { serve } from "../../transport/http/node.js";
+import { serve } from "../../transport/http/node/node.js";
 import { overHttp, postRaw } from "./mcp-test-fixtures.js";
 import { DEFAULT_PAGE_SIZE } from "./pagination.js";
 import { MCPServer } from "./server.js";

@@ -20,7 +20,7 @@ import {
   createHttpHandler,
   type HttpHandler,
   type HttpHandlerOptions,
-} from "../../transport/http/server-handler.js";
+} from "../../transport/http/server/server-handler.js";
 import { inputRequestCapabilityGate } from "../capability-gate.js";
 import type { RequestContext } from "../context.js";
 import { checkLegacyInputRequired, type LegacyInputRequired } from "../legacy/input-required.js";

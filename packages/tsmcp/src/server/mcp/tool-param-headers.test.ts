@@ -10,7 +10,7 @@ import * as z from "zod";
 import { post } from "../../../../../test/helpers/mcp-post.js";
 import { Client } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
-import { serve } from "../../transport/http/node.js";
+import { serve } from "../../transport/http/node/node.js";
 import { resolver } from "../resolve/resolver.js";
 import { rawMeta } from "./mcp-test-fixtures.js";
 import { MCPServer } from "./server.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { post } from "../../../../../test/helpers/mcp-post.js";
 import { ERRORS } from "../../protocol/errors.js";
-import { HttpClientTransport } from "../../transport/http/client.js";
+import { HttpClientTransport } from "../../transport/http/client/client.js";
 import { errorOf, request, stateOf, textOf } from "./state-test-fixtures.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -1,12 +1,11 @@
 /**
  * The server side's exchange types: one HTTP request as the handler reads it ({@link HttpExchange}),
  * its body as read ({@link BodyText}), and the answer before it becomes a `Response`
- * ({@link HttpAnswer}). A leaf the handler, the authentication hook, CORS and the front ends share,
+ * ({@link HttpServerAnswer}). A leaf the handler, the authentication hook, CORS and the front ends share,
  * so none of them imports another to name these shapes.
  * Spec: basic/transports (Streamable HTTP).
  */
 import type { AuthInfo, HeaderReader } from "../dispatcher.js";
-import type { SseStream } from "./sse.js";
 
 /**
  * The outcome of `readBodyText`: the text, a body over the limit, undecodable bytes, a
@@ -23,14 +22,43 @@ export type BodyText =
   | { kind: "parsed"; value: unknown };
 
 /**
+ * A byte sink an SSE answer stream ({@link AnswerStream}) writes to directly, without a web
+ * stream: what it needs of a `node:http` `ServerResponse` (which satisfies it). `writableLength`
+ * is the bytes it holds that the socket has not taken; `close` fires when the connection or the
+ * response ends.
+ */
+export interface SseWritable {
+  readonly writableLength: number;
+  readonly writableFinished: boolean;
+  readonly destroyed: boolean;
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+  destroy(error?: Error): void;
+  once(event: "close", listener: () => void): unknown;
+}
+
+/**
+ * What a front end needs of an SSE answer's stream (the handler's `SseStream` implements it): the
+ * bytes as a web stream, or written straight to a socket, and a way to end it early.
+ */
+export interface AnswerStream {
+  /** The stream's bytes as a web stream (for a `Response` body). */
+  readonly readable: ReadableStream<Uint8Array>;
+  /** Writes the stream's bytes straight to `target` instead of a web stream. */
+  pipeTo(target: SseWritable): void;
+  /** Ends the stream. */
+  close(): void;
+}
+
+/**
  * An HTTP answer before it becomes a `Response`: a JSON body (status 200, or an error status), no
  * body (202 for a notification), each with optional extra headers (CORS), an SSE stream (status 200, `SSE_HEADERS`) that the front end
  * takes as a web stream or writes straight to its socket, or any other streaming `Response`.
  */
-export type HttpAnswer =
+export type HttpServerAnswer =
   | { kind: "json"; status: number; text: string; headers?: Record<string, string> }
   | { kind: "empty"; status: number; headers?: Record<string, string> }
-  | { kind: "sse"; stream: SseStream; headers?: Record<string, string> }
+  | { kind: "sse"; stream: AnswerStream; headers?: Record<string, string> }
   | { kind: "response"; response: Response };
 
 /**

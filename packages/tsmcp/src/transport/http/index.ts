@@ -3,8 +3,7 @@
  * the request-metadata header codec. The `node:http` adapter (`node.ts`) is exported from
  * tsmcp/node instead. Spec: basic/transports/streamable-http.
  */
-export type { Authenticate, AuthenticateRequest, AuthenticateResult } from "./authenticate.js";
-export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
+
 export {
   DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS,
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
@@ -18,14 +17,7 @@ export {
   MAX_AUTH_RETRIES,
   MAX_SERVER_RETRY_MS,
   MIN_SERVER_RETRY_MS,
-} from "./client.js";
-export {
-  CORS_ALLOWED_METHODS,
-  type CorsOptions,
-  DEFAULT_CORS_ALLOWED_HEADERS,
-  DEFAULT_CORS_EXPOSED_HEADERS,
-  DEFAULT_CORS_MAX_AGE_MS,
-} from "./cors.js";
+} from "./client/client.js";
 export {
   type DecodedHeaderValue,
   decodeHeaderValue,
@@ -35,24 +27,34 @@ export {
   protocolVersionOf,
   requestMetadataHeaders,
 } from "./headers.js";
-export { DEFAULT_ALLOWED_HOSTS } from "./origin-guard.js";
 export {
   encodeParamValue,
   paramHeaderName,
   paramHeadersFor,
   validateParamHeaders,
 } from "./param-headers.js";
+export type { Authenticate, AuthenticateRequest, AuthenticateResult } from "./server/authenticate.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./server/body.js";
+export {
+  CORS_ALLOWED_METHODS,
+  type CorsOptions,
+  DEFAULT_CORS_ALLOWED_HEADERS,
+  DEFAULT_CORS_EXPOSED_HEADERS,
+  DEFAULT_CORS_MAX_AGE_MS,
+} from "./server/cors.js";
+export { DEFAULT_ALLOWED_HOSTS } from "./server/origin-guard.js";
 export {
   PROTECTED_RESOURCE_METADATA_PATH,
   type ProtectedResourceMetadata,
   resourceMetadataUrl,
-} from "./resource-metadata.js";
+} from "./server/resource-metadata.js";
 export {
   createHttpHandler,
   DEFAULT_KEEP_ALIVE_MS,
   type HttpHandler,
   type HttpHandlerOptions,
-} from "./server-handler.js";
+} from "./server/server-handler.js";
+export { DEFAULT_MAX_STREAM_BUFFER_BYTES } from "./server/sse.js";
 export { type EventStore, InMemoryEventStore, type StoredEvent } from "./session/event-store.js";
 export { SESSION_ID_HEADER } from "./session/legacy.js";
 export {
@@ -64,5 +66,4 @@ export {
   type LegacyMode,
   type SessionOptions,
 } from "./session/options.js";
-export { DEFAULT_MAX_STREAM_BUFFER_BYTES } from "./sse.js";
 export { validateRequestHeaders } from "./validate-headers.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Server } from "../../server/server.js";
-import { ENTRIES, type Served } from "./entries-test-fixtures.js";
 import { baseHeaders, createFixture, META, post, rpc } from "./http-test-fixtures.js";
+import { ENTRIES, type Served } from "./node/entries-test-fixtures.js";
 import { validateRequestHeaders } from "./validate-headers.js";
 
 const call = rpc(1, "tools/call", { name: "bar", arguments: {} });

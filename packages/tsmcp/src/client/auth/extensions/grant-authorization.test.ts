@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HttpAuthChallenge } from "../../../transport/http/client-auth.js";
+import type { HttpAuthChallenge } from "../../../transport/http/client/client-auth.js";
 import { OAuthClientProvider } from "../provider.js";
 import { DEFAULT_DPOP_ALGORITHM, DPoPProver } from "./dpop.js";
 import type { ExtensionGrant, ExtensionGrantContext } from "./grant.js";

@@ -20,7 +20,7 @@ import type {
   HttpAuthChallenge,
   HttpAuthRequest,
   HttpClientAuth,
-} from "../../../transport/http/client-auth.js";
+} from "../../../transport/http/client/client-auth.js";
 import { type AuthChallenge, authChallengeOf } from "../challenge.js";
 import { discoverAuthorizationServer, discoverResource } from "../discovery.js";
 import { type OAuthHttp, requestOptions } from "../http.js";

@@ -25,10 +25,10 @@ import {
   principalOf,
   type RequestEnvironment,
 } from "../../dispatcher.js";
-import type { HttpAnswer } from "../answer.js";
-import { type Authenticate, scopeChallengeAnswer } from "../authenticate.js";
 import { acceptsEventStream } from "../media-type.js";
-import type { SseStream } from "../sse.js";
+import type { HttpServerAnswer } from "../server/answer.js";
+import { type Authenticate, scopeChallengeAnswer } from "../server/authenticate.js";
+import type { SseStream } from "../server/sse.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionRegistry } from "./registry.js";
 import { HttpSession } from "./session.js";
@@ -61,20 +61,23 @@ export interface LegacyEntryOptions {
 
 /** The legacy entry's three methods. */
 export interface LegacyEntry {
-  post(exchange: LegacyExchange, message: Exclude<ParsedMessage, { kind: "invalid" }>): Promise<HttpAnswer>;
-  get(exchange: LegacyExchange): HttpAnswer;
-  delete(exchange: LegacyExchange): HttpAnswer;
+  post(
+    exchange: LegacyExchange,
+    message: Exclude<ParsedMessage, { kind: "invalid" }>,
+  ): Promise<HttpServerAnswer>;
+  get(exchange: LegacyExchange): HttpServerAnswer;
+  delete(exchange: LegacyExchange): HttpServerAnswer;
 }
 
-function json(body: unknown, status: number, headers?: Record<string, string>): HttpAnswer {
+function json(body: unknown, status: number, headers?: Record<string, string>): HttpServerAnswer {
   return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
 }
 
-function refusal(status: number, message: string, id?: RequestId): HttpAnswer {
+function refusal(status: number, message: string, id?: RequestId): HttpServerAnswer {
   return json(errorResponse(id, McpError.of("INVALID_REQUEST", message)), status);
 }
 
-function sseAnswer(stream: SseStream): HttpAnswer {
+function sseAnswer(stream: SseStream): HttpServerAnswer {
   return { kind: "sse", stream };
 }
 
@@ -95,7 +98,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
   }
 
   /** A JSON answer of a response on a session: HTTP 200, or 403 with the step-up challenge. */
-  function sessionAnswer(response: JSONRPCResponse): HttpAnswer {
+  function sessionAnswer(response: JSONRPCResponse): HttpServerAnswer {
     return scopeChallengeAnswer(response, challenge) ?? json(response, 200);
   }
 
@@ -127,7 +130,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
    * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
    * user).
    */
-  function sessionOf(exchange: LegacyExchange, id?: RequestId): HttpSession | HttpAnswer {
+  function sessionOf(exchange: LegacyExchange, id?: RequestId): HttpSession | HttpServerAnswer {
     const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
     if (sessionId === undefined || sessionId === "") {
       return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
@@ -144,7 +147,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     return session;
   }
 
-  async function initialize(exchange: LegacyExchange, message: JSONRPCRequest): Promise<HttpAnswer> {
+  async function initialize(exchange: LegacyExchange, message: JSONRPCRequest): Promise<HttpServerAnswer> {
     if (mode === "session" && !registry.hasRoom) return everySessionBusy(message.id);
     const session = mode === "session" ? registry.create() : registry.createStateless();
     if (exchange.auth !== undefined) session.principal = principalOf(exchange.auth);
@@ -190,7 +193,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     message: JSONRPCRequest,
     backChannel: boolean,
     onDone: () => void = () => {},
-  ): Promise<HttpAnswer> {
+  ): Promise<HttpServerAnswer> {
     const streamable = acceptsEventStream(exchange.headers.get("accept"));
     const controller = new AbortController();
     const release = session.hold();
@@ -263,7 +266,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
   async function post(
     exchange: LegacyExchange,
     parsed: Exclude<ParsedMessage, { kind: "invalid" }>,
-  ): Promise<HttpAnswer> {
+  ): Promise<HttpServerAnswer> {
     const hasSessionId = exchange.headers.get(SESSION_ID_HEADER) !== null;
     if (parsed.kind === "request" && parsed.message.method === "initialize" && !hasSessionId) {
       return initialize(exchange, parsed.message);
@@ -300,7 +303,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     }
   }
 
-  function get(exchange: LegacyExchange): HttpAnswer {
+  function get(exchange: LegacyExchange): HttpServerAnswer {
     if (mode === "stateless") return methodNotAllowed();
     if (!acceptsEventStream(exchange.headers.get("accept"))) {
       return refusal(406, "Not Acceptable: the GET stream answers with text/event-stream");
@@ -318,7 +321,7 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     return sseAnswer(found.connectStandalone());
   }
 
-  function deleteSession(exchange: LegacyExchange): HttpAnswer {
+  function deleteSession(exchange: LegacyExchange): HttpServerAnswer {
     if (mode === "stateless") return methodNotAllowed();
     const found = sessionOf(exchange);
     if (!(found instanceof HttpSession)) return found;
@@ -336,13 +339,13 @@ const RETRY_AFTER_SECONDS = 5;
  * 503 for an `initialize` when `maxSessions` sessions are live and every one is serving a request
  * or holding a stream open (none may be evicted).
  */
-function everySessionBusy(id: RequestId): HttpAnswer {
+function everySessionBusy(id: RequestId): HttpServerAnswer {
   const error = McpError.of("INTERNAL_ERROR", "Service Unavailable: every session is busy; retry later");
   return json(errorResponse(id, error), 503, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 }
 
 /** 405 for GET and DELETE where there are no sessions. */
-export function methodNotAllowed(): HttpAnswer {
+export function methodNotAllowed(): HttpServerAnswer {
   return json(
     errorResponse(undefined, McpError.of("METHOD_NOT_ALLOWED", "Method Not Allowed: use POST")),
     405,

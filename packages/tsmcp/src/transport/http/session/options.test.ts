@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS, type Dispatcher } from "../../dispatcher.js";
-import { createHttpHandler } from "../server-handler.js";
+import { createHttpHandler } from "../server/server-handler.js";
 import { InMemoryEventStore } from "./event-store.js";
 import {
   checkSessionOptions,

@@ -10,7 +10,7 @@ import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../..
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../../dispatcher.js";
 import { post } from "../http-test-fixtures.js";
 
-export { type FrontEnd, nodeFrontEnd, type Served, webFrontEnd } from "../entries-test-fixtures.js";
+export { type FrontEnd, nodeFrontEnd, type Served, webFrontEnd } from "../node/entries-test-fixtures.js";
 
 /** What the scripted dispatcher saw and can be made to do. */
 export interface ScriptedDispatcher extends Dispatcher {

@@ -22,7 +22,7 @@ import type {
   LegacySession,
 } from "../../dispatcher.js";
 import { InFlightRequests } from "../../in-flight.js";
-import type { SseStream } from "../sse.js";
+import type { SseStream } from "../server/sse.js";
 import { type EventStore, InMemoryEventStore } from "./event-store.js";
 import type { CheckedSessionOptions } from "./options.js";
 import { ResumableStream } from "./stream.js";

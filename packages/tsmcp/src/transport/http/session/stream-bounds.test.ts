@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Dispatcher } from "../../dispatcher.js";
 import { baseHeaders, rpc, SseReader } from "../http-test-fixtures.js";
-import { createHttpHandler } from "../server-handler.js";
+import { createHttpHandler } from "../server/server-handler.js";
 import type { HttpSession } from "./session.js";
 import {
   callTool,

@@ -7,7 +7,7 @@
  * basic/transports §Sending Messages to the Server, §Resumability and Redelivery.
  */
 import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
-import { formatPrimingEvent, SseStream } from "../sse.js";
+import { formatPrimingEvent, SseStream } from "../server/sse.js";
 import type { EventStore, StoredEvent } from "./event-store.js";
 
 /** What a {@link ResumableStream} needs from its session. */

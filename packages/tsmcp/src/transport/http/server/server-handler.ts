@@ -1,0 +1,425 @@
+/**
+ * The Streamable HTTP server as a web-standard handler, `(Request) => Promise<Response>`, usable
+ * from any framework or runtime: one POST -> one dispatch -> one JSON or SSE response. It guards
+ * Host and Origin, enforces the body limit, frames JSON-RPC, checks the request-metadata headers,
+ * and turns the client closing the stream into cancellation. Spec:
+ * basic/transports/streamable-http, basic/index §Error Codes.
+ */
+import {
+  ERRORS,
+  type ErrorKind,
+  internalError,
+  McpError,
+  unsupportedProtocolVersion,
+} from "../../../protocol/errors.js";
+import {
+  errorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type ParsedMessage,
+  parseMessage,
+  type RequestId,
+} from "../../../protocol/jsonrpc.js";
+import type { Logger } from "../../../protocol/logger.js";
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
+import { type Dispatcher, isDispatcher } from "../../dispatcher.js";
+import type { HttpExchange, HttpServerAnswer } from "../exchange.js";
+import { protocolVersionOf } from "../headers.js";
+import { acceptsEventStream, isJsonContentType } from "../media-type.js";
+import { createLegacyEntry, type LegacyEntry } from "../session/legacy.js";
+import type { SessionOptions } from "../session/options.js";
+import { SessionRegistry } from "../session/registry.js";
+import { validateRequestHeaders } from "../validate-headers.js";
+import { answerRequest, toResponse } from "./answer.js";
+import { authenticateRequest, withAuth } from "./authenticate.js";
+import { readBodyText } from "./body.js";
+import { checkOptions, type HttpHandlerOptions } from "./handler-options.js";
+import { createOriginGuard } from "./origin-guard.js";
+import { checkParsedBody } from "./parsed-body.js";
+import { answerResourceMetadata, isProtectedResourceMetadataPath } from "./resource-metadata.js";
+import { routeRequest } from "./route.js";
+
+export { DEFAULT_KEEP_ALIVE_MS, type HttpHandlerOptions } from "./handler-options.js";
+export type { HttpExchange };
+
+/** A path under the metadata prefix that names no document served here. */
+const NOT_FOUND: HttpServerAnswer = {
+  kind: "json",
+  status: 404,
+  text: JSON.stringify({ error: "not_found" }),
+};
+
+/** A request whose URL (Host and target) does not parse: -32600, HTTP 400. */
+const MALFORMED_URL: HttpServerAnswer = Object.freeze({
+  kind: "json",
+  status: 400,
+  text: JSON.stringify(
+    errorResponse(
+      undefined,
+      McpError.of("INVALID_REQUEST", "Invalid Request: malformed Host header or request target"),
+    ),
+  ),
+});
+
+/** Why a request whose body something read before the handler is refused. */
+const BODY_ALREADY_READ =
+  "the request body was read before the MCP handler ran (by a middleware?); pass the request unread";
+
+/** A web-standard request handler. Never rejects. */
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Ends every handshake-era session (their requests abort, their streams close, their ids get 404
+   * from then on). Idempotent; the handler keeps answering.
+   */
+  close(): void;
+}
+
+/** The handler over exchanges: never rejects. */
+export interface HttpExchangeHandler {
+  (exchange: HttpExchange): Promise<HttpServerAnswer>;
+  /** Ends every handshake-era session, as {@link HttpHandler.close} does. */
+  close(): void;
+}
+
+/** The path of an absolute URL, or undefined when it does not parse. */
+function pathnameOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exchange of a web `Request`. */
+function exchangeOf(request: Request): HttpExchange {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    get signal() {
+      return request.signal;
+    },
+    readBody: (maxBodyBytes) => readBodyText(request, maxBodyBytes),
+  };
+}
+
+function json(body: unknown, status: number, headers?: Record<string, string>): HttpServerAnswer {
+  return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
+}
+
+/** An id-less JSON-RPC error for a refusal at the HTTP layer, before the body is read (403, 405, 413, 415). */
+/**
+ * The 403 message for a `Host` outside `allowedHosts`: it names the option (a list replaces the
+ * loopback defaults), never the header.
+ */
+export const HOST_REFUSED = "Forbidden: Host not allowed (see allowedHosts)";
+
+/** The 403 message for an `Origin` outside `allowedOrigins`; it never echoes the header. */
+export const ORIGIN_REFUSED = "Forbidden: Origin not allowed (see allowedOrigins)";
+
+/** The longest header value a refusal's log line carries; a longer one is cut, marked with "…". */
+const LOGGED_HEADER_CHARS = 200;
+
+/**
+ * Logs a refused `Host` or `Origin` with `warn`, when the logger has it (a logger given as the
+ * option need only have `error`): the value cut to {@link LOGGED_HEADER_CHARS}, as a field, so a
+ * JSON-writing logger escapes its control characters.
+ */
+function noteRefusal(
+  logger: Pick<Logger, "error"> & Partial<Pick<Logger, "warn">>,
+  message: string,
+  fields: Record<string, string | null>,
+): void {
+  if (typeof logger.warn !== "function") return;
+  const shown: Record<string, string | null> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    shown[name] =
+      value !== null && value.length > LOGGED_HEADER_CHARS
+        ? `${value.slice(0, LOGGED_HEADER_CHARS)}…`
+        : value;
+  }
+  try {
+    logger.warn(`Streamable HTTP refused a request: ${message}`, shown);
+  } catch {
+    // a failing logger must not break the answer
+  }
+}
+
+function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): HttpServerAnswer {
+  return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
+}
+
+function errorJson(error: McpError, id: RequestId | undefined): HttpServerAnswer {
+  return json(errorResponse(id, error), error.httpStatus);
+}
+
+/**
+ * Builds the Streamable HTTP handler of a dispatcher (a `Server` or `MCPServer`), serving both
+ * eras on one endpoint.
+ *
+ * Per request, in order: `Host` allowed (else 403); the protected resource metadata document, when
+ * configured and asked for; `Origin` allowed (else 403, whatever the method); with `cors`, an
+ * `OPTIONS` preflight answered 204 (and CORS headers on every later answer to an allowed
+ * `Origin`); the `authenticate` hook, when configured (its `Response`, if it returns one); POST, or GET
+ * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
+ * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message nested at most
+ * `maxJsonDepth` deep (-32700 / -32600, HTTP 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
+ * header, or `Mcp-Method` and a `_meta` revision) takes the stateless 2026-07-28 path; one with
+ * `Mcp-Session-Id`, a 2025 `MCP-Protocol-Version`, or `initialize` or no revision at all is
+ * handshake-era and served as the `legacy` option says (sessions by default: see
+ * {@link SessionOptions}; `"reject"` keeps it on the 2026 path, where `initialize` gets -32022).
+ *
+ * On the 2026 path: a notification is dispatched and answered 202 with no body; a request whose
+ * `MCP-Protocol-Version` header names a revision the dispatcher does not serve gets -32022 (400)
+ * naming the ones it does; any other request has its headers checked (-32020, 400) and is
+ * dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
+ * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
+ * first: then an SSE stream of `event: message` events ending with the response. Without
+ * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
+ * Closing the response (or the connection) aborts `signal`.
+ *
+ * On a session (2025-11-25 transport): `initialize` answers with a fresh `Mcp-Session-Id`; later
+ * messages must carry it (400 without, 404 when unknown, ended, evicted or idle too long) and an
+ * `MCP-Protocol-Version`, when present, equal to the negotiated revision (else 400); requests are
+ * dispatched with `{ signal, notify, headers, session, request, closeSseStream }` and answered
+ * JSON (JSON-RPC errors with status 200) or, once the dispatcher sends a message first, as a
+ * resumable SSE stream (a priming event with `retry:`, event ids); the client's notifications and
+ * responses get 202 (`notifications/cancelled` aborts the named request; a response settles the
+ * server -> client request it answers); GET with `Accept: text/event-stream` opens the session's
+ * standalone stream (409 when one is open) or, with `Last-Event-ID`, resumes the stream that id
+ * belongs to; DELETE ends the session (204).
+ *
+ * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`. `close()`
+ * ends every session.
+ *
+ * A `Request` whose body was already read (`bodyUsed`, by a middleware) gets 500 with -32603
+ * naming the cause: no request can succeed until the server is wired to pass it unread.
+ *
+ * @throws TypeError when `dispatcher` has no `handle` method or an option has the wrong type (or
+ *   `cors.credentials` without an `allowedOrigins` array); RangeError for an out-of-range `maxBodyBytes`,
+ *   `maxJsonDepth`, `keepAliveMs`, `maxStreamBufferBytes`, `cors.maxAgeMs` or session bound.
+ */
+export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): HttpHandler {
+  const handle = createExchangeHandler(dispatcher, options, "createHttpHandler");
+  const handler = async (request: Request) => toResponse(await handle(exchangeOf(request)));
+  return Object.assign(handler, { close: () => handle.close() });
+}
+
+/**
+ * The handler of {@link createHttpHandler} over {@link HttpExchange}s, answering plain data; for
+ * front ends that can write an answer without a web `Response` (the Node adapter). Same checks,
+ * same throws.
+ */
+export function createExchangeHandler(
+  dispatcher: Dispatcher,
+  options: HttpHandlerOptions = {},
+  owner = "createHttpHandler",
+): HttpExchangeHandler {
+  if (!isDispatcher(dispatcher)) {
+    throw new TypeError(`${owner}: dispatcher must have a handle() method`);
+  }
+  const {
+    maxBodyBytes,
+    maxJsonDepth,
+    keepAliveMs,
+    maxStreamBufferBytes,
+    logger,
+    sessions,
+    authenticate,
+    metadata,
+    cors,
+  } = checkOptions(owner, options, dispatcher.logger);
+  const guard = createOriginGuard(options, owner);
+  try {
+    dispatcher.onServedOverHttp?.();
+  } catch {
+    // a failing hook must not stop the handler from being built
+  }
+  const report = (error: unknown) => {
+    try {
+      logger.error("Streamable HTTP handler failed", { error });
+    } catch {
+      // a failing logger must not break the answer
+    }
+  };
+  const tooLarge = () =>
+    refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
+  const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
+  const challenge = authenticate?.challenge;
+  const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
+  const streaming = { ...answering, streamable: true };
+  const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
+  const legacy: LegacyEntry | undefined =
+    sessions.legacy === "reject"
+      ? undefined
+      : createLegacyEntry({ dispatcher, registry, mode: sessions.legacy, report, challenge });
+
+  /**
+   * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
+   * `MCP-Protocol-Version` names a 2025 revision; or it has no such header and is `initialize`, or
+   * has neither `Mcp-Method` (a 2026 header) nor a `_meta` revision. A header naming a 2026 revision, or a
+   * revision of neither era (answered -32022), keeps it on the 2026 path.
+   */
+  function isLegacy(request: HttpExchange, parsed: Exclude<ParsedMessage, { kind: "invalid" }>): boolean {
+    const version = request.headers.get("mcp-protocol-version")?.trim() || undefined;
+    if (version !== undefined && supportedVersions.includes(version)) return false;
+    if (request.headers.get("mcp-session-id") !== null) return true;
+    if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
+    if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
+    if (request.headers.get("mcp-method") !== null) return false;
+    return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
+  }
+
+  async function serveModern(request: HttpExchange): Promise<HttpServerAnswer> {
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return refusal(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "Unsupported Media Type: Content-Type must be application/json",
+      );
+    }
+    const body = await request.readBody(maxBodyBytes);
+    if (body.kind === "too-large") return tooLarge();
+    if (body.kind === "aborted") {
+      // The client went away mid-upload: nothing to dispatch, and nobody to read the answer.
+      return refusal("INVALID_REQUEST", "Invalid Request: the body ended before it was complete");
+    }
+    if (body.kind === "invalid-utf8") {
+      return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
+    }
+    if (body.kind === "already-read") {
+      // No request can succeed: the server is wired wrong, so a 5xx that says how.
+      report(new Error(BODY_ALREADY_READ));
+      return errorJson(McpError.of("INTERNAL_ERROR", `Internal error: ${BODY_ALREADY_READ}`), undefined);
+    }
+    const parsed =
+      body.kind === "parsed"
+        ? checkParsedBody(body.value, maxBodyBytes, maxJsonDepth)
+        : parseMessage(body.text, { maxDepth: maxJsonDepth });
+    if (parsed.kind === "too-large") return tooLarge();
+    if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
+    if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
+    switch (parsed.kind) {
+      case "response":
+        return errorJson(
+          McpError.of(
+            "INVALID_REQUEST",
+            "Invalid Request: a client may POST requests and notifications, not responses",
+          ),
+          parsed.message.id,
+        );
+      case "notification":
+        return await serveNotification(request, parsed.message);
+      case "request":
+        return await serveRequest(request, parsed.message);
+    }
+  }
+
+  async function serveNotification(
+    request: HttpExchange,
+    message: JSONRPCNotification,
+  ): Promise<HttpServerAnswer> {
+    await dispatcher.handle(message, {
+      signal: request.signal,
+      headers: request.headers,
+      ...(request.auth === undefined ? {} : { auth: request.auth }),
+    });
+    return { kind: "empty", status: 202 };
+  }
+
+  async function serveRequest(request: HttpExchange, message: JSONRPCRequest): Promise<HttpServerAnswer> {
+    const version = request.headers.get("mcp-protocol-version")?.trim();
+    if (version === undefined || version === "") {
+      // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its
+      // versions.
+      if (message.method === "initialize") return answerRequest(dispatcher, request, message, answering);
+    } else if (!supportedVersions.includes(version)) {
+      return errorJson(unsupportedProtocolVersion(version, supportedVersions), message.id);
+    }
+    const headerError = validateRequestHeaders(message, request.headers);
+    if (headerError !== undefined) return errorJson(headerError, message.id);
+    const streamable = acceptsEventStream(request.headers.get("accept"));
+    if (!streamable && message.method === "subscriptions/listen") {
+      return errorJson(
+        McpError.of("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream"),
+        message.id,
+      );
+    }
+
+    return await answerRequest(dispatcher, request, message, streamable ? streaming : answering);
+  }
+
+  /**
+   * The answer to a request under the metadata prefix: the document (readable from any origin), or
+   * 404 for another resource's path or when none is configured; undefined for any other path.
+   */
+  function metadataAnswer(request: HttpExchange): HttpServerAnswer | undefined {
+    if (!request.url.includes("/.well-known/")) return undefined;
+    const pathname = pathnameOf(request.url);
+    if (pathname === undefined) return MALFORMED_URL;
+    if (!isProtectedResourceMetadataPath(pathname)) return undefined;
+    const answer =
+      metadata === undefined
+        ? undefined
+        : answerResourceMetadata(request.method, pathname, metadata.document, metadata.resourcePath);
+    return answer ?? NOT_FOUND;
+  }
+
+  /** The checks before auth, then {@link serveAllowed}; not async, so CORS off costs no extra promise. */
+  function serve(exchange: HttpExchange): HttpServerAnswer | Promise<HttpServerAnswer> {
+    const host = exchange.headers.get("host") ?? new URL(exchange.url).host;
+    if (!guard.isHostAllowed(host)) {
+      noteRefusal(logger, "Host not allowed (see allowedHosts)", { host });
+      return refusal("FORBIDDEN", HOST_REFUSED);
+    }
+    const document = metadataAnswer(exchange);
+    if (document !== undefined) return document;
+    const origin = exchange.headers.get("origin");
+    if (!guard.isOriginAllowed(origin)) {
+      noteRefusal(logger, "Origin not allowed (see allowedOrigins)", { origin });
+      return refusal("FORBIDDEN", ORIGIN_REFUSED);
+    }
+    if (cors === undefined) return serveAllowed(exchange);
+    if (exchange.method === "OPTIONS") {
+      return cors.preflight(origin, exchange.headers.get("access-control-request-headers"));
+    }
+    if (origin === null) return serveAllowed(exchange);
+    return serveAllowed(exchange).then((answer) => cors.answer(answer, origin));
+  }
+
+  /** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */
+  async function serveAllowed(exchange: HttpExchange): Promise<HttpServerAnswer> {
+    let request = exchange;
+    if (authenticate !== undefined) {
+      // The hook is handed the URL: one that does not parse (a Host only `allowedHosts: "*"` lets
+      // through) is refused here rather than failing in the hook.
+      if (pathnameOf(exchange.url) === undefined) return MALFORMED_URL;
+      const outcome = await authenticateRequest(authenticate, exchange);
+      if ("answer" in outcome) return outcome.answer;
+      request = withAuth(exchange, outcome.auth);
+    }
+    const route = routeRequest(request, sessions.legacy === "session", supportedVersions);
+    switch (route.kind) {
+      case "method-not-allowed":
+        return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, {
+          Allow: route.allow,
+        });
+      case "session-get":
+        return (legacy as LegacyEntry).get(request);
+      case "session-delete":
+        return (legacy as LegacyEntry).delete(request);
+      case "post":
+        return await serveModern(request);
+    }
+  }
+
+  const handler = async (request: HttpExchange): Promise<HttpServerAnswer> => {
+    try {
+      return await serve(request);
+    } catch (error) {
+      report(error);
+      return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
+    }
+  };
+  return Object.assign(handler, { close: () => registry.close() });
+}
