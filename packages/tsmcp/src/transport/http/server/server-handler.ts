@@ -216,210 +216,322 @@ export function createExchangeHandler(
   options: HttpHandlerOptions = {},
   owner = "createHttpHandler",
 ): HttpExchangeHandler {
-  if (!isDispatcher(dispatcher)) {
-    throw new TypeError(`${owner}: dispatcher must have a handle() method`);
-  }
-  const {
-    maxBodyBytes,
-    maxJsonDepth,
-    keepAliveMs,
-    maxStreamBufferBytes,
-    logger,
-    sessions,
-    authenticate,
-    metadata,
-    cors,
-  } = checkOptions(owner, options, dispatcher.logger);
-  const guard = createOriginGuard(options, owner);
-  try {
-    dispatcher.onServedOverHttp?.();
-  } catch {
-    // a failing hook must not stop the handler from being built
-  }
-  const report = (error: unknown) => {
+  const ctx = resolveHandler(dispatcher, options, owner);
+  const handler = async (request: HttpExchange): Promise<HttpServerAnswer> => {
+    try {
+      return await serve(ctx, request);
+    } catch (error) {
+      ctx.report(error);
+      return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
+    }
+  };
+  return Object.assign(handler, { close: () => ctx.registry.close() });
+}
+
+/** The options once checked, as {@link checkOptions} returns them. */
+type ResolvedOptions = ReturnType<typeof checkOptions>;
+
+/** What every request of one handler is served with: its options resolved, built once. */
+interface HandlerContext {
+  readonly dispatcher: Dispatcher;
+  readonly options: ResolvedOptions;
+  readonly guard: ReturnType<typeof createOriginGuard>;
+  /** Hands a failure to `logger.error`; never throws. */
+  readonly report: (error: unknown) => void;
+  /** The 2026 revisions the dispatcher serves. */
+  readonly supportedVersions: readonly string[];
+  /** How a request is answered when the client does not accept an SSE stream. */
+  readonly answering: Parameters<typeof answerRequest>[3];
+  /** How a request is answered when it does. */
+  readonly streaming: Parameters<typeof answerRequest>[3];
+  readonly registry: SessionRegistry;
+  /** The handshake-era entry; undefined with `legacy: "reject"`. */
+  readonly legacy: LegacyEntry | undefined;
+}
+
+/** A parsed message the handler can serve (framing errors already answered). */
+type ServableMessage = Exclude<ParsedMessage, { kind: "invalid" }>;
+
+/** A reporter that hands a failure to `logger.error`, swallowing the logger's own failure. */
+function reporterOf(logger: ResolvedOptions["logger"]): (error: unknown) => void {
+  return (error) => {
     try {
       logger.error("Streamable HTTP handler failed", { error });
     } catch {
       // a failing logger must not break the answer
     }
   };
-  const tooLarge = () =>
-    refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
-  const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
-  const challenge = authenticate?.challenge;
+}
+
+/**
+ * Checks the dispatcher and the options, tells the dispatcher it is served over HTTP, and builds
+ * what every request shares: the origin guard, the answering options, the session registry and
+ * the handshake-era entry. Throws as {@link createHttpHandler} documents.
+ */
+function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, owner: string): HandlerContext {
+  if (!isDispatcher(dispatcher)) {
+    throw new TypeError(`${owner}: dispatcher must have a handle() method`);
+  }
+  const checked = checkOptions(owner, options, dispatcher.logger);
+  const guard = createOriginGuard(options, owner);
+  try {
+    dispatcher.onServedOverHttp?.();
+  } catch {
+    // a failing hook must not stop the handler from being built
+  }
+  const { keepAliveMs, maxStreamBufferBytes, sessions } = checked;
+  const report = reporterOf(checked.logger);
+  const challenge = checked.authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
-  const streaming = { ...answering, streamable: true };
   const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
-  const legacy: LegacyEntry | undefined =
+  const legacy =
     sessions.legacy === "reject"
       ? undefined
       : createLegacyEntry({ dispatcher, registry, mode: sessions.legacy, report, challenge });
+  return {
+    dispatcher,
+    options: checked,
+    guard,
+    report,
+    supportedVersions: dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS,
+    answering,
+    streaming: { ...answering, streamable: true },
+    registry,
+    legacy,
+  };
+}
 
-  /**
-   * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
-   * `MCP-Protocol-Version` names a 2025 revision; or it has no such header and is `initialize`, or
-   * has neither `Mcp-Method` (a 2026 header) nor a `_meta` revision. A header naming a 2026 revision, or a
-   * revision of neither era (answered -32022), keeps it on the 2026 path.
-   */
-  function isLegacy(request: HttpExchange, parsed: Exclude<ParsedMessage, { kind: "invalid" }>): boolean {
-    const version = request.headers.get("mcp-protocol-version")?.trim() || undefined;
-    if (version !== undefined && supportedVersions.includes(version)) return false;
-    if (request.headers.get("mcp-session-id") !== null) return true;
-    if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
-    if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
-    if (request.headers.get("mcp-method") !== null) return false;
-    return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
+/**
+ * The checks before auth, then {@link serveAllowed}: `Host`, the metadata document, `Origin`, and
+ * the CORS preflight and headers. Not async, so CORS off costs no extra promise.
+ */
+function serve(ctx: HandlerContext, exchange: HttpExchange): HttpServerAnswer | Promise<HttpServerAnswer> {
+  const refused = hostRefusal(ctx, exchange);
+  if (refused !== undefined) return refused;
+  const document = metadataAnswer(ctx.options.metadata, exchange);
+  if (document !== undefined) return document;
+  const origin = exchange.headers.get("origin");
+  if (!ctx.guard.isOriginAllowed(origin)) {
+    noteRefusal(ctx.options.logger, "Origin not allowed (see allowedOrigins)", { origin });
+    return refusal("FORBIDDEN", ORIGIN_REFUSED);
   }
+  const { cors } = ctx.options;
+  if (cors === undefined) return serveAllowed(ctx, exchange);
+  if (exchange.method === "OPTIONS") {
+    return cors.preflight(origin, exchange.headers.get("access-control-request-headers"));
+  }
+  if (origin === null) return serveAllowed(ctx, exchange);
+  return serveAllowed(ctx, exchange).then((answer) => cors.answer(answer, origin));
+}
 
-  async function serveModern(request: HttpExchange): Promise<HttpServerAnswer> {
-    if (!isJsonContentType(request.headers.get("content-type"))) {
-      return refusal(
+/** The 403 for a `Host` outside `allowedHosts` (logged), or undefined when it is allowed. */
+function hostRefusal(ctx: HandlerContext, exchange: HttpExchange): HttpServerAnswer | undefined {
+  const host = exchange.headers.get("host") ?? new URL(exchange.url).host;
+  if (ctx.guard.isHostAllowed(host)) return undefined;
+  noteRefusal(ctx.options.logger, "Host not allowed (see allowedHosts)", { host });
+  return refusal("FORBIDDEN", HOST_REFUSED);
+}
+
+/**
+ * The answer to a request under the metadata prefix: the document (readable from any origin), or
+ * 404 for another resource's path or when none is configured; undefined for any other path.
+ */
+function metadataAnswer(
+  metadata: ResolvedOptions["metadata"],
+  request: HttpExchange,
+): HttpServerAnswer | undefined {
+  if (!request.url.includes("/.well-known/")) return undefined;
+  const pathname = pathnameOf(request.url);
+  if (pathname === undefined) return MALFORMED_URL;
+  if (!isProtectedResourceMetadataPath(pathname)) return undefined;
+  const answer =
+    metadata === undefined
+      ? undefined
+      : answerResourceMetadata(request.method, pathname, metadata.document, metadata.resourcePath);
+  return answer ?? NOT_FOUND;
+}
+
+/** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */
+async function serveAllowed(ctx: HandlerContext, exchange: HttpExchange): Promise<HttpServerAnswer> {
+  const authenticated = await authenticateExchange(ctx, exchange);
+  if (!("exchange" in authenticated)) return authenticated.answer;
+  const request = authenticated.exchange;
+  const route = routeRequest(request, ctx.options.sessions.legacy === "session", ctx.supportedVersions);
+  switch (route.kind) {
+    case "method-not-allowed":
+      return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, {
+        Allow: route.allow,
+      });
+    case "session-get":
+      return (ctx.legacy as LegacyEntry).get(request);
+    case "session-delete":
+      return (ctx.legacy as LegacyEntry).delete(request);
+    case "post":
+      return await servePost(ctx, request);
+  }
+}
+
+/**
+ * The exchange with the identity the `authenticate` hook found, the exchange itself without a
+ * hook, or the hook's answer (or 400 for a URL the hook could not be handed).
+ */
+async function authenticateExchange(
+  ctx: HandlerContext,
+  exchange: HttpExchange,
+): Promise<{ readonly exchange: HttpExchange } | { readonly answer: HttpServerAnswer }> {
+  const { authenticate } = ctx.options;
+  if (authenticate === undefined) return { exchange };
+  // The hook is handed the URL: one that does not parse (a Host only `allowedHosts: "*"` lets
+  // through) is refused here rather than failing in the hook.
+  if (pathnameOf(exchange.url) === undefined) return { answer: MALFORMED_URL };
+  const outcome = await authenticateRequest(authenticate, exchange);
+  if ("answer" in outcome) return { answer: outcome.answer };
+  return { exchange: withAuth(exchange, outcome.auth) };
+}
+
+/** A POST: its message read, then served by era. */
+async function servePost(ctx: HandlerContext, request: HttpExchange): Promise<HttpServerAnswer> {
+  const read = await readMessage(ctx, request);
+  if ("answer" in read) return read.answer;
+  if (ctx.legacy !== undefined && isLegacy(ctx.supportedVersions, request, read.parsed)) {
+    return ctx.legacy.post(request, read.parsed);
+  }
+  return await serveModern(ctx, request, read.parsed);
+}
+
+/**
+ * Reads and frames the body of a POST: 415 without `Content-Type: application/json`, 413 past
+ * `maxBodyBytes`, 400 for a body cut short, -32700 for invalid UTF-8, 500 for a body read before
+ * the handler (reported), and the parser's JSON-RPC error for anything but one message.
+ */
+async function readMessage(
+  ctx: HandlerContext,
+  request: HttpExchange,
+): Promise<{ readonly parsed: ServableMessage } | { readonly answer: HttpServerAnswer }> {
+  const { maxBodyBytes, maxJsonDepth } = ctx.options;
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    return {
+      answer: refusal(
         "UNSUPPORTED_MEDIA_TYPE",
         "Unsupported Media Type: Content-Type must be application/json",
-      );
-    }
-    const body = await request.readBody(maxBodyBytes);
-    if (body.kind === "too-large") return tooLarge();
-    if (body.kind === "aborted") {
-      // The client went away mid-upload: nothing to dispatch, and nobody to read the answer.
-      return refusal("INVALID_REQUEST", "Invalid Request: the body ended before it was complete");
-    }
-    if (body.kind === "invalid-utf8") {
-      return errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined);
-    }
-    if (body.kind === "already-read") {
-      // No request can succeed: the server is wired wrong, so a 5xx that says how.
-      report(new Error(BODY_ALREADY_READ));
-      return errorJson(McpError.of("INTERNAL_ERROR", `Internal error: ${BODY_ALREADY_READ}`), undefined);
-    }
-    const parsed =
-      body.kind === "parsed"
-        ? checkParsedBody(body.value, maxBodyBytes, maxJsonDepth)
-        : parseMessage(body.text, { maxDepth: maxJsonDepth });
-    if (parsed.kind === "too-large") return tooLarge();
-    if (parsed.kind === "invalid") return errorJson(parsed.error, parsed.id);
-    if (legacy !== undefined && isLegacy(request, parsed)) return legacy.post(request, parsed);
-    switch (parsed.kind) {
-      case "response":
-        return errorJson(
-          McpError.of(
-            "INVALID_REQUEST",
-            "Invalid Request: a client may POST requests and notifications, not responses",
-          ),
-          parsed.message.id,
-        );
-      case "notification":
-        return await serveNotification(request, parsed.message);
-      case "request":
-        return await serveRequest(request, parsed.message);
-    }
+      ),
+    };
   }
-
-  async function serveNotification(
-    request: HttpExchange,
-    message: JSONRPCNotification,
-  ): Promise<HttpServerAnswer> {
-    await dispatcher.handle(message, {
-      signal: request.signal,
-      headers: request.headers,
-      ...(request.auth === undefined ? {} : { auth: request.auth }),
-    });
-    return { kind: "empty", status: 202 };
+  const body = await request.readBody(maxBodyBytes);
+  if (body.kind === "too-large") return { answer: tooLarge(maxBodyBytes) };
+  if (body.kind === "aborted") {
+    // The client went away mid-upload: nothing to dispatch, and nobody to read the answer.
+    return { answer: refusal("INVALID_REQUEST", "Invalid Request: the body ended before it was complete") };
   }
+  if (body.kind === "invalid-utf8") {
+    return {
+      answer: errorJson(McpError.of("PARSE_ERROR", "Parse error: the body is not valid UTF-8"), undefined),
+    };
+  }
+  if (body.kind === "already-read") {
+    // No request can succeed: the server is wired wrong, so a 5xx that says how.
+    ctx.report(new Error(BODY_ALREADY_READ));
+    return {
+      answer: errorJson(McpError.of("INTERNAL_ERROR", `Internal error: ${BODY_ALREADY_READ}`), undefined),
+    };
+  }
+  const parsed =
+    body.kind === "parsed"
+      ? checkParsedBody(body.value, maxBodyBytes, maxJsonDepth)
+      : parseMessage(body.text, { maxDepth: maxJsonDepth });
+  if (parsed.kind === "too-large") return { answer: tooLarge(maxBodyBytes) };
+  if (parsed.kind === "invalid") return { answer: errorJson(parsed.error, parsed.id) };
+  return { parsed };
+}
 
-  async function serveRequest(request: HttpExchange, message: JSONRPCRequest): Promise<HttpServerAnswer> {
-    const version = request.headers.get("mcp-protocol-version")?.trim();
-    if (version === undefined || version === "") {
-      // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its
-      // versions.
-      if (message.method === "initialize") return answerRequest(dispatcher, request, message, answering);
-    } else if (!supportedVersions.includes(version)) {
-      return errorJson(unsupportedProtocolVersion(version, supportedVersions), message.id);
-    }
-    const headerError = validateRequestHeaders(message, request.headers);
-    if (headerError !== undefined) return errorJson(headerError, message.id);
-    const streamable = acceptsEventStream(request.headers.get("accept"));
-    if (!streamable && message.method === "subscriptions/listen") {
+/** 413 for a body past `maxBodyBytes`. */
+function tooLarge(maxBodyBytes: number): HttpServerAnswer {
+  return refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
+}
+
+/**
+ * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
+ * `MCP-Protocol-Version` names a 2025 revision; or it has no such header and is `initialize`, or
+ * has neither `Mcp-Method` (a 2026 header) nor a `_meta` revision. A header naming a 2026 revision, or a
+ * revision of neither era (answered -32022), keeps it on the 2026 path.
+ */
+function isLegacy(
+  supportedVersions: readonly string[],
+  request: HttpExchange,
+  parsed: ServableMessage,
+): boolean {
+  const version = request.headers.get("mcp-protocol-version")?.trim() || undefined;
+  if (version !== undefined && supportedVersions.includes(version)) return false;
+  if (request.headers.get("mcp-session-id") !== null) return true;
+  if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
+  if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
+  if (request.headers.get("mcp-method") !== null) return false;
+  return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
+}
+
+/** A message on the stateless 2026-07-28 path: responses refused, the rest dispatched. */
+async function serveModern(
+  ctx: HandlerContext,
+  request: HttpExchange,
+  parsed: ServableMessage,
+): Promise<HttpServerAnswer> {
+  switch (parsed.kind) {
+    case "response":
       return errorJson(
-        McpError.of("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream"),
-        message.id,
+        McpError.of(
+          "INVALID_REQUEST",
+          "Invalid Request: a client may POST requests and notifications, not responses",
+        ),
+        parsed.message.id,
       );
-    }
-
-    return await answerRequest(dispatcher, request, message, streamable ? streaming : answering);
+    case "notification":
+      return await serveNotification(ctx.dispatcher, request, parsed.message);
+    case "request":
+      return await serveRequest(ctx, request, parsed.message);
   }
+}
 
-  /**
-   * The answer to a request under the metadata prefix: the document (readable from any origin), or
-   * 404 for another resource's path or when none is configured; undefined for any other path.
-   */
-  function metadataAnswer(request: HttpExchange): HttpServerAnswer | undefined {
-    if (!request.url.includes("/.well-known/")) return undefined;
-    const pathname = pathnameOf(request.url);
-    if (pathname === undefined) return MALFORMED_URL;
-    if (!isProtectedResourceMetadataPath(pathname)) return undefined;
-    const answer =
-      metadata === undefined
-        ? undefined
-        : answerResourceMetadata(request.method, pathname, metadata.document, metadata.resourcePath);
-    return answer ?? NOT_FOUND;
+/** Dispatches a 2026 notification and answers 202 with no body. */
+async function serveNotification(
+  dispatcher: Dispatcher,
+  request: HttpExchange,
+  message: JSONRPCNotification,
+): Promise<HttpServerAnswer> {
+  await dispatcher.handle(message, {
+    signal: request.signal,
+    headers: request.headers,
+    ...(request.auth === undefined ? {} : { auth: request.auth }),
+  });
+  return { kind: "empty", status: 202 };
+}
+
+/**
+ * Answers a 2026 request: -32022 for a revision the dispatcher does not serve, -32020 for headers
+ * that disagree with the body, 406 for `subscriptions/listen` without SSE; else dispatched, as
+ * JSON or an SSE stream as `Accept` allows.
+ */
+async function serveRequest(
+  ctx: HandlerContext,
+  request: HttpExchange,
+  message: JSONRPCRequest,
+): Promise<HttpServerAnswer> {
+  const { dispatcher, supportedVersions } = ctx;
+  const version = request.headers.get("mcp-protocol-version")?.trim();
+  if (version === undefined || version === "") {
+    // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its
+    // versions.
+    if (message.method === "initialize") return answerRequest(dispatcher, request, message, ctx.answering);
+  } else if (!supportedVersions.includes(version)) {
+    return errorJson(unsupportedProtocolVersion(version, supportedVersions), message.id);
   }
-
-  /** The checks before auth, then {@link serveAllowed}; not async, so CORS off costs no extra promise. */
-  function serve(exchange: HttpExchange): HttpServerAnswer | Promise<HttpServerAnswer> {
-    const host = exchange.headers.get("host") ?? new URL(exchange.url).host;
-    if (!guard.isHostAllowed(host)) {
-      noteRefusal(logger, "Host not allowed (see allowedHosts)", { host });
-      return refusal("FORBIDDEN", HOST_REFUSED);
-    }
-    const document = metadataAnswer(exchange);
-    if (document !== undefined) return document;
-    const origin = exchange.headers.get("origin");
-    if (!guard.isOriginAllowed(origin)) {
-      noteRefusal(logger, "Origin not allowed (see allowedOrigins)", { origin });
-      return refusal("FORBIDDEN", ORIGIN_REFUSED);
-    }
-    if (cors === undefined) return serveAllowed(exchange);
-    if (exchange.method === "OPTIONS") {
-      return cors.preflight(origin, exchange.headers.get("access-control-request-headers"));
-    }
-    if (origin === null) return serveAllowed(exchange);
-    return serveAllowed(exchange).then((answer) => cors.answer(answer, origin));
+  const headerError = validateRequestHeaders(message, request.headers);
+  if (headerError !== undefined) return errorJson(headerError, message.id);
+  const streamable = acceptsEventStream(request.headers.get("accept"));
+  if (!streamable && message.method === "subscriptions/listen") {
+    return errorJson(
+      McpError.of("NOT_ACCEPTABLE", "Not Acceptable: subscriptions/listen answers with text/event-stream"),
+      message.id,
+    );
   }
-
-  /** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */
-  async function serveAllowed(exchange: HttpExchange): Promise<HttpServerAnswer> {
-    let request = exchange;
-    if (authenticate !== undefined) {
-      // The hook is handed the URL: one that does not parse (a Host only `allowedHosts: "*"` lets
-      // through) is refused here rather than failing in the hook.
-      if (pathnameOf(exchange.url) === undefined) return MALFORMED_URL;
-      const outcome = await authenticateRequest(authenticate, exchange);
-      if ("answer" in outcome) return outcome.answer;
-      request = withAuth(exchange, outcome.auth);
-    }
-    const route = routeRequest(request, sessions.legacy === "session", supportedVersions);
-    switch (route.kind) {
-      case "method-not-allowed":
-        return refusal("METHOD_NOT_ALLOWED", `Method Not Allowed: use ${route.allow}`, {
-          Allow: route.allow,
-        });
-      case "session-get":
-        return (legacy as LegacyEntry).get(request);
-      case "session-delete":
-        return (legacy as LegacyEntry).delete(request);
-      case "post":
-        return await serveModern(request);
-    }
-  }
-
-  const handler = async (request: HttpExchange): Promise<HttpServerAnswer> => {
-    try {
-      return await serve(request);
-    } catch (error) {
-      report(error);
-      return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
-    }
-  };
-  return Object.assign(handler, { close: () => registry.close() });
+  return await answerRequest(dispatcher, request, message, streamable ? ctx.streaming : ctx.answering);
 }

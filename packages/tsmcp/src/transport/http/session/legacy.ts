@@ -88,248 +88,364 @@ function versionHeader(headers: HeaderReader): string | undefined {
 
 /** Builds the legacy entry of one handler. */
 export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
-  const { dispatcher, registry, mode, report, challenge } = options;
+  return {
+    post: (exchange, parsed) => post(options, exchange, parsed),
+    get: (exchange) => getStream(options, exchange),
+    delete: (exchange) => deleteSession(options, exchange),
+  };
+}
 
-  /** The environment of a message on `session`: its signal, headers, session and identity. */
-  function baseEnv(exchange: LegacyExchange, signal: AbortSignal, session: HttpSession): RequestEnvironment {
-    const env: RequestEnvironment = { signal, headers: exchange.headers, session };
-    if (exchange.auth !== undefined) env.auth = exchange.auth;
-    return env;
+/** A message the legacy entry serves (framing errors already answered). */
+type ServableMessage = Exclude<ParsedMessage, { kind: "invalid" }>;
+
+/** A POST: `initialize` without a session id mints one; anything else is served by mode. */
+async function post(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  parsed: ServableMessage,
+): Promise<HttpServerAnswer> {
+  const hasSessionId = exchange.headers.get(SESSION_ID_HEADER) !== null;
+  if (parsed.kind === "request" && parsed.message.method === "initialize" && !hasSessionId) {
+    return initialize(entry, exchange, parsed.message);
   }
+  if (entry.mode === "stateless") return postStateless(entry, exchange, parsed);
+  return postOnSession(entry, exchange, parsed);
+}
 
-  /** A JSON answer of a response on a session: HTTP 200, or 403 with the step-up challenge. */
-  function sessionAnswer(response: JSONRPCResponse): HttpServerAnswer {
-    return scopeChallengeAnswer(response, challenge) ?? json(response, 200);
+/**
+ * A POST of the stateless mode: -32022 (400) for a revision of neither 2025 version, else served on
+ * a one-request session that ends with it (a notification or response answered 202).
+ */
+async function postStateless(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  parsed: ServableMessage,
+): Promise<HttpServerAnswer> {
+  const version = versionHeader(exchange.headers);
+  if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+    const id = parsed.kind === "request" ? parsed.message.id : undefined;
+    return json(errorResponse(id, unsupportedProtocolVersion(version, LEGACY_PROTOCOL_VERSIONS)), 400);
   }
-
-  /** Dispatches, turning a rejection or a missing response into -32603 (the cause reported). */
-  async function dispatch(message: JSONRPCRequest, env: RequestEnvironment): Promise<JSONRPCResponse> {
-    try {
-      const response = await dispatcher.handle(message, env);
-      if (response !== undefined) return response;
-      report(new Error(`the dispatcher answered ${message.method} with nothing`));
-    } catch (error) {
-      report(error);
-    }
-    return errorResponse(message.id, internalError());
+  const session = statelessSession(entry.registry, exchange);
+  if (parsed.kind === "request") {
+    return serveRequest(entry, exchange, session, parsed.message, false, () => session.end());
   }
-
-  async function dispatchNotification(message: JSONRPCNotification, env: RequestEnvironment): Promise<void> {
-    try {
-      await dispatcher.handle(message, env);
-    } catch (error) {
-      report(error);
-    }
+  if (parsed.kind === "notification") {
+    await dispatchNotification(entry, parsed.message, baseEnv(exchange, session.signal, session));
   }
+  session.end();
+  return { kind: "empty", status: 202 };
+}
 
-  /**
-   * The session a request names, or the refusal: 400 without the header, 404 for an unknown id and
-   * for a session opened by another principal (an identity counts as another principal than none,
-   * both ways): the same answer as an unknown id, so a stolen or guessed id tells its holder
-   * nothing, not even that the session exists.
-   * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
-   * user).
-   */
-  function sessionOf(exchange: LegacyExchange, id?: RequestId): HttpSession | HttpServerAnswer {
-    const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
-    if (sessionId === undefined || sessionId === "") {
-      return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
-    }
-    const session = registry.get(sessionId);
-    const principal = exchange.auth === undefined ? undefined : principalOf(exchange.auth);
-    if (session === undefined || session.principal !== principal)
-      return refusal(404, "Session not found", id);
-    const version = versionHeader(exchange.headers);
-    const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;
-    if (version !== undefined && negotiated !== undefined && version !== negotiated) {
-      return json(errorResponse(id, unsupportedProtocolVersion(version, [negotiated])), 400);
-    }
-    return session;
+/**
+ * A POST on the session it names (refused as {@link sessionOf} says): a request served with the
+ * back-channel, a response settling the server -> client request it answers, a notification
+ * dispatched (`notifications/cancelled` aborting the request it names first); the last two 202.
+ */
+async function postOnSession(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  parsed: ServableMessage,
+): Promise<HttpServerAnswer> {
+  const found = sessionOf(
+    entry.registry,
+    exchange,
+    parsed.kind === "request" ? parsed.message.id : undefined,
+  );
+  if (!(found instanceof HttpSession)) return found;
+  const session = found;
+  switch (parsed.kind) {
+    case "request":
+      return serveRequest(entry, exchange, session, parsed.message, true);
+    case "response":
+      session.settle(parsed.message);
+      return { kind: "empty", status: 202 };
+    case "notification":
+      if (parsed.message.method === "notifications/cancelled") session.cancelIncoming(parsed.message);
+      await dispatchNotification(entry, parsed.message, baseEnv(exchange, session.signal, session));
+      return { kind: "empty", status: 202 };
   }
+}
 
-  async function initialize(exchange: LegacyExchange, message: JSONRPCRequest): Promise<HttpServerAnswer> {
-    if (mode === "session" && !registry.hasRoom) return everySessionBusy(message.id);
-    const session = mode === "session" ? registry.create() : registry.createStateless();
-    if (exchange.auth !== undefined) session.principal = principalOf(exchange.auth);
-    const response = await dispatch(message, baseEnv(exchange, exchange.signal, session));
-    const version = "result" in response ? response.result.protocolVersion : undefined;
-    if (mode === "stateless" || typeof version !== "string") {
-      session.end();
-      return json(response, 200);
-    }
-    session.negotiatedVersion = version;
-    if (!registry.add(session)) return everySessionBusy(message.id);
-    return json(response, 200, { [SESSION_ID_HEADER]: session.id as string });
+/**
+ * GET: 405 in the stateless mode, 406 without `text/event-stream` in `Accept`; on the session it
+ * names, the stream `Last-Event-ID` belongs to, else the standalone stream (409 when one is open).
+ */
+function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): HttpServerAnswer {
+  if (entry.mode === "stateless") return methodNotAllowed();
+  if (!acceptsEventStream(exchange.headers.get("accept"))) {
+    return refusal(406, "Not Acceptable: the GET stream answers with text/event-stream");
   }
-
-  /** A one-request session of the stateless mode, as if `initialize` had happened. */
-  function statelessSession(exchange: LegacyExchange): HttpSession {
-    const session = registry.createStateless();
-    session.handshake = {
-      protocolVersion: versionHeader(exchange.headers) ?? ASSUMED_VERSION,
-      clientInfo: { name: "unknown", version: "0" },
-      clientCapabilities: {},
-    };
-    session.initialized = true;
-    return session;
+  const found = sessionOf(entry.registry, exchange);
+  if (!(found instanceof HttpSession)) return found;
+  const lastEventId = exchange.headers.get("last-event-id")?.trim();
+  if (lastEventId !== undefined && lastEventId !== "") {
+    const resumed = found.resume(lastEventId);
+    if (resumed !== undefined) return sseAnswer(resumed);
   }
+  if (found.standaloneOpen) {
+    return refusal(409, "Conflict: this session's GET stream is already open");
+  }
+  return sseAnswer(found.connectStandalone());
+}
 
-  /**
-   * Serves one request on `session`: JSON when the dispatcher answers before sending anything, else
-   * an SSE stream (priming event, the related notifications and requests, the response). The
-   * stream may be closed early (`closeSseStream`) or lost; the client resumes it with GET and
-   * `Last-Event-ID`. Only `notifications/cancelled` (or the session's end) aborts the request, as
-   * a lost connection is no cancellation, except before any event id reached the client. A request
-   * the client cancelled gets no response (basic/utilities/cancellation: the receiver should not
-   * respond): its SSE stream ends without it, or, when it had sent nothing yet, the POST is answered
-   * with an SSE stream that ends at once (202 without a body for a client that does not accept
-   * SSE). A client
-   * that does not accept `text/event-stream` gets no notifications, and its request's
-   * server -> client requests go on the session's GET stream instead.
-   */
-  async function serveRequest(
-    exchange: LegacyExchange,
-    session: HttpSession,
-    message: JSONRPCRequest,
-    backChannel: boolean,
-    onDone: () => void = () => {},
-  ): Promise<HttpServerAnswer> {
-    const streamable = acceptsEventStream(exchange.headers.get("accept"));
-    const controller = new AbortController();
-    const release = session.hold();
-    const untrack = session.trackIncoming(message.id, controller);
-    const onSessionEnd = () => controller.abort(session.signal.reason);
-    session.signal.addEventListener("abort", onSessionEnd, { once: true });
-    let stream: ResumableStream | undefined;
-    let readable: SseStream | undefined;
-    let settled = false;
-    let opened!: () => void;
-    const firstEvent = new Promise<void>((resolve) => {
-      opened = resolve;
-    });
-    const open = (): ResumableStream => {
+/** DELETE: 405 in the stateless mode; else ends the session it names (204). */
+function deleteSession(entry: LegacyEntryOptions, exchange: LegacyExchange): HttpServerAnswer {
+  if (entry.mode === "stateless") return methodNotAllowed();
+  const found = sessionOf(entry.registry, exchange);
+  if (!(found instanceof HttpSession)) return found;
+  entry.registry.delete(found.id as string);
+  return { kind: "empty", status: 204 };
+}
+
+/** The environment of a message on `session`: its signal, headers, session and identity. */
+function baseEnv(exchange: LegacyExchange, signal: AbortSignal, session: HttpSession): RequestEnvironment {
+  const env: RequestEnvironment = { signal, headers: exchange.headers, session };
+  if (exchange.auth !== undefined) env.auth = exchange.auth;
+  return env;
+}
+
+/** A JSON answer of a response on a session: HTTP 200, or 403 with the step-up challenge. */
+function sessionAnswer(
+  response: JSONRPCResponse,
+  challenge: LegacyEntryOptions["challenge"],
+): HttpServerAnswer {
+  return scopeChallengeAnswer(response, challenge) ?? json(response, 200);
+}
+
+/** Dispatches, turning a rejection or a missing response into -32603 (the cause reported). */
+async function dispatch(
+  entry: LegacyEntryOptions,
+  message: JSONRPCRequest,
+  env: RequestEnvironment,
+): Promise<JSONRPCResponse> {
+  try {
+    const response = await entry.dispatcher.handle(message, env);
+    if (response !== undefined) return response;
+    entry.report(new Error(`the dispatcher answered ${message.method} with nothing`));
+  } catch (error) {
+    entry.report(error);
+  }
+  return errorResponse(message.id, internalError());
+}
+
+/** Dispatches a notification, reporting a rejection. */
+async function dispatchNotification(
+  entry: LegacyEntryOptions,
+  message: JSONRPCNotification,
+  env: RequestEnvironment,
+): Promise<void> {
+  try {
+    await entry.dispatcher.handle(message, env);
+  } catch (error) {
+    entry.report(error);
+  }
+}
+
+/**
+ * The session a request names, or the refusal: 400 without the header, 404 for an unknown id and
+ * for a session opened by another principal (an identity counts as another principal than none,
+ * both ways): the same answer as an unknown id, so a stolen or guessed id tells its holder
+ * nothing, not even that the session exists.
+ * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
+ * user).
+ */
+function sessionOf(
+  registry: SessionRegistry,
+  exchange: LegacyExchange,
+  id?: RequestId,
+): HttpSession | HttpServerAnswer {
+  const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
+  if (sessionId === undefined || sessionId === "") {
+    return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
+  }
+  const session = registry.get(sessionId);
+  const principal = exchange.auth === undefined ? undefined : principalOf(exchange.auth);
+  if (session === undefined || session.principal !== principal) return refusal(404, "Session not found", id);
+  const version = versionHeader(exchange.headers);
+  const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;
+  if (version !== undefined && negotiated !== undefined && version !== negotiated) {
+    return json(errorResponse(id, unsupportedProtocolVersion(version, [negotiated])), 400);
+  }
+  return session;
+}
+
+/**
+ * `initialize`: dispatched on a fresh session, which is kept and named in `Mcp-Session-Id` when
+ * the handshake succeeds in the session mode (503 when every session is busy), else ended.
+ */
+async function initialize(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  message: JSONRPCRequest,
+): Promise<HttpServerAnswer> {
+  const { registry, mode } = entry;
+  if (mode === "session" && !registry.hasRoom) return everySessionBusy(message.id);
+  const session = mode === "session" ? registry.create() : registry.createStateless();
+  if (exchange.auth !== undefined) session.principal = principalOf(exchange.auth);
+  const response = await dispatch(entry, message, baseEnv(exchange, exchange.signal, session));
+  const version = "result" in response ? response.result.protocolVersion : undefined;
+  if (mode === "stateless" || typeof version !== "string") {
+    session.end();
+    return json(response, 200);
+  }
+  session.negotiatedVersion = version;
+  if (!registry.add(session)) return everySessionBusy(message.id);
+  return json(response, 200, { [SESSION_ID_HEADER]: session.id as string });
+}
+
+/** A one-request session of the stateless mode, as if `initialize` had happened. */
+function statelessSession(registry: SessionRegistry, exchange: LegacyExchange): HttpSession {
+  const session = registry.createStateless();
+  session.handshake = {
+    protocolVersion: versionHeader(exchange.headers) ?? ASSUMED_VERSION,
+    clientInfo: { name: "unknown", version: "0" },
+    clientCapabilities: {},
+  };
+  session.initialized = true;
+  return session;
+}
+
+/**
+ * The SSE stream of one request on a session, opened at its first event: until then the request
+ * may still be answered as JSON.
+ */
+interface LazyStream {
+  /** The stream, opening it (and resolving {@link firstEvent}) on the first call. */
+  open(): ResumableStream;
+  /** True once {@link open} was called. */
+  isOpen(): boolean;
+  /** The stream and its readable side once opened, else undefined. */
+  opened(): { readonly stream: ResumableStream; readonly readable: SseStream } | undefined;
+  /** Resolves when the stream opens. */
+  readonly firstEvent: Promise<void>;
+}
+
+/** A {@link LazyStream} on `session`. */
+function lazyStream(session: HttpSession): LazyStream {
+  let stream: ResumableStream | undefined;
+  let readable: SseStream | undefined;
+  let resolveFirstEvent!: () => void;
+  const firstEvent = new Promise<void>((resolve) => {
+    resolveFirstEvent = resolve;
+  });
+  return {
+    open() {
       if (stream === undefined) {
         stream = session.openStream();
         readable = stream.connect();
-        opened();
+        resolveFirstEvent();
       }
       return stream;
+    },
+    isOpen: () => stream !== undefined,
+    opened: () => (stream === undefined || readable === undefined ? undefined : { stream, readable }),
+    firstEvent,
+  };
+}
+
+/**
+ * The environment of a request on `session`: with SSE, `notify`, `closeSseStream` and (with the
+ * back-channel) `request` over its lazy stream; without, the back-channel over the session's GET
+ * stream, when it has one.
+ */
+function requestEnv(
+  exchange: LegacyExchange,
+  session: HttpSession,
+  signal: AbortSignal,
+  lazy: LazyStream,
+  flags: { readonly streamable: boolean; readonly backChannel: boolean; readonly settled: () => boolean },
+): RequestEnvironment {
+  const env = baseEnv(exchange, signal, session);
+  const live = () => !flags.settled() && !session.ended;
+  const send = (outgoing: JSONRPCMessage) => {
+    if (live()) lazy.open().send(outgoing);
+  };
+  if (flags.streamable) {
+    env.notify = send;
+    if (flags.backChannel) env.request = session.backChannel(send);
+    env.closeSseStream = () => {
+      if (live()) lazy.open().closeConnection();
     };
-    const send = (outgoing: JSONRPCMessage) => {
-      if (!settled && !session.ended) open().send(outgoing);
-    };
-    /** The client cancelled the request (`notifications/cancelled`): it gets no response. */
-    const cancelled = () => controller.signal.aborted && !session.ended;
-    const onClientGone = () => {
-      if (stream === undefined) controller.abort(exchange.signal.reason);
-    };
-    exchange.signal.addEventListener("abort", onClientGone, { once: true });
-
-    const env = baseEnv(exchange, controller.signal, session);
-    if (streamable) {
-      env.notify = send;
-      if (backChannel) env.request = session.backChannel(send);
-      env.closeSseStream = () => {
-        if (!settled && !session.ended) open().closeConnection();
-      };
-    } else if (backChannel && session.request !== undefined) {
-      env.request = session.request;
-    }
-    const outcome = dispatch(message, env).then((response) => {
-      settled = true;
-      exchange.signal.removeEventListener("abort", onClientGone);
-      session.signal.removeEventListener("abort", onSessionEnd);
-      untrack();
-      release();
-      return response;
-    });
-    await Promise.race([outcome, firstEvent]);
-    if (stream === undefined || readable === undefined) {
-      const response = await outcome;
-      onDone();
-      if (!cancelled()) return sessionAnswer(response);
-      if (!streamable) return { kind: "empty", status: 202 };
-      const empty = session.openStream();
-      const emptyReadable = empty.connect();
-      session.finishStream(empty);
-      return sseAnswer(emptyReadable);
-    }
-    const active = stream;
-    void outcome.then((response) => {
-      if (!cancelled()) active.send(response);
-      session.finishStream(active);
-      onDone();
-    });
-    return sseAnswer(readable);
+  } else if (flags.backChannel && session.request !== undefined) {
+    env.request = session.request;
   }
+  return env;
+}
 
-  async function post(
-    exchange: LegacyExchange,
-    parsed: Exclude<ParsedMessage, { kind: "invalid" }>,
-  ): Promise<HttpServerAnswer> {
-    const hasSessionId = exchange.headers.get(SESSION_ID_HEADER) !== null;
-    if (parsed.kind === "request" && parsed.message.method === "initialize" && !hasSessionId) {
-      return initialize(exchange, parsed.message);
-    }
-    if (mode === "stateless") {
-      const version = versionHeader(exchange.headers);
-      if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
-        const id = parsed.kind === "request" ? parsed.message.id : undefined;
-        return json(errorResponse(id, unsupportedProtocolVersion(version, LEGACY_PROTOCOL_VERSIONS)), 400);
-      }
-      const session = statelessSession(exchange);
-      if (parsed.kind === "request") {
-        return serveRequest(exchange, session, parsed.message, false, () => session.end());
-      }
-      if (parsed.kind === "notification") {
-        await dispatchNotification(parsed.message, baseEnv(exchange, session.signal, session));
-      }
-      session.end();
-      return { kind: "empty", status: 202 };
-    }
-    const found = sessionOf(exchange, parsed.kind === "request" ? parsed.message.id : undefined);
-    if (!(found instanceof HttpSession)) return found;
-    const session = found;
-    switch (parsed.kind) {
-      case "request":
-        return serveRequest(exchange, session, parsed.message, true);
-      case "response":
-        session.settle(parsed.message);
-        return { kind: "empty", status: 202 };
-      case "notification":
-        if (parsed.message.method === "notifications/cancelled") session.cancelIncoming(parsed.message);
-        await dispatchNotification(parsed.message, baseEnv(exchange, session.signal, session));
-        return { kind: "empty", status: 202 };
-    }
+/**
+ * The answer to a request the client cancelled before anything was sent: an SSE stream that ends
+ * at once, or 202 without a body for a client that does not accept SSE.
+ */
+function cancelledAnswer(session: HttpSession, streamable: boolean): HttpServerAnswer {
+  if (!streamable) return { kind: "empty", status: 202 };
+  const empty = session.openStream();
+  const emptyReadable = empty.connect();
+  session.finishStream(empty);
+  return sseAnswer(emptyReadable);
+}
+
+/**
+ * Serves one request on `session`: JSON when the dispatcher answers before sending anything, else
+ * an SSE stream (priming event, the related notifications and requests, the response). The
+ * stream may be closed early (`closeSseStream`) or lost; the client resumes it with GET and
+ * `Last-Event-ID`. Only `notifications/cancelled` (or the session's end) aborts the request, as
+ * a lost connection is no cancellation, except before any event id reached the client. A request
+ * the client cancelled gets no response (basic/utilities/cancellation: the receiver should not
+ * respond): its SSE stream ends without it, or, when it had sent nothing yet, the POST is answered
+ * as {@link cancelledAnswer} says. A client that does not accept `text/event-stream` gets no
+ * notifications, and its request's server -> client requests go on the session's GET stream
+ * instead.
+ */
+async function serveRequest(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  session: HttpSession,
+  message: JSONRPCRequest,
+  backChannel: boolean,
+  onDone: () => void = () => {},
+): Promise<HttpServerAnswer> {
+  const streamable = acceptsEventStream(exchange.headers.get("accept"));
+  const controller = new AbortController();
+  const release = session.hold();
+  const untrack = session.trackIncoming(message.id, controller);
+  const onSessionEnd = () => controller.abort(session.signal.reason);
+  session.signal.addEventListener("abort", onSessionEnd, { once: true });
+  const lazy = lazyStream(session);
+  let settled = false;
+  /** The client cancelled the request (`notifications/cancelled`): it gets no response. */
+  const cancelled = () => controller.signal.aborted && !session.ended;
+  const onClientGone = () => {
+    if (!lazy.isOpen()) controller.abort(exchange.signal.reason);
+  };
+  exchange.signal.addEventListener("abort", onClientGone, { once: true });
+
+  const env = requestEnv(exchange, session, controller.signal, lazy, {
+    streamable,
+    backChannel,
+    settled: () => settled,
+  });
+  const outcome = dispatch(entry, message, env).then((response) => {
+    settled = true;
+    exchange.signal.removeEventListener("abort", onClientGone);
+    session.signal.removeEventListener("abort", onSessionEnd);
+    untrack();
+    release();
+    return response;
+  });
+  await Promise.race([outcome, lazy.firstEvent]);
+  const opened = lazy.opened();
+  if (opened === undefined) {
+    const response = await outcome;
+    onDone();
+    return cancelled() ? cancelledAnswer(session, streamable) : sessionAnswer(response, entry.challenge);
   }
-
-  function get(exchange: LegacyExchange): HttpServerAnswer {
-    if (mode === "stateless") return methodNotAllowed();
-    if (!acceptsEventStream(exchange.headers.get("accept"))) {
-      return refusal(406, "Not Acceptable: the GET stream answers with text/event-stream");
-    }
-    const found = sessionOf(exchange);
-    if (!(found instanceof HttpSession)) return found;
-    const lastEventId = exchange.headers.get("last-event-id")?.trim();
-    if (lastEventId !== undefined && lastEventId !== "") {
-      const resumed = found.resume(lastEventId);
-      if (resumed !== undefined) return sseAnswer(resumed);
-    }
-    if (found.standaloneOpen) {
-      return refusal(409, "Conflict: this session's GET stream is already open");
-    }
-    return sseAnswer(found.connectStandalone());
-  }
-
-  function deleteSession(exchange: LegacyExchange): HttpServerAnswer {
-    if (mode === "stateless") return methodNotAllowed();
-    const found = sessionOf(exchange);
-    if (!(found instanceof HttpSession)) return found;
-    registry.delete(found.id as string);
-    return { kind: "empty", status: 204 };
-  }
-
-  return { post, get, delete: deleteSession };
+  void outcome.then((response) => {
+    if (!cancelled()) opened.stream.send(response);
+    session.finishStream(opened.stream);
+    onDone();
+  });
+  return sseAnswer(opened.readable);
 }
 
 /** Seconds a client refused a session for want of room is asked to wait (`Retry-After`). */
