@@ -6,10 +6,9 @@
  */
 import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
 import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";
-import { describeIssueFields, type SchemaIssue } from "./issues.js";
+import { describeIssueFields, type JsonValidator, type SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
-import { compileJsonSchema, type DeferredJsonValidator } from "./json-schema.js";
-import { loadedJsonSchemaEngines } from "./json-schema-loader.js";
+import { compileLoadedJsonSchema } from "./json-schema.js";
 import { validateStandard } from "./standard-validate.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
@@ -30,12 +29,13 @@ export type ElicitationAnswer<T> =
   | { status: "missing" }
   | { status: "invalid"; message: string };
 
-const jsonValidators = new WeakMap<object, DeferredJsonValidator>();
+const jsonValidators = new WeakMap<object, JsonValidator>();
 
-function jsonValidatorFor(schema: object): DeferredJsonValidator {
+/** The schema's validator, compiled once per schema object (the engines must have loaded). */
+function jsonValidatorFor(schema: object): JsonValidator {
   let validator = jsonValidators.get(schema);
   if (validator === undefined) {
-    validator = compileJsonSchema(schema, "readElicitation schema");
+    validator = compileLoadedJsonSchema(schema, "readElicitation");
     jsonValidators.set(schema, validator);
   }
   return validator;
@@ -81,14 +81,8 @@ export function readElicitation<S extends SchemaLike>(
       "readElicitation: schema must be a zod schema, a Standard Schema, or a JSON Schema object",
     );
   }
-  if (!standard && loadedJsonSchemaEngines() === undefined) {
-    // Refused whatever the answer, so the need shows on the first round in development, not
-    // only on a later round served by a fresh process.
-    throw new TypeError(
-      "readElicitation: a raw JSON Schema needs the JSON Schema engines loaded in this process; " +
-        "await preloadJsonSchemaEngines() at start-up, or pass a zod schema",
-    );
-  }
+  // Compiled before the answer is read, so a missing preload is refused on every round (the first
+  // one included, in development), not only on a later round served by a fresh process.
   const validateJson = standard ? undefined : jsonValidatorFor(schema);
   if (response === undefined || response === null) return { status: "missing" };
   if (!isPlainObject(response))
@@ -108,13 +102,6 @@ export function readElicitation<S extends SchemaLike>(
     return { status: "invalid", message: "the answer was accepted without content" };
   if (validateJson !== undefined) {
     const issues = validateJson(content);
-    if (issues instanceof Promise) {
-      issues.catch(() => undefined);
-      throw new TypeError(
-        "readElicitation: the JSON Schema engines are still loading in this process, so a raw JSON " +
-          "Schema cannot be checked yet; await preloadJsonSchemaEngines() at start-up, or pass a zod schema",
-      );
-    }
     return issues === undefined ? { status: "accepted", content: content as Content } : mismatch(issues);
   }
   const result = validateStandard(schema as Extract<SchemaLike, { "~standard": unknown }>, content);

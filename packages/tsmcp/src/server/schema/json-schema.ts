@@ -56,20 +56,13 @@ export function compileJsonSchema(
   where: string,
   validator: JsonSchemaValidator = DEFAULT_JSON_SCHEMA_VALIDATOR,
 ): DeferredJsonValidator {
-  if (!isPlainObject(schema)) throw new TypeError(`${where} must be a JSON Schema object`);
-  const dialect = schema.$schema;
-  if (dialect !== undefined && !SUPPORTED_JSON_SCHEMA_DIALECTS.includes(dialect as string)) {
-    throw new TypeError(
-      `${where} declares the JSON Schema dialect ${JSON.stringify(dialect)}; only 2020-12 ` +
-        `(${SUPPORTED_JSON_SCHEMA_DIALECTS[0]}, the default when $schema is absent) is supported`,
-    );
-  }
+  checkSchemaObject(schema, where);
   const engine = resolveJsonSchemaValidator(validator);
   const engines = loadedJsonSchemaEngines();
   if (engines !== undefined) return engines.compileWithEngine(schema, where, engine);
   // The engines load on this first raw schema; it compiles when they arrive, from a private copy
   // (the caller may change its object meanwhile).
-  const copy = structuredClone(schema);
+  const copy = structuredClone(schema as JsonSchemaObject);
   let compiled: JsonValidator | undefined;
   let refusal: { readonly error: unknown } | undefined;
   const ready = loadJsonSchemaEngines().then((loaded) => {
@@ -84,4 +77,39 @@ export function compileJsonSchema(
     if (refusal !== undefined) throw refusal.error;
     return ready.then((validate) => validate(value));
   };
+}
+
+/**
+ * Compiles a raw JSON Schema now, with the engines already loaded (`preloadJsonSchemaEngines`),
+ * into a validator that always answers synchronously.
+ *
+ * @throws TypeError when the engines have not loaded (the message starts with `where` and names
+ *   `preloadJsonSchemaEngines`), or for every refusal of {@link compileJsonSchema}.
+ */
+export function compileLoadedJsonSchema(
+  schema: unknown,
+  where: string,
+  validator: JsonSchemaValidator = DEFAULT_JSON_SCHEMA_VALIDATOR,
+): JsonValidator {
+  checkSchemaObject(schema, where);
+  const engines = loadedJsonSchemaEngines();
+  if (engines === undefined) {
+    throw new TypeError(
+      `${where}: a raw JSON Schema needs the JSON Schema engines loaded in this process; ` +
+        "await preloadJsonSchemaEngines() at start-up, or pass a zod schema",
+    );
+  }
+  return engines.compileWithEngine(schema, where, resolveJsonSchemaValidator(validator));
+}
+
+/** Refuses what is not a JSON Schema object or declares a dialect other than 2020-12. */
+function checkSchemaObject(schema: unknown, where: string): asserts schema is JsonSchemaObject {
+  if (!isPlainObject(schema)) throw new TypeError(`${where} must be a JSON Schema object`);
+  const dialect = schema.$schema;
+  if (dialect !== undefined && !SUPPORTED_JSON_SCHEMA_DIALECTS.includes(dialect as string)) {
+    throw new TypeError(
+      `${where} declares the JSON Schema dialect ${JSON.stringify(dialect)}; only 2020-12 ` +
+        `(${SUPPORTED_JSON_SCHEMA_DIALECTS[0]}, the default when $schema is absent) is supported`,
+    );
+  }
 }
