@@ -108,7 +108,6 @@ function json(body: unknown, status: number, headers?: Record<string, string>): 
   return { kind: "json", status, text: JSON.stringify(body), ...(headers === undefined ? {} : { headers }) };
 }
 
-/** An id-less JSON-RPC error for a refusal at the HTTP layer, before the body is read (403, 405, 413, 415). */
 /**
  * The 403 message for a `Host` outside `allowedHosts`: it names the option (a list replaces the
  * loopback defaults), never the header.
@@ -146,6 +145,7 @@ function noteRefusal(
   }
 }
 
+/** An id-less JSON-RPC error for a refusal at the HTTP layer, before the body is read (403, 405, 413, 415). */
 function refusal(kind: ErrorKind, message: string, headers?: Record<string, string>): HttpServerAnswer {
   return json(errorResponse(undefined, McpError.of(kind, message)), ERRORS[kind].httpStatus, headers);
 }
