@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^tsmcp\/server$/, replacement: src("server/index.ts") },
       { find: /^tsmcp\/client$/, replacement: src("client/index.ts") },
+      { find: /^tsmcp\/client\/auth$/, replacement: src("client/auth/index.ts") },
       { find: /^tsmcp\/types$/, replacement: src("protocol/index.ts") },
       { find: /^tsmcp\/transport$/, replacement: src("transport/index.ts") },
       { find: /^tsmcp\/node$/, replacement: src("node/index.ts") },

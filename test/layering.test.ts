@@ -94,6 +94,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/transport": "transport",
   "tsmcp/server": "server/entry",
   "tsmcp/client": "client",
+  "tsmcp/client/auth": "client/auth",
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
 };
@@ -317,7 +318,7 @@ describe("layering", () => {
 });
 
 /** The SDK entries the command may import: the client side and the wire types. */
-const CLI_MAY_IMPORT = ["tsmcp/client", "tsmcp/types", "tsmcp/transport", "tsmcp/stdio"];
+const CLI_MAY_IMPORT = ["tsmcp/client", "tsmcp/client/auth", "tsmcp/types", "tsmcp/transport", "tsmcp/stdio"];
 
 /** The imports of `files` (under packages/tsmcp-cli/src) that leave the command's package wrongly. */
 function cliViolations(files: { path: string; text: string }[]): string[] {

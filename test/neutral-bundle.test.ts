@@ -22,7 +22,13 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The SDK package's folder: its tsup config, package.json and sources. */
 const sdk = join(repo, "packages", "tsmcp");
 
-const NEUTRAL_ENTRIES = ["tsmcp/server", "tsmcp/client", "tsmcp/types", "tsmcp/transport"] as const;
+const NEUTRAL_ENTRIES = [
+  "tsmcp/server",
+  "tsmcp/client",
+  "tsmcp/client/auth",
+  "tsmcp/types",
+  "tsmcp/transport",
+] as const;
 
 type Entry = (typeof NEUTRAL_ENTRIES)[number];
 
@@ -33,6 +39,7 @@ const ALLOWED_BUILTINS: Record<Entry, readonly string[]> = {
   // all provide it.
   "tsmcp/server": ["node:crypto"],
   "tsmcp/client": [],
+  "tsmcp/client/auth": [],
   "tsmcp/types": [],
   "tsmcp/transport": [],
 };

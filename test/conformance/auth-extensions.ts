@@ -9,8 +9,8 @@
  * PKCE, Dynamic Client Registration) asked for DPoP-bound tokens; its user's step is headless.
  */
 import { importPKCS8 } from "jose";
+import { Client } from "tsmcp/client";
 import {
-  Client,
   type ClientIdentity,
   clientCredentialsGrant,
   type ExtensionGrant,
@@ -18,7 +18,7 @@ import {
   GrantAuthorization,
   jwtBearerGrant,
   OAuthClientProvider,
-} from "tsmcp/client";
+} from "tsmcp/client/auth";
 import { type HttpClientAuth, HttpClientTransport } from "tsmcp/transport";
 
 type Context = Record<string, unknown>;

@@ -19,9 +19,9 @@ import {
   type ClientLogger,
   type ElicitationCallback,
   type ListRootsCallback,
-  OAuthClientProvider,
   type SamplingCallback,
 } from "tsmcp/client";
+import { OAuthClientProvider } from "tsmcp/client/auth";
 import type { CallToolResult, Tool } from "tsmcp/types";
 import { isAuthExtensionScenario, runAuthExtensionScenario } from "./auth-extensions.js";
 

@@ -19,7 +19,6 @@ import {
 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  Client,
   clientCredentialsGrant,
   DPoPProver,
   type ExtensionGrant,
@@ -31,7 +30,8 @@ import {
   OAuthClientProvider,
   OAuthError,
   TOKEN_EXCHANGE_GRANT_TYPE,
-} from "../../packages/tsmcp/src/client/index.js";
+} from "../../packages/tsmcp/src/client/auth/index.js";
+import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { silentLogger } from "../../packages/tsmcp/src/protocol/index.js";
 import {
   bearerAuth,

@@ -10,13 +10,12 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import {
-  Client,
-  type ElicitationCallback,
   InMemoryTokenStore,
   OAuthClientProvider,
   type OAuthClientProviderOptions,
   OAuthError,
-} from "../../packages/tsmcp/src/client/index.js";
+} from "../../packages/tsmcp/src/client/auth/index.js";
+import { Client, type ElicitationCallback } from "../../packages/tsmcp/src/client/index.js";
 import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/node/index.js";
 import { silentLogger } from "../../packages/tsmcp/src/protocol/index.js";
 import {

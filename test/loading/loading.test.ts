@@ -2,7 +2,8 @@
  * Pay for what you use, measured on the built package: a child `node` with a resolve hook
  * (record.mjs) runs a server answering one `tools/call` through a Client over the in-memory
  * transport, and reports which packages it resolved. A zod-only server loads none of the JSON
- * Schema engines nor `jose`; one with a raw JSON Schema tool loads the engines and validates its
+ * Schema engines nor `jose`, and its client (`tsmcp/client`) no OAuth library (`oauth4webapi` comes
+ * with `tsmcp/client/auth` only); one with a raw JSON Schema tool loads the engines and validates its
  * very first call with them.
  */
 import { execFile } from "node:child_process";
@@ -39,12 +40,12 @@ function packages(loaded: readonly string[]): string[] {
 const engines = ["ajv", "@cfworker/json-schema", "re2js"];
 
 describe("what a server loads", () => {
-  it("loads no JSON Schema engine and no jose for a zod tool", async () => {
+  it("loads no JSON Schema engine, no jose and no OAuth library for a zod tool and its client", async () => {
     const { result, loaded } = await run("zod", { text: "hi" });
     expect(result?.content).toEqual([{ type: "text", text: "hi" }]);
     // The hook saw the program's own imports: a recorder that records nothing would pass below.
     expect(packages(loaded)).toEqual(expect.arrayContaining(["tsmcp", "zod"]));
-    for (const name of [...engines, "jose"]) expect(packages(loaded)).not.toContain(name);
+    for (const name of [...engines, "jose", "oauth4webapi"]) expect(packages(loaded)).not.toContain(name);
   });
 
   it("loads the engines for a raw JSON Schema tool and answers its first call", async () => {

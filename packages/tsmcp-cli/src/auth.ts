@@ -23,7 +23,7 @@ import {
   type PreRegisteredClient,
   type RedirectHandler,
   type TokenStore,
-} from "tsmcp/client";
+} from "tsmcp/client/auth";
 import type { HttpClientAuth } from "tsmcp/transport";
 import { TsmcpError } from "tsmcp/types";
 import { CALLBACK_PATH, type LoopbackListener, listenForRedirect } from "./loopback.js";

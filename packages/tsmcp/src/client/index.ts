@@ -1,61 +1,13 @@
 /**
  * tsmcp/client: `Client` (runs the multi-round-trip loop for you), `ClientSession` (single legs,
- * for a caller who drives the loop), the callback types, the client's local errors, and OAuth for
- * protected servers (`OAuthClientProvider`). Each name has one home: wire types, `McpError`, the
+ * for a caller who drives the loop), the callback types and the client's local errors. OAuth for
+ * protected servers (`OAuthClientProvider`, the grants, token stores) has its own entry,
+ * tsmcp/client/auth, so a client that signs in to nothing never loads an OAuth library. Each name has one home: wire types, `McpError`, the
  * local errors' base `TsmcpError` and the `Logger` (`stderrLogger`, `silentLogger`) come from
  * tsmcp/types; the `Transport` interface, `HttpClientTransport` and its auth hook
  * (`HttpClientAuth`) from tsmcp/transport; `StdioClientTransport` from tsmcp/stdio.
  */
 
-export {
-  type ClientCredentialsGrantOptions,
-  type ClientIdentity,
-  clientCredentialsGrant,
-  DEFAULT_DPOP_ALGORITHM,
-  DPoPProver,
-  type EnterpriseIdentityProvider,
-  type EnterpriseManagedGrantOptions,
-  type ExtensionGrant,
-  type ExtensionGrantContext,
-  enterpriseManagedGrant,
-  GrantAuthorization,
-  type GrantAuthorizationOptions,
-  ID_JAG_TOKEN_TYPE,
-  ID_TOKEN_TYPE,
-  JWT_BEARER_GRANT_TYPE,
-  type JwtBearerGrantOptions,
-  jwtBearerGrant,
-  TOKEN_EXCHANGE_GRANT_TYPE,
-  TOKEN_EXPIRY_MARGIN_MS,
-} from "./auth/extensions/index.js";
-export {
-  type AuthChallenge,
-  AuthorizationCodeGrant,
-  type AuthorizationCodeGrantOptions,
-  type ClientPrivateKey,
-  DEFAULT_CLIENT_NAME,
-  DEFAULT_MAX_STEP_UPS,
-  FileTokenStore,
-  type GrantContext,
-  InMemoryTokenStore,
-  OAuthClientProvider,
-  type OAuthClientProviderOptions,
-  OAuthError,
-  type OAuthErrorReason,
-  type OAuthGrant,
-  type OAuthHttp,
-  type OAuthRequestOptions,
-  type OAuthTokens,
-  type PreRegisteredClient,
-  type RedirectContext,
-  type RedirectHandler,
-  type StoredClient,
-  TOKEN_FILE_MODE,
-  TOKEN_REFRESH_MARGIN_MS,
-  type TokenEndpointAuthMethod,
-  type TokenKey,
-  type TokenStore,
-} from "./auth/index.js";
 export type {
   ElicitationCallback,
   InputCallbacks,
@@ -65,6 +17,7 @@ export type {
 } from "./callbacks.js";
 export { type CallOptions, Client, type ClientOptions } from "./client.js";
 export type { ConnectTarget, StdioCommand } from "./connect.js";
+export type { SessionEra } from "./era.js";
 export {
   InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,

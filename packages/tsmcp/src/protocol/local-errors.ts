@@ -20,7 +20,7 @@
  * | `ERR_SESSION_EXPIRED` | `SessionExpiredError` | `tsmcp/transport` | the 2025-era session is gone (HTTP 404, stdio process exited) |
  * | `ERR_SERVER_PROCESS_EXITED` | `ServerProcessExitedError` | `tsmcp/stdio` | the stdio server process ended (or never started) |
  * | `ERR_LINE_TOO_LONG` | `LineTooLongError` | `tsmcp/stdio` | a stdio line exceeds the decoder's limit |
- * | `ERR_OAUTH` | `OAuthError` | `tsmcp/client` | authorization with the authorization server fails (its `reason` says which step) |
+ * | `ERR_OAUTH` | `OAuthError` | `tsmcp/client/auth` | authorization with the authorization server fails (its `reason` says which step) |
  * | `ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED` | `InputRequiredRoundsExceededError` | `tsmcp/client` | the server keeps answering `input_required` past the round cap |
  * | `ERR_INPUT_REQUESTS_PER_ROUND_EXCEEDED` | `InputRequestsPerRoundExceededError` | `tsmcp/client` | one round carries more `inputRequests` than the cap |
  * | `ERR_UNEXPECTED_INPUT_REQUIRED` | `UnexpectedInputRequiredError` | `tsmcp/client` | a session call gets an `InputRequiredResult` it did not allow |

@@ -226,7 +226,7 @@ export class Server implements Dispatcher {
     this.#subscriptions.closeAll();
   }
 
-  /** {@inheritDoc Dispatcher.handle} */
+  /** {@inheritDoc transport!Dispatcher.handle} */
   async handle(
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,

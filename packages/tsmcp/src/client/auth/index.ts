@@ -1,6 +1,9 @@
 /**
- * OAuth for connecting to protected MCP servers: `OAuthClientProvider` (pass it as `auth` to
- * `Client.connect`), its grants, token stores and error. Spec: basic/authorization.
+ * tsmcp/client/auth: OAuth for connecting to protected MCP servers: `OAuthClientProvider` (pass
+ * it as `auth` to `Client.connect`), its grants (authorization code, refresh, and the extension
+ * grants: client credentials, JWT bearer, enterprise-managed), DPoP, token stores and `OAuthError`.
+ * An entry of its own so `tsmcp/client` stays free of the OAuth library for clients that sign in
+ * to nothing. Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization
  */
 export {
   AuthorizationCodeGrant,
@@ -10,6 +13,27 @@ export {
 } from "./authorization-code.js";
 export type { AuthChallenge } from "./challenge.js";
 export { OAuthError, type OAuthErrorReason } from "./errors.js";
+export {
+  type ClientCredentialsGrantOptions,
+  type ClientIdentity,
+  clientCredentialsGrant,
+  DEFAULT_DPOP_ALGORITHM,
+  DPoPProver,
+  type EnterpriseIdentityProvider,
+  type EnterpriseManagedGrantOptions,
+  type ExtensionGrant,
+  type ExtensionGrantContext,
+  enterpriseManagedGrant,
+  GrantAuthorization,
+  type GrantAuthorizationOptions,
+  ID_JAG_TOKEN_TYPE,
+  ID_TOKEN_TYPE,
+  JWT_BEARER_GRANT_TYPE,
+  type JwtBearerGrantOptions,
+  jwtBearerGrant,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  TOKEN_EXPIRY_MARGIN_MS,
+} from "./extensions/index.js";
 export { FileTokenStore, TOKEN_FILE_MODE } from "./file-token-store.js";
 export type { GrantContext, OAuthGrant } from "./grant.js";
 export type { OAuthHttp, OAuthRequestOptions } from "./http.js";

@@ -218,7 +218,7 @@ export class OAuthClientProvider implements HttpClientAuth {
     this.#logger = options.logger;
   }
 
-  /** {@inheritDoc HttpClientAuth.headers} */
+  /** {@inheritDoc transport!HttpClientAuth.headers} */
   async headers(request: HttpAuthRequest): Promise<Record<string, string>> {
     const tokens = await this.#currentTokens(request);
     this.#sent.set(request.signal, tokens?.accessToken);
@@ -229,7 +229,7 @@ export class OAuthClientProvider implements HttpClientAuth {
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
-  /** {@inheritDoc HttpClientAuth.onChallenge} */
+  /** {@inheritDoc transport!HttpClientAuth.onChallenge} */
   async onChallenge(challenge: HttpAuthChallenge): Promise<boolean> {
     const parsed = await authChallengeOf(challenge.status, challenge.header("www-authenticate"));
     if (parsed?.error === "use_dpop_nonce") {

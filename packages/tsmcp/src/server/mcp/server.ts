@@ -349,7 +349,7 @@ export class MCPServer implements Dispatcher {
     this.server.notifyResourceUpdated(uri);
   }
 
-  /** {@inheritDoc Dispatcher.handle} */
+  /** {@inheritDoc transport!Dispatcher.handle} */
   handle(
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,

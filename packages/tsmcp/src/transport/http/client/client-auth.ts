@@ -2,7 +2,7 @@
  * The one place the HTTP client transport meets authorization: a small hook that adds credentials
  * to every request the transport sends (POST, the 2025-era GET stream, DELETE) and is shown the
  * server's 401/403 challenge, after which the request may be sent once more. The transport knows
- * nothing of OAuth; `tsmcp/client`'s `OAuthClientProvider` is one implementation, a static bearer
+ * nothing of OAuth; `tsmcp/client/auth`'s `OAuthClientProvider` is one implementation, a static bearer
  * token is another. Spec: basic/authorization §Access Token Usage (authorization on every HTTP
  * request), §Scope Challenge Handling; RFC 6750 §3 (the `WWW-Authenticate` challenge).
  */

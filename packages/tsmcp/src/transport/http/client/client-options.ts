@@ -27,7 +27,7 @@ export interface HttpClientTransportOptions {
   /**
    * Authorization for every request (POST, GET stream, DELETE): its headers are added to each, and
    * a 401/403 answer is shown to it, after which the request may be sent again. An
-   * `OAuthClientProvider` from tsmcp/client, or any {@link HttpClientAuth}. Default: none.
+   * `OAuthClientProvider` from tsmcp/client/auth, or any {@link HttpClientAuth}. Default: none.
    */
   auth?: HttpClientAuth;
   /**
