@@ -2,12 +2,15 @@
  * Which era a `Client` speaks with its server, decided once at connect. `"auto"` probes with one
  * `server/discover` stamped 2026-07-28 and adopts that revision when the server offers it; on the
  * signals of an older server (a JSON-RPC error, an HTTP 400/404/405, a result it cannot read, a
- * probe that times out) it opens a 2025-era session with `initialize` on the same transport (over
- * stdio, the same child process). It asks again at most once, never in a loop. `"2026-07-28"`
+ * probe that times out, a stdio server process that exits on the probe) it opens a 2025-era
+ * session with `initialize` on the same transport (over stdio, the same child process, or a new one
+ * when the first exited: started once, and if it exits too that error stands). It asks again at
+ * most once, never in a loop. `"2026-07-28"`
  * never handshakes; `"legacy"` always does. Spec: basic/versioning, server/discover,
  * (2025-11-25) basic/lifecycle §Version Negotiation.
  */
 import { ERRORS, McpError } from "../protocol/errors.js";
+import { ERROR_CODES } from "../protocol/local-errors.js";
 import type { DiscoverResult } from "../protocol/schema/methods.js";
 import {
   LATEST_PROTOCOL_VERSION,
@@ -143,7 +146,13 @@ async function probe(session: NegotiatingSession, timeoutMs: number, fallback = 
       if (supported.some((version) => LEGACY_PROTOCOL_VERSIONS.includes(version))) return false;
       throw neitherEra(supported, error);
     }
-    if (error instanceof InvalidServerResponseError || error instanceof RequestTimeoutError) return false;
+    if (
+      error instanceof InvalidServerResponseError ||
+      error instanceof RequestTimeoutError ||
+      exitedOnProbe(error)
+    ) {
+      return false;
+    }
     if (
       error instanceof TransportError &&
       error.httpStatus !== undefined &&
@@ -160,4 +169,13 @@ async function probe(session: NegotiatingSession, timeoutMs: number, fallback = 
   }
   session.adopt(version, result);
   return true;
+}
+
+/**
+ * True when the stdio server process ended while the probe waited (`ServerProcessExitedError`,
+ * recognised by its code so that this module loads nothing Node-only): some older servers exit on
+ * a request they do not know. The transport starts a new process for the `initialize` that follows.
+ */
+function exitedOnProbe(error: unknown): boolean {
+  return error instanceof TransportError && error.code === ERROR_CODES.ServerProcessExitedError;
 }

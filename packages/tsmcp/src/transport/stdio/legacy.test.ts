@@ -1,10 +1,11 @@
 /**
- * The two eras of one stdio loop, over in-process streams with a recording dispatcher: the first
- * request decides; a handshake-era connection is one session with a back-channel over stdout and
- * stdin; a 2026-07-28 connection refuses a late `initialize`.
+ * The two eras of one stdio loop, over in-process streams with a recording dispatcher: 2026-07-28
+ * requests stand alone until `initialize` (or a 2025-era client's first request) opens the one
+ * session, which has a back-channel over stdout and stdin and refuses 2026-07-28 requests.
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { deferred } from "../../protocol/async.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { Server } from "../../server/server.js";
 import type { Dispatcher, RequestEnvironment } from "../dispatcher.js";
@@ -70,46 +71,56 @@ describe("the era of a stdio connection", () => {
     expect(session?.signal.aborted).toBe(true);
   });
 
-  it("treats a first request without a _meta protocol version as handshake-era too", async () => {
+  it("treats a first request without a _meta protocol version as handshake-era, then refuses 2026-07-28 requests with -32600", async () => {
     const { dispatcher, envs } = recording();
     const io = inProcess(dispatcher);
     io.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
     io.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: REQUEST_META } });
-    await io.until(() => io.written.length === 2);
+    io.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    await io.until(() => io.written.length === 3);
+    expect(envs.map(({ message }) => "id" in message && message.id)).toEqual([1, 3]);
     expect(envs[0]?.env.session).toBeDefined();
     expect(envs[1]?.env.session).toBe(envs[0]?.env.session);
+    expect(io.written.find((message) => message.id === 2)).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining("2026-07-28") },
+    });
     await io.handle.close();
   });
 
-  it("keeps a connection opened by a 2026-07-28 request sessionless and answers a late initialize with -32022", async () => {
-    const { dispatcher, envs } = recording();
+  it("serves 2026-07-28 requests sessionless until initialize opens the session, and answers those in flight", async () => {
+    const probe = deferred<Record<string, unknown>>();
+    const { dispatcher, envs } = recording(async (request) =>
+      request.method === "server/discover" ? probe.promise : {},
+    );
     const io = inProcess(dispatcher);
     io.send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: REQUEST_META } });
     io.send(INITIALIZE);
-    await io.until(() => io.written.length === 2);
-    expect(envs).toHaveLength(1);
-    expect(envs[0]?.env.session).toBeUndefined();
-    expect(envs[0]?.env.request).toBeUndefined();
-    expect(io.written.find((message) => message.id === 0)).toEqual({
-      jsonrpc: "2.0",
-      id: 0,
-      error: {
-        code: -32022,
-        message: "Unsupported protocol version",
-        data: { supported: ["2026-07-28"], requested: "2025-11-25" },
-      },
+    await io.until(() => io.written.some((message) => message.id === 0));
+    probe.resolve({ supportedVersions: ["2026-07-28"] });
+    await io.until(() => io.written.some((message) => message.id === 1));
+    expect(io.written.find((message) => message.id === 1)).toMatchObject({
+      result: { supportedVersions: ["2026-07-28"] },
     });
+    io.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    io.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await io.until(() => io.written.some((message) => message.id === 2));
+    const [discover, initialize, ...later] = envs;
+    expect(discover?.env.session).toBeUndefined();
+    expect(discover?.env.request).toBeUndefined();
+    expect(initialize?.env.session).toBeDefined();
+    expect(later.map(({ env }) => env.session)).toEqual([initialize?.env.session, initialize?.env.session]);
     await io.handle.close();
   });
 
-  it("names the 2026-era revisions a Server serves when it refuses a late initialize", async () => {
-    const io = inProcess(new Server("x"));
+  it("after a 2026-07-28 request serves one without _meta sessionless: only initialize opens the session then", async () => {
+    const { dispatcher, envs } = recording();
+    const io = inProcess(dispatcher);
     io.send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: REQUEST_META } });
-    io.send({ ...INITIALIZE, id: 2, params: { ...INITIALIZE.params, protocolVersion: "1999-01-01" } });
-    await io.until(() => io.written.some((message) => message.id === 2));
-    expect(io.written.find((message) => message.id === 2)).toMatchObject({
-      error: { code: -32022, data: { supported: ["2026-07-28"], requested: "1999-01-01" } },
-    });
+    io.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await io.until(() => io.written.length === 2);
+    io.send(INITIALIZE);
+    await io.until(() => io.written.length === 3);
+    expect(envs.map(({ env }) => env.session === undefined)).toEqual([true, true, false]);
     await io.handle.close();
   });
 });

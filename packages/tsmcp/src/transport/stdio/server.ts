@@ -1,10 +1,11 @@
 /**
  * The server side of stdio: a loop that reads JSON-RPC lines from stdin, hands each request to a
  * dispatcher concurrently (each with its own AbortSignal and notification sink), and writes
- * responses and notifications to stdout as they come. The first request decides the era: a
- * connection that opens with `initialize` is one handshake-era session, whose server -> client
- * requests go to stdout and whose answers come back on stdin. stdout carries protocol messages
- * only; diagnostics go to the logger (stderr by default).
+ * responses and notifications to stdout as they come. Requests naming a protocol version in
+ * `_meta` are served statelessly at 2026-07-28 until `initialize` (or a 2025-era client's first
+ * request) opens the connection's one handshake-era session, whose server -> client requests go
+ * to stdout and whose answers come back on stdin; from then on the connection stays in that era.
+ * stdout carries protocol messages only; diagnostics go to the logger (stderr by default).
  * Spec: basic/transports/stdio, basic/patterns/cancellation, basic/patterns/subscriptions;
  * (2025-11-25) basic/lifecycle.
  */
@@ -25,7 +26,7 @@ import {
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
-import { type ConnectionEra, eraOfFirstRequest, lateHandshakeError } from "./era.js";
+import { asksForStatelessRevision, isStatelessRequest, statelessRequestOnSessionError } from "./era.js";
 import { LineDecoder, type LineTooLongError } from "./framing.js";
 import { StdioLegacySession } from "./legacy-session.js";
 import { MessageWriter } from "./writer.js";
@@ -124,10 +125,10 @@ class StdioServerLoop implements StdioServerHandle {
   readonly #done = deferred<void>();
   readonly #requestTimeoutMs: number | undefined;
   readonly #maxJsonDepth: number;
-  /** Decided by the first request. */
-  #era: ConnectionEra | undefined;
-  /** The connection's session, once it opened with a handshake-era request. */
+  /** The connection's one handshake-era session, once a handshake-era request opened it. */
   #session: StdioLegacySession | undefined;
+  /** True once a request of the stateless core was served: then only `initialize` opens the session. */
+  #servedStateless = false;
   #stopping = false;
   #inputPaused = false;
 
@@ -242,30 +243,34 @@ class StdioServerLoop implements StdioServerHandle {
   }
 
   /**
-   * Decides the connection's era from its first request; a handshake-era connection gets its
-   * session.
+   * The session `request` belongs to, undefined for a request of the stateless core. Until the
+   * session exists, a request naming a protocol version in `_meta` is stateless; `initialize`
+   * opens the session at any point, and so does a request without that `_meta` when no stateless
+   * request came before it (a 2025-era client's first `ping`).
    */
-  #open(request: JSONRPCRequest): ConnectionEra {
-    const era = eraOfFirstRequest(request);
-    if (era === "legacy") {
-      this.#session = new StdioLegacySession(
-        {
-          send: (message) => this.#send(message),
-          warn: (message, fields) => this.#logger.warn(message, fields),
-        },
-        this.#requestTimeoutMs,
-      );
+  #sessionFor(request: JSONRPCRequest): StdioLegacySession | undefined {
+    if (this.#session !== undefined) return this.#session;
+    if (isStatelessRequest(request)) {
+      this.#servedStateless = true;
+      return undefined;
     }
-    this.#era = era;
-    return era;
+    if (this.#servedStateless && request.method !== "initialize") return undefined;
+    this.#session = new StdioLegacySession(
+      {
+        send: (message) => this.#send(message),
+        warn: (message, fields) => this.#logger.warn(message, fields),
+      },
+      this.#requestTimeoutMs,
+    );
+    return this.#session;
   }
 
   #onRequest(request: JSONRPCRequest): void {
     const { id } = request;
-    const era = this.#era ?? this.#open(request);
-    if (era === "modern" && request.method === "initialize") {
-      this.#logger.debug("refusing initialize on a connection that speaks 2026-07-28", { id });
-      this.#send(errorResponse(id, lateHandshakeError(request, this.#dispatcher.supportedVersions)));
+    const session = this.#sessionFor(request);
+    if (session !== undefined && asksForStatelessRevision(request)) {
+      this.#logger.debug("refusing a 2026-07-28 request on a handshake-era connection", { id });
+      this.#send(errorResponse(id, statelessRequestOnSessionError()));
       return;
     }
     if (this.#inFlight.has(id)) {
@@ -284,7 +289,6 @@ class StdioServerLoop implements StdioServerHandle {
     const notify = (notification: JSONRPCNotification): void => {
       if (!signal.aborted && this.#inFlight.get(id) === entry) this.#send(notification);
     };
-    const session = this.#session;
     const env: RequestEnvironment =
       session === undefined
         ? { signal, notify }
@@ -373,13 +377,16 @@ class StdioServerLoop implements StdioServerHandle {
  *
  * - Each request is dispatched at once, concurrently with the others, with its own AbortSignal and
  *   a `notify` that writes its notifications to stdout; each response is written when it is ready.
- * - The first request decides the era. One other than `initialize` whose `_meta` names a protocol
- *   version opens a 2026-07-28 connection: each request stands alone, and a later `initialize` is
- *   answered -32022 naming the revisions served. Anything else opens one handshake-era session
- *   (`env.session`, for every later message too): the dispatcher answers `initialize`, and while
- *   serving a request may send the client requests (`env.request`, written to stdout, answered on
- *   stdin, cancelled with `notifications/cancelled` when that request is, timed out after
- *   `requestTimeoutMs`); the session's `signal` aborts when the loop stops.
+ * - Eras: a request other than `initialize` whose `_meta` names a protocol version is a 2026-07-28
+ *   request and stands alone. `initialize`, whenever it comes, opens the connection's one
+ *   handshake-era session, and so does a first request without that `_meta`; 2026-07-28 requests
+ *   before it (a dual-era client's `server/discover` probe, answered or not) are served, those still
+ *   in flight finish and are answered. The session (`env.session`) then goes with every later
+ *   message: the dispatcher answers `initialize` (a second one with -32600), and while serving a
+ *   request may send the client requests (`env.request`, written to stdout, answered on stdin,
+ *   cancelled with `notifications/cancelled` when that request is, timed out after
+ *   `requestTimeoutMs`); a 2026-07-28 request is refused with -32600 (the eras do not mix on one
+ *   session); the session's `signal` aborts when the loop stops.
  * - `notifications/cancelled {requestId}` aborts that request's signal and its response is never
  *   written; an unknown id is ignored. Other notifications go to the dispatcher.
  * - An unparseable line is answered with -32700 (no id), an invalid message with -32600 (with its
