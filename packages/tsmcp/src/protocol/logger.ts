@@ -9,9 +9,13 @@ export type LogFields = Record<string, unknown>;
 
 /** A structured logger; pass your own to route tsmcp's diagnostics into your logging. */
 export interface Logger {
+  /** Detail for following one request through tsmcp; dropped by the default logger. */
   debug(message: string, fields?: LogFields): void;
+  /** A normal event worth a line (a session opened, a key rotated); dropped by the default logger. */
   info(message: string, fields?: LogFields): void;
+  /** Something refused or degraded that the operator should know of (a rejected token, a process-local key). */
   warn(message: string, fields?: LogFields): void;
+  /** A failure tsmcp could not answer well (a handler threw, a transport broke). */
   error(message: string, fields?: LogFields): void;
 }
 

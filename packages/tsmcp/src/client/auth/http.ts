@@ -47,6 +47,7 @@ export function endpointProblem(name: string, value: string): string | undefined
 
 /** oauth4webapi's options for one request: the `fetch`, plain HTTP allowed or not, the signal. */
 export interface OAuthRequestOptions {
+  /** The `fetch` oauth4webapi sends each request with. */
   readonly [oauth.customFetch]: (url: string, init: RequestInit) => Promise<Response>;
   readonly [oauth.allowInsecureRequests]: boolean;
   readonly signal: AbortSignal;

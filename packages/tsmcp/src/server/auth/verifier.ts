@@ -15,6 +15,7 @@ import type { AuthInfo } from "../../transport/dispatcher.js";
  * be checked (the authorization server is down): the request is answered 500.
  */
 export interface TokenVerifier {
+  /** Resolves with whom `token` speaks for; rejects with {@link InvalidTokenError} when it is not valid here. */
   verify(token: string): Promise<AuthInfo>;
   /**
    * Milliseconds of clock difference this verifier tolerates on a token's expiry; `bearerAuth`

@@ -18,6 +18,7 @@ export const RESOLVER_NAME_PATTERN = /^[A-Za-z0-9_.:/-]{1,128}$/;
 
 /** Type-level only: the arguments a resolver reads and the value it gives. Never present at run time. */
 export interface ResolverTypes<Args, Value> {
+  /** The tool arguments the resolver reads (in parameter position, so a resolver reading fewer fits a tool giving more). */
   readonly args: (args: Args) => void;
   readonly value: Value;
 }

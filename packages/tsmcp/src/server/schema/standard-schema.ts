@@ -70,7 +70,9 @@ export declare namespace StandardJSONSchemaV1 {
   }
   /** Produces the JSON Schema of the input or output type. */
   interface Converter {
+    /** The JSON Schema of what the schema accepts. */
     readonly input: (options: Options) => Record<string, unknown>;
+    /** The JSON Schema of what the schema produces (after transforms). */
     readonly output: (options: Options) => Record<string, unknown>;
   }
   /** The JSON Schema dialect to produce. */

@@ -29,17 +29,22 @@ export interface FastifyRequestLike {
 /** What the plugin uses of a Fastify reply. */
 export interface FastifyReplyLike {
   readonly raw: ServerResponse;
+  /** Tells Fastify the plugin answers on `raw` itself. */
   hijack(): unknown;
 }
 
 /** What the plugin uses of a Fastify instance. */
 export interface FastifyInstanceLike {
+  /** Drops Fastify's body parsers in the plugin's scope: the MCP handler reads the body itself. */
   removeAllContentTypeParsers(): void;
+  /** Registers a parser that leaves every body unread, for the MCP handler to read. */
   addContentTypeParser(
     contentType: string,
     parser: (request: unknown, payload: unknown, done: (error: null) => void) => void,
   ): unknown;
+  /** Routes every method of `path` to the MCP handler. */
   all(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => void): unknown;
+  /** Closes the MCP handler's sessions and streams when Fastify closes. */
   addHook(name: "onClose", hook: () => Promise<void>): unknown;
 }
 
