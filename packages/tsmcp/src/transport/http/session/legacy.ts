@@ -17,7 +17,6 @@ import {
   type ParsedMessage,
   type RequestId,
 } from "../../../protocol/jsonrpc.js";
-import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
 import {
   type AuthInfo,
   type Dispatcher,
@@ -113,19 +112,15 @@ async function post(
 }
 
 /**
- * A POST of the stateless mode: -32022 (400) for a revision of neither 2025 version, else served on
- * a one-request session that ends with it (a notification or response answered 202).
+ * A POST of the stateless mode (its `MCP-Protocol-Version`, when present, one the handler checked
+ * is served): served on a one-request session that ends with it (a notification or response
+ * answered 202).
  */
 async function postStateless(
   entry: LegacyEntryOptions,
   exchange: LegacyExchange,
   parsed: ServableMessage,
 ): Promise<HttpServerAnswer> {
-  const version = versionHeader(exchange.headers);
-  if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
-    const id = parsed.kind === "request" ? parsed.message.id : undefined;
-    return json(errorResponse(id, unsupportedProtocolVersion(version, LEGACY_PROTOCOL_VERSIONS)), 400);
-  }
   const session = statelessSession(entry.registry, exchange);
   if (parsed.kind === "request") {
     return serveRequest(entry, exchange, session, parsed.message, false, () => session.end());
