@@ -342,7 +342,8 @@ function lazyStream(session: HttpSession): LazyStream {
 /**
  * The environment of a request on `session`: with SSE, `notify`, `closeSseStream` and (with the
  * back-channel) `request` over its lazy stream; without, the back-channel over the session's GET
- * stream, when it has one.
+ * stream, when it has one. A request served without a session (the stateless mode) has no
+ * `request` and refuses one with {@link backChannelUnavailable}.
  */
 function requestEnv(
   exchange: LegacyExchange,
@@ -365,7 +366,20 @@ function requestEnv(
   } else if (flags.backChannel && session.request !== undefined) {
     env.request = session.request;
   }
+  if (!flags.backChannel) env.backChannelRefusal = backChannelUnavailable;
   return env;
+}
+
+/**
+ * The -32600 of a server -> client request (`elicitation/create`, `sampling/createMessage`,
+ * `roots/list`) made while serving a handshake-era request without a session (`legacy:
+ * "stateless"`): it names the limitation and the two ways around it.
+ */
+export function backChannelUnavailable(method: string): McpError {
+  return McpError.of(
+    "INVALID_REQUEST",
+    `Cannot send '${method}' to the client: this endpoint serves 2025 handshake-era clients without sessions (legacy: "stateless", the mode for runtimes such as Cloudflare Workers that cannot hold a session's stream across requests), so a server cannot ask such a client anything while serving a request. Connect with protocol revision 2026-07-28, where the server's questions travel in its response, or serve handshake-era clients from a stateful deployment (legacy: "session" on Node.js).`,
+  );
 }
 
 /**
