@@ -4,7 +4,9 @@
  * forbidden there, so raw JSON Schemas are interpreted (`jsonSchemaValidator: "auto"` notices).
  * The handler is built once per isolate, on the first request, because its settings come from `env`:
  * the shared key (`wrangler secret put STATE_KEY`) and the worker's public hostname (a request
- * naming another `Host` gets 403).
+ * naming another `Host` gets 403). Handshake-era (2025-11-25) clients are served without sessions,
+ * the handler's default on Workers (`legacy: "stateless"`): plain calls work, and a tool that asks
+ * such a client something answers -32600 saying so; 2026-07-28 clients get every question.
  */
 import type { HttpHandler } from "tsmcp/transport";
 import { createEdgeServer } from "./provisioning.js";

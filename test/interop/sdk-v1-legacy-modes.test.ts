@@ -1,7 +1,7 @@
 /**
  * The HTTP handler's `legacy` option as the official 1.x client sees it: `"stateless"` completes
  * the handshake without a session and serves plain requests, but has no back-channel to ask the
- * client anything; `"reject"` serves 2026-07-28 only, so the handshake fails with -32022.
+ * client anything (a tool that asks fails with -32600 naming that and what to do instead); `"reject"` serves 2026-07-28 only, so the handshake fails with -32022.
  */
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +38,7 @@ describe('legacy: "stateless"', () => {
     peer.asked.length = 0;
     await expect(peer.callTool("pick_region", { name: "orders" })).rejects.toMatchObject({
       code: -32600,
-      message: expect.stringMatching(/no back-channel for server-initiated requests/),
+      message: expect.stringMatching(/without sessions \(legacy: "stateless".*revision 2026-07-28/),
     });
     expect(peer.asked).toEqual([]);
   });

@@ -6,7 +6,8 @@
  * `requestState`. On Bun and Deno a client process of the same runtime does the whole flow; on
  * workerd a client worker does it through a service binding, and a Node.js client over the socket.
  * The tool's arguments are a raw JSON Schema with a `pattern`, so on workerd (no code generation)
- * they are interpreted. A runtime that cannot be installed is skipped with its reason printed, or,
+ * they are interpreted. On workerd a 2025-11-25 client is served without sessions, and the same
+ * tool answers it a protocol error naming that limitation. A runtime that cannot be installed is skipped with its reason printed, or,
  * in CI, fails its test with that reason.
  * Spec: basic/patterns/mrtr, client/elicitation.
  */
@@ -93,6 +94,50 @@ async function checkServer(url: string): Promise<void> {
   expect(await provision(url, "db", "us-east-1")).toBe("Provisioned db in us-east-1");
 }
 
+/**
+ * From Node.js, as a 2025-11-25 client without sessions: the worker completes the handshake
+ * without a session id (workerd cannot hold a session's stream across requests), and the tool
+ * whose resolver asks the user answers a protocol error saying so, not a tool result.
+ */
+async function checkHandshakeEraRefusal(url: string): Promise<void> {
+  const post = (body: unknown) =>
+    fetch(url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-11-25",
+      },
+      body: JSON.stringify(body),
+    });
+  const init = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "old", version: "1" },
+    },
+  });
+  expect(init.status).toBe(200);
+  expect(init.headers.get("mcp-session-id")).toBeNull();
+  await init.body?.cancel();
+  const call = await post({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "provision", arguments: { name: "db" } },
+  });
+  const body = (await call.json()) as { result?: unknown; error?: { code: number; message: string } };
+  expect(body.result).toBeUndefined();
+  expect(body.error?.code).toBe(-32600);
+  expect(body.error?.message).toMatch(
+    /^Cannot send 'elicitation\/create' to the client: .*Cloudflare Workers/,
+  );
+  expect(body.error?.message).toContain("2026-07-28");
+}
+
 function listeningUrl(started: Started): Promise<string> {
   const stdout = started.child.stdout;
   if (stdout === null) throw new Error("no stdout");
@@ -171,7 +216,7 @@ describe("on workerd", () => {
   it.skipIf(skipped("workerd"))(
     title(
       "workerd",
-      "a worker serves a multi round-trip elicitation with raw JSON Schemas, to a client worker and a Node.js client",
+      "a worker serves a multi round-trip elicitation with raw JSON Schemas, to a client worker and a Node.js client, and refuses a handshake-era question with a protocol error",
     ),
     async () => {
       const workerd = binary("workerd");
@@ -188,6 +233,7 @@ describe("on workerd", () => {
       const ports = await workerdPorts(started);
       try {
         await checkServer(`http://127.0.0.1:${ports.server}/mcp`);
+        await checkHandshakeEraRefusal(`http://127.0.0.1:${ports.server}/mcp`);
         const inside = await fetch(`http://127.0.0.1:${ports.client}/`);
         expect(await inside.text()).toBe("Provisioned orders in us-east-1");
         expect(inside.status).toBe(200);

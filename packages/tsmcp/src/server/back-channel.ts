@@ -24,12 +24,16 @@ export interface BackChannelCall<Result> {
 
 /**
  * The -32600 of a request made where there is no back-channel (the 2026-07-28 wire, stateless
- * legacy HTTP): the server cannot reach the client outside a response.
+ * legacy HTTP): the server cannot reach the client outside a response. The transport's own
+ * refusal (`env.backChannelRefusal`) when it gives one.
  */
-export function noBackChannel(method: string): McpError {
-  return McpError.of(
-    "INVALID_REQUEST",
-    `Cannot send '${method}': this transport context has no back-channel for server-initiated requests.`,
+export function noBackChannel(method: string, env?: RequestEnvironment): McpError {
+  return (
+    env?.backChannelRefusal?.(method) ??
+    McpError.of(
+      "INVALID_REQUEST",
+      `Cannot send '${method}': this transport context has no back-channel for server-initiated requests.`,
+    )
   );
 }
 
@@ -50,7 +54,7 @@ export async function requestOverBackChannel<Result>(
   options: { signal?: AbortSignal; timeoutMs?: number } | undefined,
 ): Promise<Result> {
   const send = env.request;
-  if (send === undefined) throw noBackChannel(call.method);
+  if (send === undefined) throw noBackChannel(call.method, env);
   const { capability } = call;
   if (capability !== undefined && !capability.isDeclared(capabilities)) {
     throw missingCapability(capability, `'${call.method}'`);

@@ -4,6 +4,7 @@
  * hand each message in with its environment (AbortSignal, notification sink, auth).
  */
 
+import type { McpError } from "../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/schema/base.js";
@@ -144,6 +145,12 @@ export interface RequestEnvironment {
    * this request's SSE stream; stdio: stdout). Absent at 2026-07-28 and on stateless legacy HTTP.
    */
   request?: BackChannelRequest;
+  /**
+   * Where `request` is absent for a reason the client should hear (legacy HTTP without sessions),
+   * the error a server -> client request of `method` fails with, in place of the generic -32600:
+   * it names the limitation and what to do instead. Checked before anything else about the call.
+   */
+  backChannelRefusal?: (method: string) => McpError;
   /**
    * Closes this request's SSE stream now, before the response, so the client reconnects with
    * `Last-Event-ID` and gets the rest (2025-11-25 SSE polling); absent where the transport cannot

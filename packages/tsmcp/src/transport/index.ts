@@ -73,6 +73,7 @@ export {
   type StoredEvent,
   validateParamHeaders,
   validateRequestHeaders,
+  WORKERS_LEGACY_MODE,
 } from "./http/index.js";
 export { InMemoryTransport } from "./memory.js";
 export { type MessageDirection, type MessageObserver, traceTransport } from "./trace.js";

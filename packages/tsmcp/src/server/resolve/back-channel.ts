@@ -48,7 +48,8 @@ class BackChannelAsker implements QuestionAsker {
       return { status: "answered", outcome: answered.outcome };
     }
     // Without a back-channel (stateless legacy HTTP) nothing can be asked, whatever was declared.
-    if (environmentOf(this.#ctx).request === undefined) throw noBackChannel(METHOD_OF[question.kind]);
+    const env = environmentOf(this.#ctx);
+    if (env.request === undefined) throw noBackChannel(METHOD_OF[question.kind], env);
     requireCapability(name, question, this.#ctx.clientCapabilities);
     this.pending.set(name, question);
     return { status: "pending" };

@@ -65,5 +65,6 @@ export {
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   type LegacyMode,
   type SessionOptions,
+  WORKERS_LEGACY_MODE,
 } from "./session/options.js";
 export { validateRequestHeaders } from "./validate-headers.js";

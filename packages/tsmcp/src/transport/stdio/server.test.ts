@@ -117,6 +117,51 @@ describe("serveStdio in a real child process", () => {
     expect(server.messages.all).toHaveLength(1);
   });
 
+  it.for([
+    { era: "2026-07-28", first: callTool(1, "echo", { text: "first" }) },
+    {
+      era: "2025-11-25",
+      first: {
+        jsonrpc: "2.0" as const,
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "old", version: "1" },
+        },
+      },
+    },
+  ])(
+    "at $era refuses a malformed notification and a request method without an id: no answer, no handler, a warning, and it keeps serving",
+    async ({ first }, context) => {
+      const { expect } = context;
+      const server = fixture(context);
+      await server.roundTrip(first);
+      server.send(callTool("slow", "slow", { ms: 60_000 }));
+      await server.roundTrip(callTool("probe", "echo", { text: "x" }));
+      const warnedCancel = server.stderrLine("malformed notifications/cancelled params");
+      server.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: { bad: true } },
+      });
+      await warnedCancel;
+      const warnedCall = server.stderrLine(`'tools/call' is a request and needs an`);
+      const { id: _, ...withoutId } = callTool(0, "stderr", { text: "ran without an id" });
+      server.send(withoutId);
+      await warnedCall;
+      expect(textOf(await server.roundTrip(callTool(2, "echo", { text: "still here" })))).toBe("still here");
+      await server.stop();
+      expect(server.stderrLines.all).not.toContain("ran without an id");
+      expect(server.stderrLines.all.some((line) => line.startsWith('aborted "slow": stdin closed'))).toBe(
+        true,
+      );
+      expect(server.messages.all.every((message) => "id" in message)).toBe(true);
+      expect(server.garbage).toEqual([]);
+    },
+  );
+
   it("writes a request's progress notifications before its response", async (context) => {
     const { expect } = context;
     const server = fixture(context);

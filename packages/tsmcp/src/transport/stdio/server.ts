@@ -24,6 +24,7 @@ import {
   type RequestId,
 } from "../../protocol/jsonrpc.js";
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
+import { notificationFramingError } from "../../protocol/notification-framing.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
 import { asksForStatelessRevision, isStatelessRequest, statelessRequestOnSessionError } from "./era.js";
@@ -213,7 +214,18 @@ class StdioServerLoop implements StdioServerHandle {
     }
   }
 
+  /**
+   * Acts on a notification, unless it breaks the framing rules of the connection's era (a request
+   * method without an id, malformed params of a notification the protocol defines): that one is
+   * logged with `warn` and dropped, as nothing may answer a notification. Before the first
+   * request the 2025 rules apply (`notifications/cancelled` may omit `requestId`).
+   */
   #onNotification(notification: JSONRPCNotification): void {
+    const malformed = notificationFramingError(notification, this.#era === "modern" ? "modern" : "legacy");
+    if (malformed !== undefined) {
+      this.#logger.warn(`ignoring a notification: ${malformed.message}`);
+      return;
+    }
     if (notification.method === "notifications/cancelled") {
       this.#cancel(notification.params?.requestId, notification.params?.reason);
       return;
@@ -388,7 +400,10 @@ class StdioServerLoop implements StdioServerHandle {
  *   `requestTimeoutMs`); a 2026-07-28 request is refused with -32600 (the eras do not mix on one
  *   session); the session's `signal` aborts when the loop stops.
  * - `notifications/cancelled {requestId}` aborts that request's signal and its response is never
- *   written; an unknown id is ignored. Other notifications go to the dispatcher.
+ *   written; an unknown id is ignored. Other notifications go to the dispatcher. A notification
+ *   that breaks the framing rules (a request method such as `tools/call` without an `id`, or
+ *   malformed params of a notification the protocol defines, such as a `requestId` that is neither
+ *   a string nor an integer) is never answered nor dispatched: it is logged with `warn`.
  * - An unparseable line is answered with -32700 (no id), an invalid message with -32600 (with its
  *   id when readable), as is one nested deeper than `maxJsonDepth`, an over-long line with -32600
  *   (no id); the loop continues. A response from

@@ -5,26 +5,18 @@
  * and turns the client closing the stream into cancellation. Spec:
  * basic/transports/streamable-http, basic/index §Error Codes.
  */
-import {
-  ERRORS,
-  type ErrorKind,
-  internalError,
-  McpError,
-  unsupportedProtocolVersion,
-} from "../../../protocol/errors.js";
+import { ERRORS, type ErrorKind, internalError, McpError } from "../../../protocol/errors.js";
 import {
   errorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
-  type ParsedMessage,
   parseMessage,
   type RequestId,
 } from "../../../protocol/jsonrpc.js";
 import type { Logger } from "../../../protocol/logger.js";
-import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
+import { MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
 import { type Dispatcher, isDispatcher } from "../../dispatcher.js";
 import type { HttpExchange, HttpServerAnswer } from "../exchange.js";
-import { protocolVersionOf } from "../headers.js";
 import { acceptsEventStream, isJsonContentType } from "../media-type.js";
 import { createLegacyEntry, type LegacyEntry } from "../session/legacy.js";
 import type { SessionOptions } from "../session/options.js";
@@ -38,6 +30,15 @@ import { createOriginGuard } from "./origin-guard.js";
 import { checkParsedBody } from "./parsed-body.js";
 import { answerResourceMetadata, isProtectedResourceMetadataPath } from "./resource-metadata.js";
 import { routeRequest } from "./route.js";
+import {
+  isHandshakeEra,
+  notificationRefusal,
+  revisionMismatch,
+  type ServableMessage,
+  type ServedRevisions,
+  unsupportedRevision,
+  versionHeaderOf,
+} from "./version-rules.js";
 
 export { DEFAULT_KEEP_ALIVE_MS, type HttpHandlerOptions } from "./handler-options.js";
 export type { HttpExchange };
@@ -164,16 +165,21 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpServerAnswer
  * `Origin`); the `authenticate` hook, when configured (its `Response`, if it returns one); POST, or GET
  * and DELETE on a handshake-era session (else 405 with `Allow`); `Content-Type: application/json`
  * (else 415); body within `maxBodyBytes` (else 413); one JSON-RPC message nested at most
- * `maxJsonDepth` deep (-32700 / -32600, HTTP 400; batches refused). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
+ * `maxJsonDepth` deep (-32700 / -32600, HTTP 400; batches refused). Then the revision, in either
+ * era: an `MCP-Protocol-Version` naming a revision the endpoint does not serve gets -32022 (400)
+ * with `data.supported` and `data.requested`, and one that differs from the body's `_meta`
+ * revision gets -32020 (400). Then the era: a POST naming a 2026 revision (`MCP-Protocol-Version`
  * header, or `Mcp-Method` and a `_meta` revision) takes the stateless 2026-07-28 path; one with
  * `Mcp-Session-Id`, a 2025 `MCP-Protocol-Version`, or `initialize` or no revision at all is
  * handshake-era and served as the `legacy` option says (sessions by default: see
  * {@link SessionOptions}; `"reject"` keeps it on the 2026 path, where `initialize` gets -32022).
+ * In either era a notification that breaks the framing rules (a request method such as
+ * `tools/call` without an `id`, or malformed params of a notification the protocol defines, such
+ * as a `notifications/cancelled` whose `requestId` is not a string or an integer) gets -32600
+ * (400, no id) and is not dispatched.
  *
- * On the 2026 path: a notification is dispatched and answered 202 with no body; a request whose
- * `MCP-Protocol-Version` header names a revision the dispatcher does not serve gets -32022 (400)
- * naming the ones it does; any other request has its headers checked (-32020, 400) and is
- * dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
+ * On the 2026 path: a notification is dispatched and answered 202 with no body; a request has its
+ * headers checked (-32020, 400) and is dispatched with `{ signal, notify, headers }`. The answer is JSON (status 200, or the error
  * table's status for an error response: 400, 404, 500) unless the dispatcher sends a notification
  * first: then an SSE stream of `event: message` events ending with the response. Without
  * `text/event-stream` in `Accept`, notifications are dropped (`subscriptions/listen` gets 406).
@@ -240,6 +246,8 @@ interface HandlerContext {
   readonly report: (error: unknown) => void;
   /** The 2026 revisions the dispatcher serves. */
   readonly supportedVersions: readonly string[];
+  /** The revisions the endpoint serves, in both eras. */
+  readonly served: ServedRevisions;
   /** How a request is answered when the client does not accept an SSE stream. */
   readonly answering: Parameters<typeof answerRequest>[3];
   /** How a request is answered when it does. */
@@ -248,9 +256,6 @@ interface HandlerContext {
   /** The handshake-era entry; undefined with `legacy: "reject"`. */
   readonly legacy: LegacyEntry | undefined;
 }
-
-/** A parsed message the handler can serve (framing errors already answered). */
-type ServableMessage = Exclude<ParsedMessage, { kind: "invalid" }>;
 
 /** A reporter that hands a failure to `logger.error`, swallowing the logger's own failure. */
 function reporterOf(logger: ResolvedOptions["logger"]): (error: unknown) => void {
@@ -284,6 +289,7 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
   const challenge = checked.authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
   const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
+  const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const legacy =
     sessions.legacy === "reject"
       ? undefined
@@ -293,7 +299,8 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
     options: checked,
     guard,
     report,
-    supportedVersions: dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS,
+    supportedVersions,
+    served: { modern: supportedVersions, handshake: legacy !== undefined },
     answering,
     streaming: { ...answering, streamable: true },
     registry,
@@ -389,14 +396,29 @@ async function authenticateExchange(
   return { exchange: withAuth(exchange, outcome.auth) };
 }
 
-/** A POST: its message read, then served by era. */
+/**
+ * A POST: its message read, its revision checked ({@link unsupportedRevision}), its era decided,
+ * the header checked against the body's revision ({@link revisionMismatch}; a 2026 request's
+ * headers are checked together later), a notification's framing checked
+ * ({@link notificationRefusal}: 400, not dispatched), then served by era.
+ */
 async function servePost(ctx: HandlerContext, request: HttpExchange): Promise<HttpServerAnswer> {
   const read = await readMessage(ctx, request);
   if ("answer" in read) return read.answer;
-  if (ctx.legacy !== undefined && isLegacy(ctx.supportedVersions, request, read.parsed)) {
-    return ctx.legacy.post(request, read.parsed);
+  const { parsed } = read;
+  const id = parsed.kind === "request" ? parsed.message.id : undefined;
+  const unsupported = unsupportedRevision(ctx.served, request.headers);
+  if (unsupported !== undefined) return errorJson(unsupported, id);
+  const handshakeEra =
+    ctx.legacy !== undefined && isHandshakeEra(ctx.supportedVersions, request.headers, parsed);
+  if (handshakeEra || parsed.kind === "notification") {
+    const disagreement = revisionMismatch(request.headers, parsed);
+    if (disagreement !== undefined) return errorJson(disagreement, id);
   }
-  return await serveModern(ctx, request, read.parsed);
+  const malformed = notificationRefusal(parsed, handshakeEra);
+  if (malformed !== undefined) return errorJson(malformed, undefined);
+  if (handshakeEra) return (ctx.legacy as LegacyEntry).post(request, parsed);
+  return await serveModern(ctx, request, parsed);
 }
 
 /**
@@ -449,26 +471,6 @@ function tooLarge(maxBodyBytes: number): HttpServerAnswer {
   return refusal("PAYLOAD_TOO_LARGE", `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
 }
 
-/**
- * True when a parsed POST belongs to the handshake era: it carries `Mcp-Session-Id`; or its
- * `MCP-Protocol-Version` names a 2025 revision; or it has no such header and is `initialize`, or
- * has neither `Mcp-Method` (a 2026 header) nor a `_meta` revision. A header naming a 2026 revision, or a
- * revision of neither era (answered -32022), keeps it on the 2026 path.
- */
-function isLegacy(
-  supportedVersions: readonly string[],
-  request: HttpExchange,
-  parsed: ServableMessage,
-): boolean {
-  const version = request.headers.get("mcp-protocol-version")?.trim() || undefined;
-  if (version !== undefined && supportedVersions.includes(version)) return false;
-  if (request.headers.get("mcp-session-id") !== null) return true;
-  if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
-  if (parsed.kind === "request" && parsed.message.method === "initialize") return true;
-  if (request.headers.get("mcp-method") !== null) return false;
-  return parsed.kind === "response" || protocolVersionOf(parsed.message.params) === undefined;
-}
-
 /** A message on the stateless 2026-07-28 path: responses refused, the rest dispatched. */
 async function serveModern(
   ctx: HandlerContext,
@@ -506,23 +508,19 @@ async function serveNotification(
 }
 
 /**
- * Answers a 2026 request: -32022 for a revision the dispatcher does not serve, -32020 for headers
- * that disagree with the body, 406 for `subscriptions/listen` without SSE; else dispatched, as
- * JSON or an SSE stream as `Accept` allows.
+ * Answers a 2026 request (its revision already checked): -32020 for headers that disagree with the
+ * body, 406 for `subscriptions/listen` without SSE; else dispatched, as JSON or an SSE stream as
+ * `Accept` allows.
  */
 async function serveRequest(
   ctx: HandlerContext,
   request: HttpExchange,
   message: JSONRPCRequest,
 ): Promise<HttpServerAnswer> {
-  const { dispatcher, supportedVersions } = ctx;
-  const version = request.headers.get("mcp-protocol-version")?.trim();
-  if (version === undefined || version === "") {
-    // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its
-    // versions.
-    if (message.method === "initialize") return answerRequest(dispatcher, request, message, ctx.answering);
-  } else if (!supportedVersions.includes(version)) {
-    return errorJson(unsupportedProtocolVersion(version, supportedVersions), message.id);
+  const { dispatcher } = ctx;
+  // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its versions.
+  if (message.method === "initialize" && versionHeaderOf(request.headers) === undefined) {
+    return answerRequest(dispatcher, request, message, ctx.answering);
   }
   const headerError = validateRequestHeaders(message, request.headers);
   if (headerError !== undefined) return errorJson(headerError, message.id);

@@ -17,7 +17,6 @@ import {
   type ParsedMessage,
   type RequestId,
 } from "../../../protocol/jsonrpc.js";
-import { LEGACY_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
 import {
   type AuthInfo,
   type Dispatcher,
@@ -113,19 +112,15 @@ async function post(
 }
 
 /**
- * A POST of the stateless mode: -32022 (400) for a revision of neither 2025 version, else served on
- * a one-request session that ends with it (a notification or response answered 202).
+ * A POST of the stateless mode (its `MCP-Protocol-Version`, when present, one the handler checked
+ * is served): served on a one-request session that ends with it (a notification or response
+ * answered 202).
  */
 async function postStateless(
   entry: LegacyEntryOptions,
   exchange: LegacyExchange,
   parsed: ServableMessage,
 ): Promise<HttpServerAnswer> {
-  const version = versionHeader(exchange.headers);
-  if (version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
-    const id = parsed.kind === "request" ? parsed.message.id : undefined;
-    return json(errorResponse(id, unsupportedProtocolVersion(version, LEGACY_PROTOCOL_VERSIONS)), 400);
-  }
   const session = statelessSession(entry.registry, exchange);
   if (parsed.kind === "request") {
     return serveRequest(entry, exchange, session, parsed.message, false, () => session.end());
@@ -347,7 +342,8 @@ function lazyStream(session: HttpSession): LazyStream {
 /**
  * The environment of a request on `session`: with SSE, `notify`, `closeSseStream` and (with the
  * back-channel) `request` over its lazy stream; without, the back-channel over the session's GET
- * stream, when it has one.
+ * stream, when it has one. A request served without a session (the stateless mode) has no
+ * `request` and refuses one with {@link backChannelUnavailable}.
  */
 function requestEnv(
   exchange: LegacyExchange,
@@ -370,7 +366,20 @@ function requestEnv(
   } else if (flags.backChannel && session.request !== undefined) {
     env.request = session.request;
   }
+  if (!flags.backChannel) env.backChannelRefusal = backChannelUnavailable;
   return env;
+}
+
+/**
+ * The -32600 of a server -> client request (`elicitation/create`, `sampling/createMessage`,
+ * `roots/list`) made while serving a handshake-era request without a session (`legacy:
+ * "stateless"`): it names the limitation and the two ways around it.
+ */
+export function backChannelUnavailable(method: string): McpError {
+  return McpError.of(
+    "INVALID_REQUEST",
+    `Cannot send '${method}' to the client: this endpoint serves 2025 handshake-era clients without sessions (legacy: "stateless", the mode for runtimes such as Cloudflare Workers that cannot hold a session's stream across requests), so a server cannot ask such a client anything while serving a request. Connect with protocol revision 2026-07-28, where the server's questions travel in its response, or serve handshake-era clients from a stateful deployment (legacy: "session" on Node.js).`,
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_RETRY_MS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  WORKERS_LEGACY_MODE,
 } from "./options.js";
 import { mintSessionId } from "./registry.js";
 
@@ -17,6 +18,7 @@ const dispatcher: Dispatcher = { handle: async () => undefined };
 describe("session options", () => {
   it("pin their defaults", () => {
     expect(DEFAULT_LEGACY_MODE).toBe("session");
+    expect(WORKERS_LEGACY_MODE).toBe("stateless");
     expect(DEFAULT_MAX_SESSIONS).toBe(1000);
     expect(DEFAULT_SESSION_IDLE_TIMEOUT_MS).toBe(1_800_000);
     expect(DEFAULT_MAX_QUEUED_EVENTS).toBe(100);

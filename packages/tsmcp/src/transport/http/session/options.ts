@@ -13,13 +13,33 @@ import type { EventStore } from "./event-store.js";
  *   back-channel (elicitation, sampling, roots), resumable SSE streams and DELETE.
  * - `"stateless"`: `initialize` is answered without a session id and every later request is served
  *   on its own, with no back-channel and no GET stream (like the official SDKs' stateless mode);
- *   for deployments that cannot keep state between requests.
+ *   for deployments that cannot keep state between requests, or cannot write to one request's
+ *   response while serving another (Cloudflare Workers). A tool that asks the client something
+ *   (a resolver, `ctx.elicit`, `ctx.createMessage`, `ctx.listRoots`) fails with -32600 naming the
+ *   limitation and advising revision 2026-07-28 or a stateful deployment.
  * - `"reject"`: only the 2026-07-28 wire; `initialize` gets -32022 naming the versions served.
  */
 export type LegacyMode = "session" | "stateless" | "reject";
 
-/** The handshake-era mode by default. */
+/**
+ * The handshake-era mode by default, except on Cloudflare Workers (see
+ * {@link WORKERS_LEGACY_MODE}).
+ */
 export const DEFAULT_LEGACY_MODE: LegacyMode = "session";
+
+/**
+ * The handshake-era mode by default on Cloudflare Workers (workerd, recognised by its
+ * `navigator.userAgent`, `"Cloudflare-Workers"`): a Worker may not write to one request's response
+ * while serving another, so a session's GET stream and back-channel cannot work there, and its next
+ * request may reach another isolate that does not know the session.
+ */
+export const WORKERS_LEGACY_MODE: LegacyMode = "stateless";
+
+/** True on Cloudflare Workers (workerd), by the `navigator.userAgent` it documents. */
+export function isCloudflareWorkers(): boolean {
+  const { navigator } = globalThis as { navigator?: { userAgent?: unknown } };
+  return navigator?.userAgent === "Cloudflare-Workers";
+}
 /** Live sessions at most, by default; one more evicts an idle one. */
 export const DEFAULT_MAX_SESSIONS = 1000;
 /** Milliseconds a session may stay idle (no request, no open stream) before it ends, by default: 30 minutes. */
@@ -34,7 +54,11 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** The session options of the HTTP handler (part of `HttpHandlerOptions`). */
 export interface SessionOptions {
-  /** How a handshake-era (2025) client is served. Default {@link DEFAULT_LEGACY_MODE} (`"session"`). */
+  /**
+   * How a handshake-era (2025) client is served. Default {@link DEFAULT_LEGACY_MODE} (`"session"`),
+   * or {@link WORKERS_LEGACY_MODE} (`"stateless"`) on Cloudflare Workers, decided when the handler
+   * is built. A `legacy` given is always honoured.
+   */
   legacy?: LegacyMode;
   /**
    * Live sessions at most. Minting one more ends an idle one (no request in flight, no stream
@@ -128,7 +152,7 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     unit: "milliseconds",
   });
   return {
-    legacy: legacy ?? DEFAULT_LEGACY_MODE,
+    legacy: legacy ?? (isCloudflareWorkers() ? WORKERS_LEGACY_MODE : DEFAULT_LEGACY_MODE),
     maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
     sessionIdleTimeoutMs: sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
