@@ -72,6 +72,7 @@ export {
   MethodNotInEraError,
   ProtocolNegotiationError,
   RequestTimeoutError,
+  ServerCapabilityMissingError,
   UnexpectedInputRequiredError,
   UnsupportedInputRequestError,
 } from "./errors.js";
