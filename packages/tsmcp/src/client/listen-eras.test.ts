@@ -143,6 +143,14 @@ describe.each(ERAS)("Client.listen at %s", (version, eraOptions) => {
     expect(await lists.acknowledged).toEqual({ toolsListChanged: true });
   });
 
+  it("ends the listener when the client closes: closed resolves", async () => {
+    const client = await overHttp(listenServer(), eraOptions);
+    const subscription = client.listen({ resourceSubscriptions: ["notes://1"] }, () => {});
+    await subscription.acknowledged;
+    await client.close();
+    await expect(subscription.closed).resolves.toBeUndefined();
+  });
+
   it("refuses a filter of the wrong shape with a TypeError, sending nothing", async () => {
     const client = await overHttp(listenServer(), eraOptions);
     expect(() => client.listen({ resourceSubscriptions: "notes://1" } as never, () => {})).toThrow(TypeError);
@@ -197,13 +205,5 @@ describe("Client.listen on a 2025-era session", () => {
     // The new process knows of no session: the client initializes it, subscribes again, then calls.
     await client.callTool("touch", { uri: "notes://1" });
     expect(summary(await received.next())).toBe("notifications/resources/updated notes://1");
-  });
-
-  it("ends its listeners when the client closes", async () => {
-    const client = await overHttp(listenServer(), { protocolVersion: "legacy" });
-    const subscription = client.listen({ resourceSubscriptions: ["notes://1"] }, () => {});
-    await subscription.acknowledged;
-    await client.close();
-    await expect(subscription.closed).resolves.toBeUndefined();
   });
 });

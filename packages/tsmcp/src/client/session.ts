@@ -88,6 +88,8 @@ export class ClientSession {
   readonly #paramHeaders: ParamHeaderCache | undefined;
   readonly #notifications: NotificationRouter;
   readonly #listeners: LegacyListeners;
+  /** The open `subscriptions/listen` streams, ended when the session closes. */
+  readonly #streams = new Set<Subscription>();
   #era: SessionEra = "modern";
   #renewal: Promise<unknown> | undefined;
   #nextId = 1;
@@ -384,12 +386,18 @@ export class ClientSession {
     if (this.#era === "legacy") {
       return this.#listeners.open(id, legacyHonouredFilter(checked.data, capabilities), onNotification);
     }
-    return openSubscription(
+    const stream = openSubscription(
       (params, options) => this.request("subscriptions/listen", params, options),
       id,
       filter,
       onNotification,
     );
+    this.#streams.add(stream);
+    stream.closed.then(
+      () => this.#streams.delete(stream),
+      () => this.#streams.delete(stream),
+    );
+    return stream;
   }
 
   /**
@@ -411,8 +419,9 @@ export class ClientSession {
     return checkCompleteResult(method, result) as ResultOf<M>;
   }
 
-  /** Closes the transport; open listeners of a 2025-era session end (their `closed` resolves). */
+  /** Closes the transport; open listeners end first (their `closed` resolves). */
   async close(): Promise<void> {
+    for (const stream of this.#streams) stream.close();
     this.#listeners.closeAll();
     await this.transport.close();
   }
