@@ -17,6 +17,7 @@ import {
   MethodNotInEraError,
   ProtocolNegotiationError,
   RequestTimeoutError,
+  ServerCapabilityMissingError,
   UnexpectedInputRequiredError,
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
@@ -145,6 +146,10 @@ const instances: Record<string, Error> = {
     "tasks/get",
     "2025-06-18",
     "use a newer server",
+  ),
+  [`${sdk}/client/errors.ts:ServerCapabilityMissingError`]: new ServerCapabilityMissingError(
+    "resources.subscribe",
+    "subscribing to notes://1",
   ),
   [`${cli}/answers.ts:AnswerRejectedError`]: new AnswerRejectedError(
     "name",

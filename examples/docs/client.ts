@@ -1,10 +1,10 @@
 /**
  * The client of the guides in `docs/`: a typed elicitation callback, a `Client` that runs the
- * multi round-trip loop, progress and cancellation on a call, and a caller who drives each leg
- * with `client.session`. `examples/docs/docs.test.ts` runs each against `examples/docs/server.ts`
+ * multi round-trip loop, progress and cancellation on a call, a caller who drives each leg
+ * with `client.session`, and a listener for a resource's changes. `examples/docs/docs.test.ts` runs each against `examples/docs/server.ts`
  * over Streamable HTTP on 127.0.0.1.
  */
-import { Client, type ElicitationCallback } from "tsmcp/client";
+import { Client, type ClientOptions, type ElicitationCallback } from "tsmcp/client";
 import type { CallToolResult, ElicitResult, InputRequest } from "tsmcp/types";
 
 /**
@@ -77,6 +77,34 @@ export async function provisionByHand(url: string | URL): Promise<{ legs: number
       legs++;
     }
     return { legs, result: leg };
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Listens for changes to `notes://1`, edits it, and reads it again once the server says it
+ * changed. The same code runs in both eras: at 2026-07-28 `listen` opens a `subscriptions/listen`
+ * stream; on a 2025-11-25 server (`protocolVersion: "legacy"`) it sends `resources/subscribe`, and
+ * `close` sends `resources/unsubscribe`.
+ */
+export async function followNote(url: string | URL, options: ClientOptions = {}): Promise<string> {
+  const client = await Client.connect(url, options);
+  try {
+    let changed!: () => void;
+    const updated = new Promise<void>((resolve) => {
+      changed = resolve;
+    });
+    const subscription = client.listen({ resourceSubscriptions: ["notes://1"] }, (notification) => {
+      if (notification.method === "notifications/resources/updated") changed();
+    });
+    await subscription.acknowledged; // { resourceSubscriptions: ["notes://1"] }: nothing is missed from here
+    await client.callTool("edit-note", { id: "1", text: "Buy oat milk" });
+    await updated;
+    subscription.close();
+    await subscription.closed;
+    const [note] = (await client.readResource("notes://1")).contents;
+    return typeof note?.text === "string" ? note.text : "";
   } finally {
     await client.close();
   }

@@ -7,7 +7,7 @@ import { serve } from "tsmcp/node";
 import { McpError } from "tsmcp/types";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { serveNotesWithExpress, whoami } from "./auth.js";
-import { importRows, provision, provisionByHand } from "./client.js";
+import { followNote, importRows, provision, provisionByHand } from "./client.js";
 import { type Audit, createDocsServer } from "./server.js";
 
 async function served(audit?: Audit): Promise<URL> {
@@ -48,6 +48,20 @@ describe("the guides' server and client", () => {
     const result = await importRows(await served());
     expect(text(result)).toBe("Imported 3 rows for an anonymous caller");
   });
+
+  it.each([
+    ["2026-07-28", {}],
+    ["2025-11-25", { protocolVersion: "legacy" as const }],
+  ])(
+    "at %s the listener hears of the edited note and the client reads it again",
+    async (version, options) => {
+      const url = await served();
+      const client = await Client.connect(url, options);
+      onTestFinished(() => client.close());
+      expect(client.protocolVersion).toBe(version);
+      expect(await followNote(url, options)).toBe("Buy oat milk");
+    },
+  );
 
   it("structured output, prompts with argsSchema and completion, resources and templates answer", async () => {
     const audit: Audit = { calls: [] };

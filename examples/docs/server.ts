@@ -2,7 +2,7 @@
  * The server of the guides in `docs/`: one `MCPServer` with a plain tool, a tool that reports
  * progress and stops when cancelled, a tool with structured output, a tool whose questions are
  * declared with resolvers, prompts with an arguments schema, a static resource, resource templates
- * and a middleware. `examples/docs/docs.test.ts` runs it over Streamable HTTP on 127.0.0.1.
+ * (and a tool that edits a note and tells its listeners) and a middleware. `examples/docs/docs.test.ts` runs it over Streamable HTTP on 127.0.0.1.
  */
 import {
   elicit,
@@ -127,6 +127,13 @@ export function createDocsServer(audit: Audit = { calls: [] }): MCPServer {
     const read = await ctx.readResource(`notes://${id}`);
     const first = read.contents[0];
     return first !== undefined && "text" in first ? `"${first.text}"` : "(empty)";
+  });
+
+  // Tells whoever listens for the note (`client.listen`, in either era) that it changed.
+  mcp.tool("edit-note", { inputSchema: z.object({ id: z.string(), text: z.string() }) }, ({ id, text }) => {
+    notes.set(id, text);
+    mcp.notifyResourceUpdated(`notes://${id}`);
+    return "saved";
   });
 
   mcp.use(async (request, next) => {

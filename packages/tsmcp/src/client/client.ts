@@ -380,7 +380,18 @@ export class Client {
     return this.session.complete(params, options);
   }
 
-  /** Opens a `subscriptions/listen` stream. */
+  /**
+   * Listens for list changes and resource updates, with the same listener in both eras: at
+   * 2026-07-28 a `subscriptions/listen` stream (spec: basic/patterns/subscriptions); on a
+   * 2025-11-25 server `resources/subscribe` for each URI of `resourceSubscriptions` (and
+   * `resources/unsubscribe` on `close`) and the session's own notifications (spec (2025-11-25):
+   * server/resources §Subscriptions). `onNotification` receives each notification the filter asks
+   * for once `acknowledged` resolves. See {@link ClientSession.listen}.
+   *
+   * @throws TypeError for a filter that is not a `SubscriptionFilter`;
+   *   ServerCapabilityMissingError for `resourceSubscriptions` when the server does not declare
+   *   `resources.subscribe`.
+   */
   listen(
     filter: SubscriptionFilter,
     onNotification: (notification: ListenNotification) => void,

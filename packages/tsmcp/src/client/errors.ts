@@ -136,3 +136,21 @@ export class MethodNotInEraError extends TsmcpError {
     this.method = method;
   }
 }
+
+/**
+ * A call needs a capability the server did not declare (in its `server/discover` or `initialize`
+ * answer): subscribing to resources needs `resources.subscribe`. Refused locally; nothing was sent.
+ * Spec: server/resources §Capabilities; (2025-11-25) server/resources §Capabilities.
+ */
+export class ServerCapabilityMissingError extends TsmcpError {
+  override readonly name = "ServerCapabilityMissingError";
+  /** `"ERR_SERVER_CAPABILITY_MISSING"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.ServerCapabilityMissingError;
+  /** The missing capability, as a dotted path (`"resources.subscribe"`). */
+  readonly capability: string;
+
+  constructor(capability: string, what: string) {
+    super(`The server does not declare the ${capability} capability, so ${what} is not possible`);
+    this.capability = capability;
+  }
+}

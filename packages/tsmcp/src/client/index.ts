@@ -25,6 +25,7 @@ export {
   MethodNotInEraError,
   ProtocolNegotiationError,
   RequestTimeoutError,
+  ServerCapabilityMissingError,
   UnexpectedInputRequiredError,
   UnsupportedInputRequestError,
 } from "./errors.js";

@@ -252,15 +252,12 @@ describe("a Client on a 2025-era session in memory", () => {
     expect(logs).toEqual([{ level: "info", data: "halfway" }]);
   });
 
-  it("refuses server/discover and subscriptions/listen locally, and setLoggingLevel at 2026-07-28", async () => {
+  it("refuses server/discover locally, and setLoggingLevel at 2026-07-28", async () => {
     const legacy = await Client.connect(backChannelServer(), { protocolVersion: "legacy" });
     await expect(legacy.discover()).rejects.toThrow(MethodNotInEraError);
     await expect(legacy.discover()).rejects.toThrow(
       /server\/discover does not exist at protocol version 2025-11-25/,
     );
-    const subscription = legacy.listen({ toolsListChanged: true }, () => {});
-    await expect(subscription.acknowledged).rejects.toThrow(MethodNotInEraError);
-    await expect(subscription.closed).rejects.toThrow(MethodNotInEraError);
     const modern = await Client.connect(backChannelServer());
     await expect(modern.setLoggingLevel("info")).rejects.toThrow(/pass logLevel with each request instead/);
   });

@@ -50,6 +50,8 @@ export function openSubscription(
       if (!controller.signal.aborted) throw error;
     },
   );
+  // A caller who never awaits `closed` must not get an unhandled rejection from it.
+  closed.catch(() => {});
   return {
     id,
     acknowledged: acknowledgement.promise,

@@ -1,7 +1,8 @@
 /**
  * Where the server's notifications go on the client: progress to the `onProgress` of the request
  * whose token it carries, log messages to the request's `onLog` or else the session's, everything
- * else to the request's `onNotification` or else the session's. A transport hands a notification
+ * else to the session's listeners (`tap`, the 2025-era `listen`) and then to the request's
+ * `onNotification` or else the session's. A transport hands a notification
  * in with its request when it can tell (the POST stream of Streamable HTTP), or on its own (stdio,
  * the GET stream); both reach the same places. Spec: basic/utilities/progress,
  * server/utilities/logging.
@@ -27,10 +28,17 @@ export class NotificationRouter {
   readonly #progress = new Map<string, (progress: ProgressNotificationParams) => void>();
   readonly #onLog: RequestReceivers["onLog"];
   readonly #onNotification: RequestReceivers["onNotification"];
+  readonly #tap: ((notification: JSONRPCNotification) => void) | undefined;
 
-  constructor(session: Pick<RequestReceivers, "onLog" | "onNotification">) {
+  /** `tap` sees every notification that is neither progress nor a log message, wherever it came. */
+  constructor(
+    session: Pick<RequestReceivers, "onLog" | "onNotification"> & {
+      tap?: (notification: JSONRPCNotification) => void;
+    },
+  ) {
     this.#onLog = session.onLog;
     this.#onNotification = session.onNotification;
+    this.#tap = session.tap;
   }
 
   /** Remembers a request's progress receiver until {@link untrack}. */
@@ -74,6 +82,10 @@ export class NotificationRouter {
       if (parsed.success) onLog(parsed.data);
       return;
     }
-    (receivers.onNotification ?? this.#onNotification)?.(notification);
+    try {
+      this.#tap?.(notification);
+    } finally {
+      (receivers.onNotification ?? this.#onNotification)?.(notification);
+    }
   }
 }

@@ -110,18 +110,35 @@ export interface AllowInputRequired {
   allowInputRequired: true;
 }
 
-/** A notification on a `subscriptions/listen` stream. */
+/**
+ * A notification a listener receives: `notifications/<kind>/list_changed` or
+ * `notifications/resources/updated` (at 2026-07-28 tagged with the subscription id in `_meta`).
+ */
 export type ListenNotification = JSONRPCNotification;
 
-/** An open `subscriptions/listen` stream. */
+/**
+ * An open listener: a `subscriptions/listen` stream at 2026-07-28, `resources/subscribe` on a
+ * 2025-era session. Neither promise ever causes an unhandled rejection; each still rejects for a
+ * caller who awaits it. Spec: basic/patterns/subscriptions; (2025-11-25) server/resources §Subscriptions.
+ */
 export interface Subscription {
-  /** The subscription id (the listen request's id). */
+  /**
+   * The subscription id: the listen request's id at 2026-07-28; on a 2025-era session a number
+   * local to this client (nothing is sent under it).
+   */
   readonly id: RequestId;
-  /** Resolves with the filter the server honours (its acknowledgement). */
+  /**
+   * Resolves with the filter the server honours (its acknowledgement; on a 2025-era session, what
+   * its capabilities offer, once the subscriptions are answered and the notifications can arrive).
+   * Rejects with the server's error (McpError), a transport failure, or an `Error` when closed first.
+   */
   readonly acknowledged: Promise<SubscriptionFilter>;
-  /** Settles when the stream ends: resolves when the server ends it or it is closed here. */
+  /**
+   * Settles when the listener ends: resolves when the server ends it, it is closed here or the
+   * client closes; rejects when the server refused it or the connection failed under it.
+   */
   readonly closed: Promise<void>;
-  /** Ends the subscription. */
+  /** Ends the listener (on a 2025-era session, unsubscribing the URIs no other listener watches). */
   close(): void;
 }
 

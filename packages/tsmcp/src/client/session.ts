@@ -22,18 +22,19 @@ import type {
 } from "../protocol/schema/base.js";
 import type { InitializeResult } from "../protocol/schema/handshake.js";
 import type { InputRequiredResult } from "../protocol/schema/input.js";
-import type {
-  CallToolResult,
-  CompleteRequestParams,
-  CompleteResult,
-  DiscoverResult,
-  GetPromptResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  ReadResourceResult,
-  SubscriptionFilter,
+import {
+  type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type DiscoverResult,
+  type GetPromptResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type ReadResourceResult,
+  type SubscriptionFilter,
+  SubscriptionFilterSchema,
 } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
@@ -44,10 +45,11 @@ import {
   serverCapabilitiesOf,
   serverInfoOf,
 } from "./era.js";
-import { InvalidServerResponseError, MethodNotInEraError } from "./errors.js";
+import { InvalidServerResponseError, MethodNotInEraError, ServerCapabilityMissingError } from "./errors.js";
 import { exchange } from "./exchange.js";
 import { checkInitializeResult, initializeParams } from "./handshake.js";
 import { openSubscription } from "./listen.js";
+import { LegacyListeners, legacyHonouredFilter } from "./listen-legacy.js";
 import { supportedVersionsOf } from "./negotiate.js";
 import { NotificationRouter } from "./notifications.js";
 import { ParamHeaderCache } from "./param-header-cache.js";
@@ -85,6 +87,9 @@ export class ClientSession {
   /** Annotated parameters per tool name, from the latest `tools/list`; undefined when not mirroring. */
   readonly #paramHeaders: ParamHeaderCache | undefined;
   readonly #notifications: NotificationRouter;
+  readonly #listeners: LegacyListeners;
+  /** The open `subscriptions/listen` streams, ended when the session closes. */
+  readonly #streams = new Set<Subscription>();
   #era: SessionEra = "modern";
   #renewal: Promise<unknown> | undefined;
   #nextId = 1;
@@ -105,11 +110,21 @@ export class ClientSession {
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
+    const logger = options.logger ?? stderrLogger;
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
-    this.#paramHeaders = mirror ? new ParamHeaderCache(options.logger ?? stderrLogger) : undefined;
+    this.#paramHeaders = mirror ? new ParamHeaderCache(logger) : undefined;
+    this.#listeners = new LegacyListeners({
+      send: async (method, uri) => {
+        await this.#send(method, { uri }, {});
+      },
+      ready: () => transport.notificationsReady?.() ?? Promise.resolve(),
+      onResubscribeError: (uri, error) =>
+        logger.warn(`resources/subscribe for ${uri} failed on the renewed session`, { error }),
+    });
     this.#notifications = new NotificationRouter({
       ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
       ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
+      tap: (notification) => this.#listeners.deliver(notification),
     });
     transport.onNotification ??= (notification) => this.#notifications.receive(notification);
   }
@@ -337,19 +352,52 @@ export class ClientSession {
   }
 
   /**
-   * Opens a `subscriptions/listen` stream; `onNotification` receives every notification after the
-   * acknowledgement. Spec: basic/patterns/subscriptions.
+   * Listens for list changes and resource updates; `onNotification` receives each notification
+   * the filter asks for, after the acknowledgement. At 2026-07-28 this is a `subscriptions/listen`
+   * stream (spec: basic/patterns/subscriptions); on a 2025-era session each URI of
+   * `resourceSubscriptions` is subscribed with `resources/subscribe` (and unsubscribed with
+   * `resources/unsubscribe` on `close`), the session's own notifications are filtered for the
+   * listener, and the acknowledgement carries the part of the filter the server's capabilities
+   * honour (spec (2025-11-25): server/resources §Subscriptions).
+   *
+   * @throws TypeError for a filter that is not a `SubscriptionFilter` or an `onNotification` that
+   *   is not a function; ServerCapabilityMissingError when `resourceSubscriptions` names a URI and
+   *   the server's capabilities (when known) lack `resources.subscribe`. Nothing is sent then.
    */
   listen(
     filter: SubscriptionFilter,
     onNotification: (notification: ListenNotification) => void,
   ): Subscription {
-    return openSubscription(
+    const checked = SubscriptionFilterSchema.safeParse(filter);
+    if (!checked.success) {
+      throw new TypeError(
+        "listen: filter must be a SubscriptionFilter (boolean toolsListChanged, promptsListChanged, " +
+          "resourcesListChanged; resourceSubscriptions an array of URI strings)",
+      );
+    }
+    if (typeof onNotification !== "function")
+      throw new TypeError("listen: onNotification must be a function");
+    const capabilities = this.serverCapabilities;
+    const uris = checked.data.resourceSubscriptions ?? [];
+    if (uris.length > 0 && capabilities !== undefined && capabilities.resources?.subscribe !== true) {
+      throw new ServerCapabilityMissingError("resources.subscribe", `subscribing to ${uris.join(", ")}`);
+    }
+    const id = this.#nextId++;
+    if (this.#era === "legacy") {
+      return this.#listeners.open(id, legacyHonouredFilter(checked.data, capabilities), onNotification);
+    }
+    const stream = openSubscription(
       (params, options) => this.request("subscriptions/listen", params, options),
-      this.#nextId++,
+      id,
       filter,
       onNotification,
     );
+    this.#streams.add(stream);
+    stream.closed.then(
+      () => this.#streams.delete(stream),
+      () => this.#streams.delete(stream),
+    );
+    return stream;
   }
 
   /**
@@ -371,8 +419,10 @@ export class ClientSession {
     return checkCompleteResult(method, result) as ResultOf<M>;
   }
 
-  /** Closes the transport. */
+  /** Closes the transport; open listeners end first (their `closed` resolves). */
   async close(): Promise<void> {
+    for (const stream of this.#streams) stream.close();
+    this.#listeners.closeAll();
     await this.transport.close();
   }
 
@@ -409,11 +459,21 @@ export class ClientSession {
     }
   }
 
-  /** Initializes a new session once for every request that found the old one expired together. */
+  /**
+   * Initializes a new session once for every request that found the old one expired together, and
+   * subscribes the listeners' resources again on it.
+   */
   async #renew(): Promise<void> {
-    this.#renewal ??= this.initialize().finally(() => {
-      this.#renewal = undefined;
-    });
+    this.#renewal ??= this.initialize()
+      .then(() =>
+        // Sent once, without renewing: a session that expires again fails the retried request.
+        this.#listeners.resubscribeAll(async (uri) => {
+          await this.#sendOnce("resources/subscribe", { uri }, {});
+        }),
+      )
+      .finally(() => {
+        this.#renewal = undefined;
+      });
     await this.#renewal;
   }
 

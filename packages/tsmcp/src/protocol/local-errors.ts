@@ -29,6 +29,7 @@
  * | `ERR_REQUEST_TIMEOUT` | `RequestTimeoutError` | `tsmcp/client` | a request gets no answer within its `timeoutMs` |
  * | `ERR_PROTOCOL_NEGOTIATION` | `ProtocolNegotiationError` | `tsmcp/client` | client and server share no protocol revision |
  * | `ERR_METHOD_NOT_IN_ERA` | `MethodNotInEraError` | `tsmcp/client` | a method absent from the negotiated revision is called |
+ * | `ERR_SERVER_CAPABILITY_MISSING` | `ServerCapabilityMissingError` | `tsmcp/client` | a call needs a capability the server did not declare |
  */
 export const ERROR_CODES = Object.freeze({
   InvalidTokenError: "ERR_INVALID_TOKEN",
@@ -48,6 +49,7 @@ export const ERROR_CODES = Object.freeze({
   RequestTimeoutError: "ERR_REQUEST_TIMEOUT",
   ProtocolNegotiationError: "ERR_PROTOCOL_NEGOTIATION",
   MethodNotInEraError: "ERR_METHOD_NOT_IN_ERA",
+  ServerCapabilityMissingError: "ERR_SERVER_CAPABILITY_MISSING",
 } as const);
 
 /** The code of one of tsmcp's local errors (a value of {@link ERROR_CODES}). */

@@ -20,7 +20,7 @@ export type MessageObserver = (message: JSONRPCMessage, direction: MessageDirect
  * Wraps `transport` so that `observe` sees each message: requests and notifications sent, responses
  * and notifications received (for a request or on their own), server -> client requests received
  * on a 2025-era session and the responses (results or errors) sent back. Every other behaviour,
- * `sendsHttpHeaders` and `setProtocolEra` included, is the wrapped transport's.
+ * `sendsHttpHeaders`, `setProtocolEra` and `notificationsReady` included, is the wrapped transport's.
  *
  * ```ts
  * const traced = traceTransport(transport, (message, direction) => console.error(direction, message));
@@ -108,6 +108,9 @@ export function traceTransport(transport: Transport, observe: MessageObserver): 
     },
     close: () => transport.close(),
   };
+  if (transport.notificationsReady !== undefined) {
+    traced.notificationsReady = () => transport.notificationsReady?.() ?? Promise.resolve();
+  }
   if (transport.setProtocolEra !== undefined) {
     traced.setProtocolEra = (era) => transport.setProtocolEra?.(era);
   }

@@ -76,6 +76,14 @@ export interface Transport {
    * for third-party transports. Spec: basic/transports §Session Management.
    */
   setProtocolEra?(era: ProtocolEra): void;
+  /**
+   * Resolves once the server's messages that belong to no request reach {@link onNotification}:
+   * HTTP on a 2025-era session when its standalone GET stream is open (or the server refused it,
+   * or it gave up); immediately where nothing needs opening. Never rejects. A client waits for it
+   * before it tells its caller a subscription is in place, so that no notification sent after that
+   * is lost. Optional: absent means ready.
+   */
+  notificationsReady?(): Promise<void>;
   /** Closes the connection; in-flight requests reject. Idempotent. */
   close(): Promise<void>;
 }

@@ -118,9 +118,16 @@ describe("serveStdio in a real child process", () => {
   });
 
   it.for([
-    { era: "2026-07-28", first: callTool(1, "echo", { text: "first" }) },
+    { era: "2026-07-28", first: callTool(1, "echo", { text: "first" }), call: callTool },
     {
       era: "2025-11-25",
+      // A handshake-era session takes requests without the 2026-07-28 `_meta`.
+      call: (id: string | number, name: string, args: Record<string, unknown>): JSONRPCRequest => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name, arguments: args },
+      }),
       first: {
         jsonrpc: "2.0" as const,
         id: 1,
@@ -134,12 +141,12 @@ describe("serveStdio in a real child process", () => {
     },
   ])(
     "at $era refuses a malformed notification and a request method without an id: no answer, no handler, a warning, and it keeps serving",
-    async ({ first }, context) => {
+    async ({ first, call }, context) => {
       const { expect } = context;
       const server = fixture(context);
       await server.roundTrip(first);
-      server.send(callTool("slow", "slow", { ms: 60_000 }));
-      await server.roundTrip(callTool("probe", "echo", { text: "x" }));
+      server.send(call("slow", "slow", { ms: 60_000 }));
+      await server.roundTrip(call("probe", "echo", { text: "x" }));
       const warnedCancel = server.stderrLine("malformed notifications/cancelled params");
       server.send({
         jsonrpc: "2.0",
@@ -148,10 +155,10 @@ describe("serveStdio in a real child process", () => {
       });
       await warnedCancel;
       const warnedCall = server.stderrLine(`'tools/call' is a request and needs an`);
-      const { id: _, ...withoutId } = callTool(0, "stderr", { text: "ran without an id" });
+      const { id: _, ...withoutId } = call(0, "stderr", { text: "ran without an id" });
       server.send(withoutId);
       await warnedCall;
-      expect(textOf(await server.roundTrip(callTool(2, "echo", { text: "still here" })))).toBe("still here");
+      expect(textOf(await server.roundTrip(call(2, "echo", { text: "still here" })))).toBe("still here");
       await server.stop();
       expect(server.stderrLines.all).not.toContain("ran without an id");
       expect(server.stderrLines.all.some((line) => line.startsWith('aborted "slow": stdin closed'))).toBe(

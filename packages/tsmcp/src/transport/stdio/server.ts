@@ -217,11 +217,13 @@ class StdioServerLoop implements StdioServerHandle {
   /**
    * Acts on a notification, unless it breaks the framing rules of the connection's era (a request
    * method without an id, malformed params of a notification the protocol defines): that one is
-   * logged with `warn` and dropped, as nothing may answer a notification. Before the first
-   * request the 2025 rules apply (`notifications/cancelled` may omit `requestId`).
+   * logged with `warn` and dropped, as nothing may answer a notification. The 2026-07-28 rules
+   * apply while only stateless requests were served; otherwise (no request yet, or a session) the
+   * 2025 rules (`notifications/cancelled` may omit `requestId`).
    */
   #onNotification(notification: JSONRPCNotification): void {
-    const malformed = notificationFramingError(notification, this.#era === "modern" ? "modern" : "legacy");
+    const era = this.#session === undefined && this.#servedStateless ? "modern" : "legacy";
+    const malformed = notificationFramingError(notification, era);
     if (malformed !== undefined) {
       this.#logger.warn(`ignoring a notification: ${malformed.message}`);
       return;

@@ -161,6 +161,15 @@ export class HttpClientTransport implements Transport {
     }
   }
 
+  /**
+   * Resolves once the standalone GET stream of a 2025-era session has its first answer (open,
+   * refused, or failed); at once when there is none (2026-07-28, or a server without sessions).
+   * Never rejects. See {@link Transport.notificationsReady}.
+   */
+  notificationsReady(): Promise<void> {
+    return this.#standalone?.opened ?? Promise.resolve();
+  }
+
   /** {@inheritDoc Transport.request} */
   async request(request: JSONRPCRequest, options: TransportRequestOptions = {}): Promise<JSONRPCResponse> {
     // A new initialize starts a new session: sent without the old id, it mints the next one.

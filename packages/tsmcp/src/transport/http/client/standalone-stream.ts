@@ -8,6 +8,7 @@
  * (2025-11-25): basic/transports §Listening for Messages from the Server, §Resumability and
  * Redelivery.
  */
+import { deferred } from "../../../protocol/async.js";
 import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
 import { SessionExpiredError, TransportError } from "../../transport.js";
 import { newCursor, readSseMessages } from "./event-stream.js";
@@ -34,6 +35,7 @@ export interface StandaloneStreamOptions {
 export class StandaloneStream {
   readonly #options: StandaloneStreamOptions;
   readonly #stopped = new AbortController();
+  readonly #opened = deferred<void>();
   #running: Promise<void> | undefined;
 
   constructor(options: StandaloneStreamOptions) {
@@ -45,6 +47,15 @@ export class StandaloneStream {
     return this.#running ?? Promise.resolve();
   }
 
+  /**
+   * Resolves once the first connection attempt has an outcome: the server answered the GET (the
+   * stream is open, or refused with 405), the attempt failed, or the stream was stopped. Never
+   * rejects.
+   */
+  get opened(): Promise<void> {
+    return this.#opened.promise;
+  }
+
   /** Opens the stream (in the background). Idempotent. */
   start(): void {
     this.#running ??= this.#run();
@@ -53,9 +64,18 @@ export class StandaloneStream {
   /** Closes the stream and stops reconnecting. Idempotent. */
   stop(): void {
     this.#stopped.abort(new TransportError("the GET stream was closed"));
+    this.#opened.resolve();
   }
 
   async #run(): Promise<void> {
+    try {
+      await this.#connectAndRead();
+    } finally {
+      this.#opened.resolve();
+    }
+  }
+
+  async #connectAndRead(): Promise<void> {
     const { connect, maxEventBytes, reconnect, onMessage, onError } = this.#options;
     const signal = this.#stopped.signal;
     const cursor = newCursor();
@@ -69,7 +89,12 @@ export class StandaloneStream {
       // reconnection accumulates on the long-lived stop signal.
       const connection = linkedController(signal);
       try {
-        const body = await connect(cursor.lastEventId, connection.signal);
+        let body: HttpClientAnswer | undefined;
+        try {
+          body = await connect(cursor.lastEventId, connection.signal);
+        } finally {
+          this.#opened.resolve();
+        }
         if (body === undefined) return;
         await readSseMessages(body, {
           maxEventBytes,
