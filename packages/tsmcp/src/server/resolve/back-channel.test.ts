@@ -139,7 +139,7 @@ describe("resolveOverBackChannel", () => {
     const { ctx } = legacyContext(() => ({ action: "decline" }));
     const error = await failure(resolveOverBackChannel(compileResolverGraph({ confirm }, "t"), {}, ctx));
     expect(error).toBeInstanceOf(ResolverError);
-    expect(error.message).toBe("Resolver for parameter 'confirm' could not resolve: elicitation was decline");
+    expect(error.message).toBe("The user declined the question for 'confirm'.");
     const { ctx: again } = legacyContext(() => ({ action: "cancel" }));
     const result = await resolveOverBackChannel(
       compileResolverGraph({ confirm: outcome(confirm) }, "t"),

@@ -111,7 +111,7 @@ export async function resolveOverBackChannel(
       const [name] = questions[0] as [string, Question];
       throw new ResolverError(
         name,
-        `Resolver '${name}' asked a different question every round; a question must be a deterministic function of the arguments and earlier answers`,
+        `Resolver '${name}' asked a different question every round; a question must be a deterministic function of the arguments and earlier answers.`,
       );
     }
     const responses = await sendAll(

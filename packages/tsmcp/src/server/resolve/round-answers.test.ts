@@ -166,14 +166,14 @@ describe("how a call fails", () => {
     return failure(round(graph, { inputResponses: responses(first), requestState: first.requestState }));
   }
 
-  it("fails a plain consumer of a declined or cancelled question, naming the parameter and the action", async () => {
+  it("fails a plain consumer of a declined or cancelled question with a sentence naming the question", async () => {
     for (const [action, word] of [
-      ["decline", "decline"],
-      ["cancel", "cancel"],
+      ["decline", "declined"],
+      ["cancel", "cancelled"],
     ] as const) {
       const error = await answered(() => ({ login: { action } }));
       expect(error).toBeInstanceOf(ResolverError);
-      expect(error.message).toBe(`Resolver for parameter 'login' could not resolve: elicitation was ${word}`);
+      expect(error.message).toBe(`The user ${word} the question for 'login'.`);
     }
   });
 
@@ -185,10 +185,10 @@ describe("how a call fails", () => {
     const error = await failure(
       round(graph, { inputResponses: { first: { action: "decline" } }, requestState: asked.requestState }),
     );
-    expect(error.message).toBe("Resolver for parameter 'first' could not resolve: elicitation was decline");
+    expect(error.message).toBe("The user declined the question for 'first'.");
   });
 
-  it("names the consumer's name for the value, a needs key as much as a resolve key", async () => {
+  it("names the consumer's name for the value, a needs key as much as a resolve key, and the resolver when it differs", async () => {
     const confirm = resolver("confirm", () => elicit("Sure?", Ok));
     const act = resolver("act", { needs: { approval: confirm } }, () => "done");
     const graph = compileResolverGraph({ act }, "t");
@@ -196,33 +196,33 @@ describe("how a call fails", () => {
     const error = await failure(
       round(graph, { inputResponses: { confirm: { action: "cancel" } }, requestState: asked.requestState }),
     );
-    expect(error.message).toBe("Resolver for parameter 'approval' could not resolve: elicitation was cancel");
+    expect(error.message).toBe("The user cancelled the question for 'approval' (resolver 'confirm').");
   });
 
   it("fails on accept without content: an error, not a cancel", async () => {
     const error = await answered(() => ({ login: { action: "accept" } }));
-    expect(error.message).toBe("Resolver 'login' received an accepted elicitation with no content");
+    expect(error.message).toBe("The client accepted the question of resolver 'login' but sent no content.");
   });
 
   it("fails on content that does not match the schema, leaking no validator detail", async () => {
     const error = await answered(() => ({ login: accept({ user: 42 }) }));
     expect(error).toBeInstanceOf(ResolverError);
     expect(error.message).toBe(
-      "Resolver 'login' received an accepted elicitation whose content does not match the requested schema (fields: user)",
+      "The answer to resolver 'login' does not match the requested schema (fields: user).",
     );
     expect(error.message).not.toMatch(/expected|received number|invalid_type/i);
   });
 
   it("fails on a response of the wrong kind", async () => {
     const error = await answered(() => ({ login: completion }));
-    expect(error.message).toBe("Resolver 'login' received a non-elicitation response");
+    expect(error.message).toBe("The client's answer to resolver 'login' is not an elicitation result.");
     const summary = resolver("summary", () => sample({ messages, maxTokens: 5 }));
     const graph = compileResolverGraph({ summary }, "t");
     const asked = pending(await round(graph));
     const wrong = await failure(
       round(graph, { inputResponses: { summary: accept({ ok: true }) }, requestState: asked.requestState }),
     );
-    expect(wrong.message).toBe("Resolver 'summary' received a response of the wrong kind");
+    expect(wrong.message).toBe("The client's answer to resolver 'summary' is not a sampling result.");
   });
 
   it("passes a resolver function's error through", async () => {
