@@ -100,6 +100,7 @@ export type {
 } from "./resolve/one-channel.js";
 export type { ResolverOutcome } from "./resolve/outcome.js";
 export type { QuestionValue } from "./resolve/question.js";
+export { DEFAULT_MAX_INVALID_ANSWER_RETRIES } from "./resolve/reask.js";
 export {
   type DependencyValue,
   type NeedsArgs,

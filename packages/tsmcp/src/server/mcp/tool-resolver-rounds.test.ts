@@ -303,7 +303,7 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
     expect(textOf(result)).toBe("The client accepted the question of resolver 'login' but sent no content.");
   });
 
-  it("fails on content that does not match the schema, leaking no validator internals", async () => {
+  it("fails on content that still does not match the schema after the re-asks, leaking no validator internals", async () => {
     const { mcp } = loginServer();
     const client = await connect(mcp, via, {
       elicitationCallback: answering({ login: { user: 42 } }).callback,
@@ -311,7 +311,7 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
     const result = await client.callTool("enter");
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      "The answer to resolver 'login' does not match the requested schema (fields: user).",
+      "The answer to resolver 'login' still does not match the requested schema after 3 attempts (fields: user).",
     );
   });
 });

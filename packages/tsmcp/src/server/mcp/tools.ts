@@ -282,6 +282,11 @@ export interface CreateToolOptions {
   readonly logger?: Logger;
   /** How raw JSON Schemas are validated. Default `"auto"`. */
   readonly jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * How many times an off-schema answer to a resolver's question is asked again before the call
+   * ends with an `isError` result. Default `DEFAULT_MAX_INVALID_ANSWER_RETRIES`.
+   */
+  readonly maxInvalidAnswerRetries?: number;
 }
 
 /**
@@ -321,13 +326,12 @@ export function createTool(
   const resolvers =
     config.resolve === undefined
       ? undefined
-      : toolResolverParts(
-          name,
-          config.resolve,
-          input.jsonSchema,
-          handler as ToolInvocation,
-          options.logger ?? silentLogger,
-        );
+      : toolResolverParts(name, config.resolve, input.jsonSchema, handler as ToolInvocation, {
+          logger: options.logger ?? silentLogger,
+          ...(options.maxInvalidAnswerRetries === undefined
+            ? {}
+            : { maxInvalidAnswerRetries: options.maxInvalidAnswerRetries }),
+        });
   const advertisedInputSchema = resolvers?.advertisedInputSchema ?? input.jsonSchema;
   const annotated = analyzeParamHeaders(advertisedInputSchema);
   if (annotated.kind === "invalid") {

@@ -49,6 +49,12 @@ describe("an answer to a form", () => {
     const offSchema = await readAnswer("region", form, { action: "accept", content: { region: "mars" } });
     expect(offSchema).toEqual({
       ok: false,
+      offSchema: {
+        note: expect.stringMatching(
+          /^Your previous answer was not accepted \(region: .+\)\. Please answer again\.$/,
+        ),
+        fields: "region",
+      },
       reason: "The answer to resolver 'region' does not match the requested schema (fields: region).",
     });
   });

@@ -10,10 +10,10 @@ import {
   ListRootsResultSchema,
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
-import { describeIssueFields } from "../schema/issues.js";
 import { isPlainObject } from "../schema/json.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
+import { type OffSchema, offSchema } from "./reask.js";
 import type { RecordedOutcome } from "./state.js";
 
 /** What a recorded outcome holds besides its question digest. */
@@ -24,7 +24,12 @@ export type OutcomeRecord =
 /** A usable answer (its outcome, and what to record) or an unusable one (why). */
 export type AnswerReading =
   | { readonly ok: true; readonly outcome: ResolverOutcome<unknown>; readonly record: OutcomeRecord }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** Present for accepted content that does not match the form (the question may be asked again). */
+      readonly offSchema?: OffSchema;
+    };
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 const SINGLE_BLOCK_TYPES = new Set(["text", "image", "audio"]);
@@ -51,10 +56,12 @@ async function readElicitAnswer(
   }
   const checked = await question.validate(content);
   if (!checked.ok) {
-    return unusable(
-      `The answer to resolver '${name}' does not match the requested schema ` +
-        `(fields: ${describeIssueFields(checked.issues)}).`,
-    );
+    const off = offSchema(checked.issues);
+    return {
+      ok: false,
+      reason: `The answer to resolver '${name}' does not match the requested schema (fields: ${off.fields}).`,
+      offSchema: off,
+    };
   }
   return {
     ok: true,
@@ -97,7 +104,8 @@ function readResultAnswer(name: string, question: Question, response: unknown): 
  *
  * Unusable (the reason is one English sentence naming the resolver): for a form, anything but an
  * elicitation result, `accept` without content (an error, not a cancel), or content that does not
- * match the schema (the reason names the fields only); for sampling or roots, anything but a result
+ * match the schema (the reason names the fields only; `offSchema` carries the validation note to
+ * ask again with); for sampling or roots, anything but a result
  * of that kind, including a decline. A sampling answer to a request without tools must be a single
  * text, image or audio block.
  */

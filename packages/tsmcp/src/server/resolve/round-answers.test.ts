@@ -204,13 +204,42 @@ describe("how a call fails", () => {
     expect(error.message).toBe("The client accepted the question of resolver 'login' but sent no content.");
   });
 
-  it("fails on content that does not match the schema, leaking no validator detail", async () => {
-    const error = await answered(() => ({ login: accept({ user: 42 }) }));
+  it("asks an off-schema answer again, the validation note in the message and the count in the state, then fails naming the fields only", async () => {
+    const { graph } = loginThenConfirm();
+    const first = pending(await round(graph));
+    const off = { login: accept({ user: 42 }) };
+    const again = pending(await round(graph, { inputResponses: off, requestState: first.requestState }));
+    expect(again.inputRequests.login?.params).toMatchObject({
+      message: expect.stringMatching(
+        /^Who are you\?\n\nYour previous answer was not accepted \(user: .+\)\. Please answer again\.$/,
+      ),
+    });
+    expect(decodeResolverState(again.requestState).invalid).toEqual(new Map([["login", 1]]));
+    const unanswered = pending(await round(graph, { requestState: again.requestState }));
+    expect(decodeResolverState(unanswered.requestState).invalid).toEqual(new Map([["login", 1]]));
+    const error = await failure(
+      round(graph, { inputResponses: off, requestState: again.requestState, maxInvalidAnswerRetries: 1 }),
+    );
     expect(error).toBeInstanceOf(ResolverError);
+    expect(error.message).toBe(
+      "The answer to resolver 'login' still does not match the requested schema after 2 attempts (fields: user).",
+    );
+    expect(error.message).not.toMatch(/expected|received number|invalid_type/i);
+  });
+
+  it("fails at the first off-schema answer with maxInvalidAnswerRetries 0", async () => {
+    const { graph } = loginThenConfirm();
+    const first = pending(await round(graph));
+    const error = await failure(
+      round(graph, {
+        inputResponses: { login: accept({ user: 42 }) },
+        requestState: first.requestState,
+        maxInvalidAnswerRetries: 0,
+      }),
+    );
     expect(error.message).toBe(
       "The answer to resolver 'login' does not match the requested schema (fields: user).",
     );
-    expect(error.message).not.toMatch(/expected|received number|invalid_type/i);
   });
 
   it("fails on a response of the wrong kind", async () => {
