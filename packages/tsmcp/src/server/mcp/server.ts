@@ -15,6 +15,8 @@ import type {
   GetPromptRequestParams,
 } from "../../protocol/schema/methods.js";
 import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
+import { MemoryReplayCache } from "../../state/memory-replay-cache.js";
+import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
 import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   createHttpHandler,
@@ -112,6 +114,12 @@ export interface MCPServerOptions {
    * session it is asked again over the back-channel.
    */
   maxInvalidAnswerRetries?: number;
+  /**
+   * Where the first use of each single-use `requestState` (of tools declared `singleUse: true`) is
+   * recorded until the state expires. Default a `MemoryReplayCache` of this server (one process;
+   * a fleet shares one store, as it shares keys). See {@link ReplayCache}.
+   */
+  replayCache?: ReplayCache;
 }
 
 /** The one warning of an MCPServer served over HTTP on the default process-local requestState key. */
@@ -144,6 +152,9 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
     max: MAX_INVALID_ANSWER_RETRIES_LIMIT,
     unit: "retries",
   });
+  if (options.replayCache !== undefined && !isReplayCache(options.replayCache)) {
+    throw optionTypeError("MCPServer", "replayCache", "a ReplayCache (with markUsed)");
+  }
   if (requestStateSecurity !== undefined) {
     if (!(requestStateSecurity instanceof RequestStateSecurity)) {
       throw optionTypeError("MCPServer", "requestStateSecurity", "a RequestStateSecurity");
@@ -243,7 +254,14 @@ export class MCPServer implements Dispatcher {
     });
     const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.#ephemeralKey = isEphemeralPolicy(policy);
-    this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
+    this.server.use(
+      requestStateBoundary(policy, {
+        defaultAudience: name,
+        singleUse: (binding) =>
+          binding.method === "tools/call" && this.#tools.get(binding.target)?.singleUse === true,
+        replayCache: options.replayCache ?? new MemoryReplayCache(),
+      }),
+    );
     this.server.use(inputRequestCapabilityGate());
     this.server.use(listenScopes((uri) => this.#resources.requiredScopesOf(uri)));
   }
@@ -275,7 +293,9 @@ export class MCPServer implements Dispatcher {
    * cancelled question, or an unusable answer, answers an `isError` result (an accepted answer that
    * does not match the schema is first asked again, see `maxInvalidAnswerRetries`); a question the client
    * lacks the capability for answers -32021. The handler may not return an `InputRequiredResult`
-   * (a type error; at run time an `isError` result). Spec: basic/patterns/mrtr.
+   * (a type error; at run time an `isError` result). With `singleUse: true` every sealed
+   * `requestState` of the tool opens once: a replayed round is refused with -32602 before anything
+   * runs (see `ToolConfig.singleUse` and the `replayCache` option). Spec: basic/patterns/mrtr.
    *
    * A property of the input schema annotated `"x-mcp-header": "Region"` (with zod:
    * `z.string().meta({ "x-mcp-header": "Region" })`) is mirrored by HTTP clients into an
