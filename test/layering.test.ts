@@ -1,6 +1,7 @@
 /**
  * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server |
- * client, and server and client never import each other. Inside server/, the core (its top-level
+ * client, and server and client never import each other; state/ (the state seams and their
+ * in-memory defaults) sits above transport and below server and client. Inside server/, the core (its top-level
  * files, and server/legacy, its 2025-era path) and server/schema sit lowest, then server/state, then
  * server/resolve, then server/mcp; server/auth depends on the core alone (and nothing but the entry
  * imports it); server/index.ts, the entry point, may import every server layer. client/auth (OAuth)
@@ -54,12 +55,23 @@ const ALLOWED: Record<string, string[]> = {
   "transport/http/client": ["protocol", "transport", ...HTTP_CLIENT],
   /** transport/http/index.ts, the HTTP transport's entry: both sides. */
   "transport/http/entry": ["protocol", "transport", ...HTTP_SERVER, "transport/http/client"],
+  /** The state seams (ReplayCache, ...) and their in-memory defaults: on the wire layer and the transport. */
+  state: ["protocol", "transport", "state"],
   "server/schema": ["protocol", "server/schema"],
-  server: ["protocol", "transport", ...HTTP_SERVER, "server", "server/schema"],
-  "server/state": ["protocol", "transport", ...HTTP_SERVER, "server", "server/schema", "server/state"],
+  server: ["protocol", "transport", ...HTTP_SERVER, "state", "server", "server/schema"],
+  "server/state": [
+    "protocol",
+    "transport",
+    ...HTTP_SERVER,
+    "state",
+    "server",
+    "server/schema",
+    "server/state",
+  ],
   "server/resolve": [
     "protocol",
     "transport",
+    "state",
     ...HTTP_SERVER,
     "server",
     "server/schema",
@@ -69,6 +81,7 @@ const ALLOWED: Record<string, string[]> = {
   "server/mcp": [
     "protocol",
     "transport",
+    "state",
     ...HTTP_SERVER,
     "server",
     "server/schema",
@@ -78,8 +91,8 @@ const ALLOWED: Record<string, string[]> = {
   ],
   /** Bearer auth, token verifiers, resource metadata: on the core only, beside the sealing layers. */
   "server/auth": ["protocol", "transport", ...HTTP_SERVER, "server", "server/auth"],
-  "server/entry": ["protocol", "transport", ...HTTP_SERVER, ...SERVER_LAYERS],
-  client: ["protocol", "transport", ...HTTP_CLIENT, "client", "client/auth"],
+  "server/entry": ["protocol", "transport", ...HTTP_SERVER, "state", ...SERVER_LAYERS],
+  client: ["protocol", "transport", ...HTTP_CLIENT, "state", "client", "client/auth"],
   /** OAuth for the HTTP client transport: on the wire layer and the transport's hook alone. */
   "client/auth": ["protocol", "transport", ...HTTP_CLIENT, "client/auth"],
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
@@ -211,6 +224,26 @@ describe("layering", () => {
     expect(violations(imports)).toEqual([
       "client/auth/a.ts (client/auth) imports ../client.js (client)",
       "client/auth/d.ts (client/auth) imports ../../server/server.js (server)",
+    ]);
+  });
+
+  it("keeps state/ above the transport and below server and client", () => {
+    const imports = [
+      { path: join(root, "state/a.ts"), text: 'import { Clock } from "../protocol/clock.js";' },
+      { path: join(root, "state/b.ts"), text: 'import { Server } from "../server/server.js";' },
+      { path: join(root, "state/c.ts"), text: 'import { Client } from "../client/client.js";' },
+      {
+        path: join(root, "server/state/d.ts"),
+        text: 'import type { ReplayCache } from "../../state/replay-cache.js";',
+      },
+      {
+        path: join(root, "client/e.ts"),
+        text: 'import { MemoryReplayCache } from "../state/memory-replay-cache.js";',
+      },
+    ];
+    expect(violations(imports)).toEqual([
+      "state/b.ts (state) imports ../server/server.js (server)",
+      "state/c.ts (state) imports ../client/client.js (client)",
     ]);
   });
 

@@ -72,6 +72,9 @@ const TABLE: Record<string, Entry> = {
       ["pageSize", "10", TypeError],
       ["pageSize", 0, RangeError],
       ["requestStateSecurity", {}, TypeError],
+      ["maxInvalidAnswerRetries", "2", TypeError],
+      ["maxInvalidAnswerRetries", -1, RangeError],
+      ["maxInvalidAnswerRetries", 101, RangeError],
     ],
   },
   Client: {

@@ -26,6 +26,7 @@ import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js
 import { ResolverError } from "../packages/tsmcp/src/server/resolve/errors.js";
 import { InvalidHandlerResultError } from "../packages/tsmcp/src/server/shaping.js";
 import { InvalidRequestState } from "../packages/tsmcp/src/server/state/errors.js";
+import { ReplayCacheFullError } from "../packages/tsmcp/src/state/errors.js";
 import * as stdioStandIn from "../packages/tsmcp/src/stdio/unsupported.js";
 import { ServerProcessExitedError } from "../packages/tsmcp/src/transport/stdio/client.js";
 import { LineTooLongError } from "../packages/tsmcp/src/transport/stdio/framing.js";
@@ -109,6 +110,7 @@ const inputRequired = { resultType: "input_required", inputRequests: {} } as nev
 const instances: Record<string, Error> = {
   [`${sdk}/server/auth/verifier.ts:InvalidTokenError`]: new InvalidTokenError("expired"),
   [`${sdk}/server/resolve/errors.ts:ResolverError`]: new ResolverError("region", "declined"),
+  [`${sdk}/state/errors.ts:ReplayCacheFullError`]: new ReplayCacheFullError(10),
   [`${sdk}/server/shaping.ts:InvalidHandlerResultError`]: new InvalidHandlerResultError("not an object"),
   [`${sdk}/server/state/errors.ts:InvalidRequestState`]: new InvalidRequestState("seal"),
   [`${sdk}/transport/transport.ts:TransportError`]: new TransportError("refused", { httpStatus: 502 }),

@@ -44,6 +44,49 @@ describe("the guides' server and client", () => {
     expect((refused as McpError).code).toBe(-32021);
   });
 
+  it("an off-schema answer is asked again with the validation message, and a single-use round runs once", async () => {
+    const url = await served();
+    const messages: string[] = [];
+    const client = await Client.connect(url, {
+      elicitationCallback: async (params) => {
+        messages.push(params.message);
+        return {
+          action: "accept",
+          content: { reason: messages.length === 1 ? "old" : "replaced by search-v2" },
+        };
+      },
+    });
+    onTestFinished(() => client.close());
+    const result = await client.callTool("delete-project", { project: "search" });
+    expect(text(result)).toBe("Deleted search (replaced by search-v2)");
+    expect(messages[1]).toMatch(
+      /^Why delete search\? \(for the audit log\)\n\nYour previous answer was not accepted \(reason: /,
+    );
+
+    const byHand = await Client.connect(url, { capabilities: { elicitation: {} } });
+    onTestFinished(() => byHand.close());
+    const first = await byHand.session.callTool(
+      "delete-project",
+      { project: "search" },
+      { allowInputRequired: true },
+    );
+    if (first.resultType !== "input_required") throw new Error("expected input_required");
+    const final = {
+      allowInputRequired: true,
+      inputResponses: { reason: { action: "accept" as const, content: { reason: "replaced by search-v2" } } },
+      requestState: first.requestState as string,
+    };
+    expect(
+      text((await byHand.session.callTool("delete-project", { project: "search" }, final)) as never),
+    ).toBe("Deleted search (replaced by search-v2)");
+    await expect(
+      byHand.session.callTool("delete-project", { project: "search" }, final),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: "Invalid or expired requestState",
+    });
+  });
+
   it("progress reaches onProgress, and the tool reads ctx.auth (none here)", async () => {
     const result = await importRows(await served());
     expect(text(result)).toBe("Imported 3 rows for an anonymous caller");

@@ -1,8 +1,9 @@
 /**
  * The server of the guides in `docs/`: one `MCPServer` with a plain tool, a tool that reports
  * progress and stops when cancelled, a tool with structured output, a tool whose questions are
- * declared with resolvers, prompts with an arguments schema, a static resource, resource templates
- * (and a tool that edits a note and tells its listeners) and a middleware. `examples/docs/docs.test.ts` runs it over Streamable HTTP on 127.0.0.1.
+ * declared with resolvers, a single-use tool, prompts with an arguments schema, a static resource,
+ * resource templates (and a tool that edits a note and tells its listeners) and a middleware.
+ * `examples/docs/docs.test.ts` runs it over Streamable HTTP on 127.0.0.1.
  */
 import {
   elicit,
@@ -32,6 +33,12 @@ const confirm = resolver("confirm", { needs: { region } }, ({ args, needs }) =>
 );
 // A resolver may return a plain value instead of a question; it sees the request on `ctx`.
 const requester = resolver("requester", ({ ctx }) => ctx.auth?.subject ?? ctx.clientInfo?.name ?? "someone");
+
+// An answer that does not fit the schema (a reason under 10 characters) is asked again, the
+// validation message appended to the question, up to `maxInvalidAnswerRetries` times.
+const reason = resolver("reason", ({ args }: ResolverInput<{ project: string }>) =>
+  elicit(`Why delete ${args.project}? (for the audit log)`, z.object({ reason: z.string().min(10) })),
+);
 
 /** What the `audit` middleware saw, in order: `method name`. */
 export interface Audit {
@@ -77,6 +84,14 @@ export function createDocsServer(audit: Audit = { calls: [] }): MCPServer {
         ? `Provisioned ${name} in ${region.region} for ${requester}`
         : `Not provisioned: ${name} was not confirmed`;
     },
+  );
+
+  // Single-use: each sealed requestState of this tool opens once, so a replayed final round is
+  // refused with -32602 instead of deleting twice.
+  mcp.tool(
+    "delete-project",
+    { inputSchema: z.object({ project: z.string() }), resolve: { reason }, singleUse: true },
+    async ({ project }, ctx) => `Deleted ${project} (${ctx.resolved.reason.reason})`,
   );
 
   mcp.prompt(

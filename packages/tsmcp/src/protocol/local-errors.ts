@@ -16,6 +16,7 @@
  * | `ERR_INVALID_REQUEST_STATE` | `InvalidRequestState` | `tsmcp/server` | a `requestState` fails verification (its `reason` says why, log-only) |
  * | `ERR_INVALID_HANDLER_RESULT` | `InvalidHandlerResultError` | `tsmcp/server` | a handler's result cannot be sent |
  * | `ERR_RESOLVER` | `ResolverError` | `tsmcp/server` | a resolver cannot produce its value (declined, malformed answer) |
+ * | `ERR_REPLAY_CACHE_FULL` | `ReplayCacheFullError` | `tsmcp/server` | a `MemoryReplayCache` holds its maximum of live entries |
  * | `ERR_TRANSPORT` | `TransportError` | `tsmcp/transport` | a transport cannot deliver a request or its response |
  * | `ERR_SESSION_EXPIRED` | `SessionExpiredError` | `tsmcp/transport` | the 2025-era session is gone (HTTP 404, stdio process exited) |
  * | `ERR_SERVER_PROCESS_EXITED` | `ServerProcessExitedError` | `tsmcp/stdio` | the stdio server process ended (or never started) |
@@ -36,6 +37,7 @@ export const ERROR_CODES = Object.freeze({
   InvalidRequestState: "ERR_INVALID_REQUEST_STATE",
   InvalidHandlerResultError: "ERR_INVALID_HANDLER_RESULT",
   ResolverError: "ERR_RESOLVER",
+  ReplayCacheFullError: "ERR_REPLAY_CACHE_FULL",
   TransportError: "ERR_TRANSPORT",
   SessionExpiredError: "ERR_SESSION_EXPIRED",
   ServerProcessExitedError: "ERR_SERVER_PROCESS_EXITED",

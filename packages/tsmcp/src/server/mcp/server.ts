@@ -15,6 +15,8 @@ import type {
   GetPromptRequestParams,
 } from "../../protocol/schema/methods.js";
 import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
+import { MemoryReplayCache } from "../../state/memory-replay-cache.js";
+import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
 import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   createHttpHandler,
@@ -27,6 +29,7 @@ import { checkLegacyInputRequired, type LegacyInputRequired } from "../legacy/in
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
 import { checkCommonServerOptions } from "../options.js";
+import { DEFAULT_MAX_INVALID_ANSWER_RETRIES, MAX_INVALID_ANSWER_RETRIES_LIMIT } from "../resolve/reask.js";
 import type { SchemaLike } from "../schema/compile.js";
 import { isPlainObject } from "../schema/json.js";
 import {
@@ -102,6 +105,21 @@ export interface MCPServerOptions {
    * `"auto"` (default): compiled unless the runtime forbids it. See {@link JsonSchemaValidator}.
    */
   jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * How many times a resolver's question is asked again when the user's accepted answer does not
+   * match its schema (the validation message appended to the question) before the call ends with
+   * an `isError` result: an integer from 0 (never ask again) to 100. Default
+   * {@link DEFAULT_MAX_INVALID_ANSWER_RETRIES} (2). At 2026-07-28 each re-ask is a new
+   * `InputRequiredResult` round whose sealed `requestState` counts the attempts; on a 2025-11-25
+   * session it is asked again over the back-channel.
+   */
+  maxInvalidAnswerRetries?: number;
+  /**
+   * Where the first use of each single-use `requestState` (of tools declared `singleUse: true`) is
+   * recorded until the state expires. Default a `MemoryReplayCache` of this server (one process;
+   * a fleet shares one store, as it shares keys). See {@link ReplayCache}.
+   */
+  replayCache?: ReplayCache;
 }
 
 /** The one warning of an MCPServer served over HTTP on the default process-local requestState key. */
@@ -129,6 +147,14 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
   checkBoolean("MCPServer", "hideUnauthorized", options.hideUnauthorized);
   checkLegacyInputRequired("MCPServer", options.legacyInputRequired);
   checkJsonSchemaValidator("MCPServer", options.jsonSchemaValidator);
+  checkInteger("MCPServer", "maxInvalidAnswerRetries", options.maxInvalidAnswerRetries, {
+    min: 0,
+    max: MAX_INVALID_ANSWER_RETRIES_LIMIT,
+    unit: "retries",
+  });
+  if (options.replayCache !== undefined && !isReplayCache(options.replayCache)) {
+    throw optionTypeError("MCPServer", "replayCache", "a ReplayCache (with markUsed)");
+  }
   if (requestStateSecurity !== undefined) {
     if (!(requestStateSecurity instanceof RequestStateSecurity)) {
       throw optionTypeError("MCPServer", "requestStateSecurity", "a RequestStateSecurity");
@@ -174,6 +200,7 @@ export class MCPServer implements Dispatcher {
   readonly #read: ResourceReader;
   readonly #hideUnauthorized: boolean;
   readonly #jsonSchemaValidator: JsonSchemaValidator;
+  readonly #maxInvalidAnswerRetries: number;
   /** True while the default process-local key seals requestState and no warning has been logged. */
   #ephemeralKey: boolean;
 
@@ -183,6 +210,7 @@ export class MCPServer implements Dispatcher {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.#hideUnauthorized = options.hideUnauthorized ?? false;
     this.#jsonSchemaValidator = options.jsonSchemaValidator ?? DEFAULT_JSON_SCHEMA_VALIDATOR;
+    this.#maxInvalidAnswerRetries = options.maxInvalidAnswerRetries ?? DEFAULT_MAX_INVALID_ANSWER_RETRIES;
     this.#tools = new Registry(() => this.server.notifyListChanged("tools"));
     this.#prompts = new Registry(() => this.server.notifyListChanged("prompts"));
     this.#resources = new ResourceCatalog(() => this.server.notifyListChanged("resources"));
@@ -226,7 +254,14 @@ export class MCPServer implements Dispatcher {
     });
     const policy = options.requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.#ephemeralKey = isEphemeralPolicy(policy);
-    this.server.use(requestStateBoundary(policy, { defaultAudience: name }));
+    this.server.use(
+      requestStateBoundary(policy, {
+        defaultAudience: name,
+        singleUse: (binding) =>
+          binding.method === "tools/call" && this.#tools.get(binding.target)?.singleUse === true,
+        replayCache: options.replayCache ?? new MemoryReplayCache(),
+      }),
+    );
     this.server.use(inputRequestCapabilityGate());
     this.server.use(listenScopes((uri) => this.#resources.requiredScopesOf(uri)));
   }
@@ -255,9 +290,12 @@ export class MCPServer implements Dispatcher {
    * The handler keeps its `(args, ctx)` shape and runs once every question is answered, the values
    * on `ctx.resolved` (typed from the resolvers); each question is asked once per call (answers
    * ride the sealed `requestState`); independent questions go out in one round. A declined or
-   * cancelled question, or an unusable answer, answers an `isError` result; a question the client
+   * cancelled question, or an unusable answer, answers an `isError` result (an accepted answer that
+   * does not match the schema is first asked again, see `maxInvalidAnswerRetries`); a question the client
    * lacks the capability for answers -32021. The handler may not return an `InputRequiredResult`
-   * (a type error; at run time an `isError` result). Spec: basic/patterns/mrtr.
+   * (a type error; at run time an `isError` result). With `singleUse: true` every sealed
+   * `requestState` of the tool opens once: a replayed round is refused with -32602 before anything
+   * runs (see `ToolConfig.singleUse` and the `replayCache` option). Spec: basic/patterns/mrtr.
    *
    * A property of the input schema annotated `"x-mcp-header": "Region"` (with zod:
    * `z.string().meta({ "x-mcp-header": "Region" })`) is mirrored by HTTP clients into an
@@ -290,6 +328,7 @@ export class MCPServer implements Dispatcher {
       createTool(name, config, handler, {
         logger: this.logger,
         jsonSchemaValidator: this.#jsonSchemaValidator,
+        maxInvalidAnswerRetries: this.#maxInvalidAnswerRetries,
       }),
       "tool",
     );

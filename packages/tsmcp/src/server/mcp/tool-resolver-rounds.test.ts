@@ -279,10 +279,10 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
   });
 
   it.each([
-    ["decline", "decline"],
-    ["cancel", "cancel"],
+    ["decline", "declined"],
+    ["cancel", "cancelled"],
   ] as const)(
-    "fails the call for a plain consumer of a %sd question, naming the parameter",
+    "fails the call for a plain consumer when the user answers %s, in a sentence naming the question",
     async (action, word) => {
       const { mcp, runs } = loginServer();
       const client = await connect(mcp, via, {
@@ -290,9 +290,7 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
       });
       const result = await client.callTool("enter");
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe(
-        `Resolver for parameter 'login' could not resolve: elicitation was ${word}`,
-      );
+      expect(textOf(result)).toBe(`The user ${word} the question for 'login'.`);
       expect(runs.handler).toBe(0);
     },
   );
@@ -302,10 +300,10 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
     const client = await connect(mcp, via, { elicitationCallback: () => ({ action: "accept" }) });
     const result = await client.callTool("enter");
     expect(result).toMatchObject({ isError: true });
-    expect(textOf(result)).toBe("Resolver 'login' received an accepted elicitation with no content");
+    expect(textOf(result)).toBe("The client accepted the question of resolver 'login' but sent no content.");
   });
 
-  it("fails on content that does not match the schema, leaking no validator internals", async () => {
+  it("fails on content that still does not match the schema after the re-asks, leaking no validator internals", async () => {
     const { mcp } = loginServer();
     const client = await connect(mcp, via, {
       elicitationCallback: answering({ login: { user: 42 } }).callback,
@@ -313,7 +311,7 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
     const result = await client.callTool("enter");
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      "Resolver 'login' received an accepted elicitation whose content does not match the requested schema (fields: user)",
+      "The answer to resolver 'login' still does not match the requested schema after 3 attempts (fields: user).",
     );
   });
 });
@@ -372,7 +370,9 @@ describe.each(BOTH_TRANSPORTS)("which answers count, legs driven by hand, %s", (
     });
     expect(wrong).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "Resolver 'login' received a non-elicitation response" }],
+      content: [
+        { type: "text", text: "The client's answer to resolver 'login' is not an elicitation result." },
+      ],
     });
   });
 });

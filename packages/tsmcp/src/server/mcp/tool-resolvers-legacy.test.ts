@@ -141,7 +141,7 @@ describe("resolver tools on a 2025-11-25 session", () => {
         content: [
           {
             type: "text",
-            text: "Resolver for parameter 'confirm' could not resolve: elicitation was decline",
+            text: "The user declined the question for 'confirm'.",
           },
         ],
       },

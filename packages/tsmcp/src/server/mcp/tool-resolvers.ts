@@ -33,9 +33,20 @@ export interface ToolResolverParts {
   readonly invoke: (args: unknown, ctx: Context) => Promise<unknown>;
 }
 
+/** How a tool's resolvers run, beyond their declaration. */
+export interface ToolResolverOptions {
+  /** Where discarded answers are noted, at info level. */
+  readonly logger: Logger;
+  /**
+   * How many times an off-schema answer to one question is asked again before the call fails.
+   * Default `DEFAULT_MAX_INVALID_ANSWER_RETRIES`.
+   */
+  readonly maxInvalidAnswerRetries?: number;
+}
+
 /**
  * Prepares the resolver parts of tool `name` from its `resolve` map, its compiled input schema and
- * its handler `(args, ctx)` (called with `ctx.resolved` set). Discarded answers are noted on `logger` at info level.
+ * its handler `(args, ctx)` (called with `ctx.resolved` set).
  *
  * @throws TypeError (naming the tool) for a `resolve` map that does not compile (see
  *   `compileResolverGraph`), or a resolved name the input schema requires (a client could never
@@ -46,7 +57,7 @@ export function toolResolverParts(
   resolve: unknown,
   inputSchema: JsonSchemaObject,
   handler: (args: unknown, ctx: Context) => unknown,
-  logger: Logger,
+  options: ToolResolverOptions,
 ): ToolResolverParts {
   const where = `tool "${name}"`;
   const graph = compileResolverGraph(resolve, where);
@@ -59,12 +70,12 @@ export function toolResolverParts(
       );
     }
   }
-  const oneRound = resolveStep(graph, { logger });
+  const oneRound = resolveStep(graph, options);
   return {
     advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
     resolvedNames: graph.parameters,
     resolve: (args: unknown, ctx: RoundContext) =>
-      ctx.session === undefined ? oneRound(args, ctx) : resolveOverBackChannel(graph, args, ctx),
+      ctx.session === undefined ? oneRound(args, ctx) : resolveOverBackChannel(graph, args, ctx, options),
     invoke: async (args, ctx) => {
       const value = await handler(args, ctx);
       if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));

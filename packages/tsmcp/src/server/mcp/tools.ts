@@ -104,6 +104,16 @@ export interface ToolConfig<
    * §Scope Challenge Handling.
    */
   requiredScopes?: readonly string[];
+  /**
+   * Makes every sealed `requestState` of this tool single-use, for a tool whose final round must
+   * not run twice (a payment, a deletion): each state opens once; a replay (the same
+   * `inputResponses` and `requestState` sent again, even concurrently, even to another instance
+   * sharing the `replayCache`) is refused with -32602 "Invalid or expired requestState" before
+   * anything of the tool runs. A client whose response was lost cannot retry that round; it calls
+   * the tool again from the start. Costs one `replayCache` write per round. Default false.
+   * Spec: basic/patterns/mrtr §Server Requirements.
+   */
+  singleUse?: boolean;
 }
 
 /** The arguments a tool handler receives: the input schema's output type. */
@@ -186,6 +196,8 @@ export interface ToolEntry {
   readonly definition: Tool;
   /** Scopes a caller's token must carry (frozen; empty for none). */
   readonly requiredScopes: readonly string[];
+  /** Whether its sealed states are single-use (see `ToolConfig.singleUse`). */
+  readonly singleUse: boolean;
   /** Runs one `tools/call` with the client's raw arguments. */
   call(args: unknown, ctx: Context): Promise<CallToolResult | InputRequiredResult>;
 }
@@ -274,6 +286,10 @@ function checkConfig(
     );
   }
   checkDescriptor(config, `tool "${name}"`, TOOL_FIELDS);
+  const { singleUse } = config as { singleUse?: unknown };
+  if (singleUse !== undefined && typeof singleUse !== "boolean") {
+    throw new TypeError(`tool "${name}": singleUse must be a boolean`);
+  }
 }
 
 /** Options of {@link createTool}. */
@@ -282,13 +298,18 @@ export interface CreateToolOptions {
   readonly logger?: Logger;
   /** How raw JSON Schemas are validated. Default `"auto"`. */
   readonly jsonSchemaValidator?: JsonSchemaValidator;
+  /**
+   * How many times an off-schema answer to a resolver's question is asked again before the call
+   * ends with an `isError` result. Default `DEFAULT_MAX_INVALID_ANSWER_RETRIES`.
+   */
+  readonly maxInvalidAnswerRetries?: number;
 }
 
 /**
  * Prepares a tool: validates its configuration, compiles its schemas (and resolvers) once, and
  * builds its advertised definition and runner.
  *
- * @throws TypeError for a bad name, a bad config field, a handler that is not a function, a
+ * @throws TypeError for a bad name, a bad config field (`singleUse` not a boolean included), a handler that is not a function, a
  *   schema that cannot be used (see `compileSchema`; the input schema root must be an object), a
  *   `resolve` map that does not compile (see `toolResolverParts`), or an advertised input schema
  *   whose `x-mcp-header` annotations break the rules (every compliant client would drop the tool
@@ -321,13 +342,12 @@ export function createTool(
   const resolvers =
     config.resolve === undefined
       ? undefined
-      : toolResolverParts(
-          name,
-          config.resolve,
-          input.jsonSchema,
-          handler as ToolInvocation,
-          options.logger ?? silentLogger,
-        );
+      : toolResolverParts(name, config.resolve, input.jsonSchema, handler as ToolInvocation, {
+          logger: options.logger ?? silentLogger,
+          ...(options.maxInvalidAnswerRetries === undefined
+            ? {}
+            : { maxInvalidAnswerRetries: options.maxInvalidAnswerRetries }),
+        });
   const advertisedInputSchema = resolvers?.advertisedInputSchema ?? input.jsonSchema;
   const annotated = analyzeParamHeaders(advertisedInputSchema);
   if (annotated.kind === "invalid") {
@@ -356,6 +376,7 @@ export function createTool(
   return {
     definition: deepFreeze(definition) as Tool,
     requiredScopes,
+    singleUse: config.singleUse === true,
     call: async (args, ctx) => {
       requireScopes(ctx.auth, requiredScopes);
       return await runTool(pipeline, args, ctx);

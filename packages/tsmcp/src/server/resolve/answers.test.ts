@@ -40,17 +40,22 @@ describe("an answer to a form", () => {
   it("is unusable when it is not an elicitation result, accepted without content, or off-schema", async () => {
     await expect(readAnswer("region", form, completion)).resolves.toEqual({
       ok: false,
-      reason: "Resolver 'region' received a non-elicitation response",
+      reason: "The client's answer to resolver 'region' is not an elicitation result.",
     });
     await expect(readAnswer("region", form, { action: "accept" })).resolves.toEqual({
       ok: false,
-      reason: "Resolver 'region' received an accepted elicitation with no content",
+      reason: "The client accepted the question of resolver 'region' but sent no content.",
     });
     const offSchema = await readAnswer("region", form, { action: "accept", content: { region: "mars" } });
     expect(offSchema).toEqual({
       ok: false,
-      reason:
-        "Resolver 'region' received an accepted elicitation whose content does not match the requested schema (fields: region)",
+      offSchema: {
+        note: expect.stringMatching(
+          /^Your previous answer was not accepted \(region: .+\)\. Please answer again\.$/,
+        ),
+        fields: "region",
+      },
+      reason: "The answer to resolver 'region' does not match the requested schema (fields: region).",
     });
   });
 });
@@ -71,16 +76,23 @@ describe("an answer to sampling or roots", () => {
   });
 
   it("is the wrong kind when it is another result, a decline, or tool content without tools", async () => {
-    const wrong = { ok: false, reason: "Resolver 's' received a response of the wrong kind" };
+    const wrong = { ok: false, reason: "The client's answer to resolver 's' is not a sampling result." };
     const sampling = sample({ messages, maxTokens: 5 });
     await expect(readAnswer("s", sampling, { roots: [] })).resolves.toEqual(wrong);
     await expect(readAnswer("s", sampling, { action: "decline" })).resolves.toEqual(wrong);
     const toolUse = { ...completion, content: [{ type: "tool_use", id: "1", name: "t", input: {} }] };
-    await expect(readAnswer("s", sampling, toolUse)).resolves.toEqual(wrong);
+    await expect(readAnswer("s", sampling, toolUse)).resolves.toEqual({
+      ok: false,
+      reason:
+        "The client's answer to resolver 's' is not a sampling result with a single text, image or audio block.",
+    });
     const withTools = sample({ messages, maxTokens: 5, toolChoice: { mode: "auto" } });
     await expect(readAnswer("s", withTools, toolUse)).resolves.toMatchObject({ ok: true });
     await expect(readAnswer("s", withTools, completion)).resolves.toMatchObject({ ok: true });
-    await expect(readAnswer("r", listRoots(), completion)).resolves.toMatchObject({ ok: false });
+    await expect(readAnswer("r", listRoots(), completion)).resolves.toEqual({
+      ok: false,
+      reason: "The client's answer to resolver 'r' is not a roots list.",
+    });
   });
 
   it("stands for a recorded outcome: a recorded decline of a sampling question is unusable", async () => {

@@ -10,10 +10,10 @@ import {
   ListRootsResultSchema,
   type SamplingMessageContentBlock,
 } from "../../protocol/schema/input.js";
-import { describeIssueFields } from "../schema/issues.js";
 import { isPlainObject } from "../schema/json.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
+import { type OffSchema, offSchema } from "./reask.js";
 import type { RecordedOutcome } from "./state.js";
 
 /** What a recorded outcome holds besides its question digest. */
@@ -24,7 +24,12 @@ export type OutcomeRecord =
 /** A usable answer (its outcome, and what to record) or an unusable one (why). */
 export type AnswerReading =
   | { readonly ok: true; readonly outcome: ResolverOutcome<unknown>; readonly record: OutcomeRecord }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** Present for accepted content that does not match the form (the question may be asked again). */
+      readonly offSchema?: OffSchema;
+    };
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 const SINGLE_BLOCK_TYPES = new Set(["text", "image", "audio"]);
@@ -39,7 +44,7 @@ async function readElicitAnswer(
   response: unknown,
 ): Promise<AnswerReading> {
   if (!isPlainObject(response) || !ACTIONS.has(response.action as string)) {
-    return unusable(`Resolver '${name}' received a non-elicitation response`);
+    return unusable(`The client's answer to resolver '${name}' is not an elicitation result.`);
   }
   if (response.action === "decline")
     return { ok: true, outcome: { status: "declined" }, record: { action: "decline" } };
@@ -47,14 +52,16 @@ async function readElicitAnswer(
     return { ok: true, outcome: { status: "cancelled" }, record: { action: "cancel" } };
   const content = response.content;
   if (!isPlainObject(content)) {
-    return unusable(`Resolver '${name}' received an accepted elicitation with no content`);
+    return unusable(`The client accepted the question of resolver '${name}' but sent no content.`);
   }
   const checked = await question.validate(content);
   if (!checked.ok) {
-    return unusable(
-      `Resolver '${name}' received an accepted elicitation whose content does not match the requested schema ` +
-        `(fields: ${describeIssueFields(checked.issues)})`,
-    );
+    const off = offSchema(checked.issues);
+    return {
+      ok: false,
+      reason: `The answer to resolver '${name}' does not match the requested schema (fields: ${off.fields}).`,
+      offSchema: off,
+    };
   }
   return {
     ok: true,
@@ -68,12 +75,14 @@ function isPlainCompletion(content: SamplingMessageContentBlock | SamplingMessag
 }
 
 function readResultAnswer(name: string, question: Question, response: unknown): AnswerReading {
-  const wrongKind = unusable(`Resolver '${name}' received a response of the wrong kind`);
+  const answer = `The client's answer to resolver '${name}'`;
   if (question.kind === "sample") {
     const parsed = CreateMessageResultSchema.safeParse(response);
-    if (!parsed.success) return wrongKind;
+    if (!parsed.success) return unusable(`${answer} is not a sampling result.`);
     // Without tools the answer is one text, image or audio block; with tools it may be several.
-    if (!question.usesTools && !isPlainCompletion(parsed.data.content)) return wrongKind;
+    if (!question.usesTools && !isPlainCompletion(parsed.data.content)) {
+      return unusable(`${answer} is not a sampling result with a single text, image or audio block.`);
+    }
     return {
       ok: true,
       outcome: { status: "accepted", content: parsed.data },
@@ -81,7 +90,7 @@ function readResultAnswer(name: string, question: Question, response: unknown): 
     };
   }
   const parsed = ListRootsResultSchema.safeParse(response);
-  if (!parsed.success) return wrongKind;
+  if (!parsed.success) return unusable(`${answer} is not a roots list.`);
   return {
     ok: true,
     outcome: { status: "accepted", content: parsed.data },
@@ -93,11 +102,12 @@ function readResultAnswer(name: string, question: Question, response: unknown): 
  * Reads the client's response to `question` (asked by resolver `name`). Never throws for anything
  * the client sent; the response is not modified (what is recorded is a copy).
  *
- * Unusable: for a form, anything but an elicitation result ("non-elicitation response"), `accept`
- * without content (an error, not a cancel), or content that does not match the schema (the reason
- * names the fields only); for sampling or roots, anything but a result of that kind ("wrong kind"),
- * including a decline. A sampling answer to a request without tools must be a single text, image or
- * audio block.
+ * Unusable (the reason is one English sentence naming the resolver): for a form, anything but an
+ * elicitation result, `accept` without content (an error, not a cancel), or content that does not
+ * match the schema (the reason names the fields only; `offSchema` carries the validation note to
+ * ask again with); for sampling or roots, anything but a result
+ * of that kind, including a decline. A sampling answer to a request without tools must be a single
+ * text, image or audio block.
  */
 export async function readAnswer(
   name: string,

@@ -139,7 +139,7 @@ describe("resolveOverBackChannel", () => {
     const { ctx } = legacyContext(() => ({ action: "decline" }));
     const error = await failure(resolveOverBackChannel(compileResolverGraph({ confirm }, "t"), {}, ctx));
     expect(error).toBeInstanceOf(ResolverError);
-    expect(error.message).toBe("Resolver for parameter 'confirm' could not resolve: elicitation was decline");
+    expect(error.message).toBe("The user declined the question for 'confirm'.");
     const { ctx: again } = legacyContext(() => ({ action: "cancel" }));
     const result = await resolveOverBackChannel(
       compileResolverGraph({ confirm: outcome(confirm) }, "t"),
@@ -149,12 +149,21 @@ describe("resolveOverBackChannel", () => {
     expect(result.values).toEqual({ confirm: { status: "cancelled" } });
   });
 
-  it("fails the call when accepted content does not match the schema, naming the fields only", async () => {
+  it("asks an off-schema answer again, then fails the call naming the fields only", async () => {
     const login = resolver("login", () => elicit("Who?", Login));
-    const { ctx } = legacyContext(() => accept({ user: 42 }));
-    const error = await failure(resolveOverBackChannel(compileResolverGraph({ login }, "t"), {}, ctx));
+    const { ctx, sent } = legacyContext(() => accept({ user: 42 }));
+    const graph = compileResolverGraph({ login }, "t");
+    const error = await failure(resolveOverBackChannel(graph, {}, ctx, { maxInvalidAnswerRetries: 1 }));
     expect(error).toBeInstanceOf(ResolverError);
-    expect(error.message).toContain("does not match the requested schema (fields: user)");
+    expect(error.message).toBe(
+      "The answer to resolver 'login' still does not match the requested schema after 2 attempts (fields: user).",
+    );
+    expect(sent).toHaveLength(2);
+    const { ctx: once } = legacyContext(() => accept({ user: 42 }));
+    const first = await failure(resolveOverBackChannel(graph, {}, once, { maxInvalidAnswerRetries: 0 }));
+    expect(first.message).toBe(
+      "The answer to resolver 'login' does not match the requested schema (fields: user).",
+    );
   });
 
   it("rejects with the client's error and cancels the other questions of the round", async () => {

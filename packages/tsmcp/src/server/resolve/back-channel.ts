@@ -7,6 +7,7 @@
  * walk, where dependent questions come up. Nothing is sealed and no `InputRequiredResult` is ever
  * answered. Spec (2025-11-25): client/elicitation, client/sampling, client/roots.
  */
+import type { ElicitRequest, InputRequest } from "../../protocol/schema/input.js";
 import { noBackChannel } from "../back-channel.js";
 import { environmentOf, type RequestContext } from "../context.js";
 import { readAnswer } from "./answers.js";
@@ -16,6 +17,7 @@ import type { ResolverGraph } from "./graph.js";
 import type { ResolveOutcome } from "./input-required.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
+import { DEFAULT_MAX_INVALID_ANSWER_RETRIES, reaskOrFail } from "./reask.js";
 import { type AskResult, type QuestionAsker, walkResolvers } from "./walk.js";
 
 /** The server -> client method that carries each kind of question. */
@@ -56,11 +58,16 @@ class BackChannelAsker implements QuestionAsker {
   }
 }
 
-/** Sends `question` to the client over the request's back-channel; resolves with its raw answer. */
-async function send(question: Question, ctx: RequestContext, signal: AbortSignal): Promise<unknown> {
+/** Sends `request` (`question`'s, or its re-ask) over the request's back-channel; resolves with the raw answer. */
+async function send(
+  question: Question,
+  request: InputRequest,
+  ctx: RequestContext,
+  signal: AbortSignal,
+): Promise<unknown> {
   switch (question.kind) {
     case "elicit":
-      return await ctx.elicit(question.request.params, { signal });
+      return await ctx.elicit((request as ElicitRequest).params, { signal });
     case "sample":
       return await ctx.createMessage(question.request.params, { signal });
     case "listRoots":
@@ -69,14 +76,38 @@ async function send(question: Question, ctx: RequestContext, signal: AbortSignal
 }
 
 /**
- * Sends one round's questions together and resolves with their answers, in order. The first
- * failure cancels the others (the client is told) and rejects with that failure.
+ * Asks one question until its answer is usable: an off-schema answer is asked again, the
+ * validation note appended, at most `maxRetries` times.
  */
-async function sendAll(questions: readonly Question[], ctx: RequestContext): Promise<unknown[]> {
+async function askUntilUsable(
+  name: string,
+  question: Question,
+  ctx: RequestContext,
+  signal: AbortSignal,
+  maxRetries: number,
+): Promise<ResolverOutcome<unknown>> {
+  let request: InputRequest = question.request;
+  for (let retries = 0; ; retries++) {
+    const reading = await readAnswer(name, question, await send(question, request, ctx, signal));
+    if (reading.ok) return reading.outcome;
+    request = reaskOrFail(name, question, reading, retries, maxRetries);
+  }
+}
+
+/**
+ * Asks one round's questions together and resolves with their outcomes, in order. The first
+ * failure (the client's error, or an answer that stays unusable) cancels the others (the client
+ * is told) and rejects with that failure.
+ */
+async function askAll(
+  questions: readonly (readonly [string, Question])[],
+  ctx: RequestContext,
+  maxRetries: number,
+): Promise<ResolverOutcome<unknown>[]> {
   const batch = new AbortController();
   return await Promise.all(
-    questions.map((question) =>
-      send(question, ctx, batch.signal).catch((error: unknown) => {
+    questions.map(([name, question]) =>
+      askUntilUsable(name, question, ctx, batch.signal, maxRetries).catch((error: unknown) => {
         batch.abort(error);
         throw error;
       }),
@@ -84,14 +115,26 @@ async function sendAll(questions: readonly Question[], ctx: RequestContext): Pro
   );
 }
 
+/** Options of {@link resolveOverBackChannel}. */
+export interface BackChannelOptions {
+  /**
+   * How many times an off-schema answer to one question is asked again before the call fails.
+   * Default {@link DEFAULT_MAX_INVALID_ANSWER_RETRIES}.
+   */
+  readonly maxInvalidAnswerRetries?: number;
+}
+
 /**
  * Runs every round of a resolver tool in-process over the back-channel of `ctx`'s session and
  * resolves with the values for its handler. Resolver functions run again each round (each at most
  * once per round); each question is sent once per call, those of one round concurrently. At most as
  * many rounds run as the graph has resolvers: a question that still changes after that (one that is
- * not a deterministic function of the arguments and earlier answers) fails the call.
+ * not a deterministic function of the arguments and earlier answers) fails the call. An accepted
+ * answer whose content does not match its form is asked again at once, its message followed by the
+ * validation note, up to `maxInvalidAnswerRetries` times per question.
  *
- * @throws ResolverError for an unusable answer (of the wrong kind, or not matching the schema), a
+ * @throws ResolverError for an unusable answer (of the wrong kind, or not matching the schema once
+ *   the re-asks are spent), a
  *   declined or cancelled question with a plain consumer, or a question that keeps changing;
  *   McpError -32021 (before the round's questions are sent) when one needs a capability the client
  *   did not declare; whatever the back-channel throws (the client's error, a timeout, the request's
@@ -101,7 +144,9 @@ export async function resolveOverBackChannel(
   graph: ResolverGraph,
   args: unknown,
   ctx: RequestContext,
+  options: BackChannelOptions = {},
 ): Promise<Extract<ResolveOutcome, { status: "resolved" }>> {
+  const maxRetries = options.maxInvalidAnswerRetries ?? DEFAULT_MAX_INVALID_ANSWER_RETRIES;
   const answered = new Map<string, Answered>();
   for (let round = 0; ; round++) {
     const asker = new BackChannelAsker(answered, ctx);
@@ -112,17 +157,12 @@ export async function resolveOverBackChannel(
       const [name] = questions[0] as [string, Question];
       throw new ResolverError(
         name,
-        `Resolver '${name}' asked a different question every round; a question must be a deterministic function of the arguments and earlier answers`,
+        `Resolver '${name}' asked a different question every round; a question must be a deterministic function of the arguments and earlier answers.`,
       );
     }
-    const responses = await sendAll(
-      questions.map(([, question]) => question),
-      ctx,
-    );
+    const outcomes = await askAll(questions, ctx, maxRetries);
     for (const [index, [name, question]] of questions.entries()) {
-      const reading = await readAnswer(name, question, responses[index]);
-      if (!reading.ok) throw new ResolverError(name, reading.reason);
-      answered.set(name, { digest: question.digest, outcome: reading.outcome });
+      answered.set(name, { digest: question.digest, outcome: outcomes[index] as ResolverOutcome<unknown> });
     }
   }
 }

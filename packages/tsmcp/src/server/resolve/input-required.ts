@@ -36,13 +36,14 @@ export function toInputRequiredResult(
 
 /**
  * The resolve step of a tool whose resolvers are `graph`: each call runs one round over the
- * context's `inputResponses` and plaintext `requestState`.
+ * context's `inputResponses` and plaintext `requestState` (options as `resolveRound`'s input:
+ * where discarded answers are noted, how many times an off-schema answer is asked again).
  *
  * @returns a function that throws as `resolveRound` does.
  */
 export function resolveStep(
   graph: ResolverGraph,
-  options: { readonly logger?: Logger } = {},
+  options: { readonly logger?: Logger; readonly maxInvalidAnswerRetries?: number } = {},
 ): (args: unknown, ctx: RoundContext) => Promise<ResolveOutcome> {
   return async (args, ctx) => {
     const round = await resolveRound(graph, {
@@ -51,6 +52,9 @@ export function resolveStep(
       inputResponses: ctx.inputResponses,
       requestState: ctx.requestState,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.maxInvalidAnswerRetries === undefined
+        ? {}
+        : { maxInvalidAnswerRetries: options.maxInvalidAnswerRetries }),
     });
     return round.status === "resolved"
       ? round

@@ -14,15 +14,3 @@ export type ResolverOutcome<T> = Extract<
   ElicitationAnswer<T>,
   { status: "accepted" | "declined" | "cancelled" }
 >;
-
-/** The elicitation action an outcome stands for, as the wire names it (`accept`, `decline`, `cancel`). */
-export function actionOf(outcome: ResolverOutcome<unknown>): "accept" | "decline" | "cancel" {
-  switch (outcome.status) {
-    case "accepted":
-      return "accept";
-    case "declined":
-      return "decline";
-    case "cancelled":
-      return "cancel";
-  }
-}

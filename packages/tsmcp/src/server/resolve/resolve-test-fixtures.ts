@@ -46,6 +46,9 @@ export function round(
     inputResponses: input.inputResponses,
     requestState: input.requestState,
     ...(input.logger === undefined ? {} : { logger: input.logger }),
+    ...(input.maxInvalidAnswerRetries === undefined
+      ? {}
+      : { maxInvalidAnswerRetries: input.maxInvalidAnswerRetries }),
   });
 }
 

@@ -166,14 +166,14 @@ describe("how a call fails", () => {
     return failure(round(graph, { inputResponses: responses(first), requestState: first.requestState }));
   }
 
-  it("fails a plain consumer of a declined or cancelled question, naming the parameter and the action", async () => {
+  it("fails a plain consumer of a declined or cancelled question with a sentence naming the question", async () => {
     for (const [action, word] of [
-      ["decline", "decline"],
-      ["cancel", "cancel"],
+      ["decline", "declined"],
+      ["cancel", "cancelled"],
     ] as const) {
       const error = await answered(() => ({ login: { action } }));
       expect(error).toBeInstanceOf(ResolverError);
-      expect(error.message).toBe(`Resolver for parameter 'login' could not resolve: elicitation was ${word}`);
+      expect(error.message).toBe(`The user ${word} the question for 'login'.`);
     }
   });
 
@@ -185,10 +185,10 @@ describe("how a call fails", () => {
     const error = await failure(
       round(graph, { inputResponses: { first: { action: "decline" } }, requestState: asked.requestState }),
     );
-    expect(error.message).toBe("Resolver for parameter 'first' could not resolve: elicitation was decline");
+    expect(error.message).toBe("The user declined the question for 'first'.");
   });
 
-  it("names the consumer's name for the value, a needs key as much as a resolve key", async () => {
+  it("names the consumer's name for the value, a needs key as much as a resolve key, and the resolver when it differs", async () => {
     const confirm = resolver("confirm", () => elicit("Sure?", Ok));
     const act = resolver("act", { needs: { approval: confirm } }, () => "done");
     const graph = compileResolverGraph({ act }, "t");
@@ -196,33 +196,62 @@ describe("how a call fails", () => {
     const error = await failure(
       round(graph, { inputResponses: { confirm: { action: "cancel" } }, requestState: asked.requestState }),
     );
-    expect(error.message).toBe("Resolver for parameter 'approval' could not resolve: elicitation was cancel");
+    expect(error.message).toBe("The user cancelled the question for 'approval' (resolver 'confirm').");
   });
 
   it("fails on accept without content: an error, not a cancel", async () => {
     const error = await answered(() => ({ login: { action: "accept" } }));
-    expect(error.message).toBe("Resolver 'login' received an accepted elicitation with no content");
+    expect(error.message).toBe("The client accepted the question of resolver 'login' but sent no content.");
   });
 
-  it("fails on content that does not match the schema, leaking no validator detail", async () => {
-    const error = await answered(() => ({ login: accept({ user: 42 }) }));
+  it("asks an off-schema answer again, the validation note in the message and the count in the state, then fails naming the fields only", async () => {
+    const { graph } = loginThenConfirm();
+    const first = pending(await round(graph));
+    const off = { login: accept({ user: 42 }) };
+    const again = pending(await round(graph, { inputResponses: off, requestState: first.requestState }));
+    expect(again.inputRequests.login?.params).toMatchObject({
+      message: expect.stringMatching(
+        /^Who are you\?\n\nYour previous answer was not accepted \(user: .+\)\. Please answer again\.$/,
+      ),
+    });
+    expect(decodeResolverState(again.requestState).invalid).toEqual(new Map([["login", 1]]));
+    const unanswered = pending(await round(graph, { requestState: again.requestState }));
+    expect(decodeResolverState(unanswered.requestState).invalid).toEqual(new Map([["login", 1]]));
+    const error = await failure(
+      round(graph, { inputResponses: off, requestState: again.requestState, maxInvalidAnswerRetries: 1 }),
+    );
     expect(error).toBeInstanceOf(ResolverError);
     expect(error.message).toBe(
-      "Resolver 'login' received an accepted elicitation whose content does not match the requested schema (fields: user)",
+      "The answer to resolver 'login' still does not match the requested schema after 2 attempts (fields: user).",
     );
     expect(error.message).not.toMatch(/expected|received number|invalid_type/i);
   });
 
+  it("fails at the first off-schema answer with maxInvalidAnswerRetries 0", async () => {
+    const { graph } = loginThenConfirm();
+    const first = pending(await round(graph));
+    const error = await failure(
+      round(graph, {
+        inputResponses: { login: accept({ user: 42 }) },
+        requestState: first.requestState,
+        maxInvalidAnswerRetries: 0,
+      }),
+    );
+    expect(error.message).toBe(
+      "The answer to resolver 'login' does not match the requested schema (fields: user).",
+    );
+  });
+
   it("fails on a response of the wrong kind", async () => {
     const error = await answered(() => ({ login: completion }));
-    expect(error.message).toBe("Resolver 'login' received a non-elicitation response");
+    expect(error.message).toBe("The client's answer to resolver 'login' is not an elicitation result.");
     const summary = resolver("summary", () => sample({ messages, maxTokens: 5 }));
     const graph = compileResolverGraph({ summary }, "t");
     const asked = pending(await round(graph));
     const wrong = await failure(
       round(graph, { inputResponses: { summary: accept({ ok: true }) }, requestState: asked.requestState }),
     );
-    expect(wrong.message).toBe("Resolver 'summary' received a response of the wrong kind");
+    expect(wrong.message).toBe("The client's answer to resolver 'summary' is not a sampling result.");
   });
 
   it("passes a resolver function's error through", async () => {

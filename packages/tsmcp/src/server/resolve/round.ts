@@ -11,9 +11,9 @@ import type { RequestContext } from "../context.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { readAnswer, responseOf } from "./answers.js";
 import { requireCapability } from "./capabilities.js";
-import { ResolverError } from "./errors.js";
 import type { ResolverGraph } from "./graph.js";
 import type { Question } from "./question.js";
+import { DEFAULT_MAX_INVALID_ANSWER_RETRIES, reaskOrFail } from "./reask.js";
 import {
   decodeResolverState,
   encodeResolverState,
@@ -34,6 +34,11 @@ export interface ResolveRoundInput {
   readonly requestState: string | undefined;
   /** Where discarded answers are noted (at info level). Default: nowhere. */
   readonly logger?: Logger;
+  /**
+   * How many times an off-schema answer to one question is asked again before the call fails.
+   * Default {@link DEFAULT_MAX_INVALID_ANSWER_RETRIES}.
+   */
+  readonly maxInvalidAnswerRetries?: number;
 }
 
 /** What one round came to. */
@@ -55,7 +60,9 @@ class RoundAsker implements QuestionAsker {
   readonly pending = new Map<string, InputRequest>();
   readonly asked = new Map<string, string>();
   readonly recorded = new Map<string, RecordedOutcome>();
+  readonly invalid = new Map<string, number>();
   readonly #state: ResolverState;
+  readonly #maxRetries: number;
   readonly #responses: InputResponses | undefined;
   readonly #ctx: RequestContext;
   readonly #logger: Logger;
@@ -65,6 +72,7 @@ class RoundAsker implements QuestionAsker {
     this.#responses = input.inputResponses;
     this.#ctx = input.ctx;
     this.#logger = input.logger ?? silentLogger;
+    this.#maxRetries = input.maxInvalidAnswerRetries ?? DEFAULT_MAX_INVALID_ANSWER_RETRIES;
   }
 
   async ask(name: string, question: Question): Promise<AskResult> {
@@ -78,20 +86,34 @@ class RoundAsker implements QuestionAsker {
       }
     }
     const responses = this.#responses;
+    const wasPending = this.#state.asked.get(name) === question.digest;
+    const retries = wasPending ? (this.#state.invalid?.get(name) ?? 0) : 0;
+    let request: InputRequest = question.request;
     if (responses !== undefined && Object.hasOwn(responses, name)) {
-      if (this.#state.asked.get(name) === question.digest) {
+      if (wasPending) {
         const reading = await readAnswer(name, question, responses[name]);
-        if (!reading.ok) throw new ResolverError(name, reading.reason);
-        this.recorded.set(name, { ...reading.record, q: question.digest });
-        return { status: "answered", outcome: reading.outcome };
+        if (reading.ok) {
+          this.recorded.set(name, { ...reading.record, q: question.digest });
+          return { status: "answered", outcome: reading.outcome };
+        }
+        // Off-schema content is asked again (a bounded number of times); anything else fails the call.
+        request = reaskOrFail(name, question, reading, retries, this.#maxRetries);
+        this.invalid.set(name, retries + 1);
+        return this.#pend(name, question, request);
       }
       this.#logger.info(
         `Discarding the answer for resolver '${name}': that question was not pending in the previous round (it changed, or the requestState was not echoed)`,
         { resolver: name },
       );
     }
+    if (retries > 0) this.invalid.set(name, retries);
+    return this.#pend(name, question, request);
+  }
+
+  /** Leaves `question` pending (after the capability gate), asked as `request`. */
+  #pend(name: string, question: Question, request: InputRequest): AskResult {
     requireCapability(name, question, this.#ctx.clientCapabilities);
-    this.pending.set(name, question.request);
+    this.pending.set(name, request);
     this.asked.set(name, question.digest);
     return { status: "pending" };
   }
@@ -100,11 +122,13 @@ class RoundAsker implements QuestionAsker {
 /**
  * Runs one round of a resolver tool. Resolver functions run again (each at most once); answered
  * questions are not asked again; independent questions are asked together; the handler may run
- * only when the result is `resolved`. Unknown response keys and recorded outcomes no resolver
+ * only when the result is `resolved`. A fresh accepted answer whose content does not match its form
+ * leaves the question pending again, its message followed by the validation note, up to
+ * `maxInvalidAnswerRetries` times per question (the count rides the state). Unknown response keys and recorded outcomes no resolver
  * consults this round are ignored and not carried forward.
  *
  * @throws ResolverError for an unusable fresh answer (malformed, of the wrong kind, or not matching
- *   the schema) or a declined / cancelled question with a plain consumer; McpError -32021 when a
+ *   the schema once the re-asks are spent) or a declined / cancelled question with a plain consumer; McpError -32021 when a
  *   question needs a capability the client did not declare; whatever a resolver function throws.
  */
 export async function resolveRound(graph: ResolverGraph, input: ResolveRoundInput): Promise<RoundResult> {
@@ -114,6 +138,10 @@ export async function resolveRound(graph: ResolverGraph, input: ResolveRoundInpu
   return {
     status: "input_required",
     inputRequests: Object.fromEntries(asker.pending) as InputRequests,
-    requestState: encodeResolverState({ outcomes: asker.recorded, asked: asker.asked }),
+    requestState: encodeResolverState({
+      outcomes: asker.recorded,
+      asked: asker.asked,
+      invalid: asker.invalid,
+    }),
   };
 }

@@ -29,6 +29,19 @@ describe("the resolver state", () => {
     expect(decodeResolverState(text)).toEqual({ outcomes, asked });
   });
 
+  it("round-trips the re-ask counts of off-schema answers, writing them only when there are some", () => {
+    const asked = new Map([["login", "q1"]]);
+    const invalid = new Map([["login", 2]]);
+    const text = encodeResolverState({ outcomes: new Map(), asked, invalid });
+    expect(text).toBe('{"v":1,"outcomes":{},"asked":{"login":"q1"},"invalid":{"login":2}}');
+    expect(decodeResolverState(text)).toEqual({ outcomes: new Map(), asked, invalid });
+    expect(encodeResolverState({ outcomes: new Map(), asked, invalid: new Map() })).not.toContain("invalid");
+    const odd = decodeResolverState(
+      '{"v":1,"outcomes":{},"asked":{},"invalid":{"a":0,"b":-1,"c":1.5,"d":"2","e":3}}',
+    );
+    expect(odd.invalid).toEqual(new Map([["e", 3]]));
+  });
+
   it("reads garbage, another version or a wrong shape as no progress", () => {
     for (const text of [
       undefined,

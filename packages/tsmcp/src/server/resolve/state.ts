@@ -2,7 +2,9 @@
  * The resolver state: what a call remembers between rounds, as the plaintext `requestState` that
  * `MCPServer` seals before it leaves the server. It records each answered question's outcome (the
  * client's raw answer, or decline / cancel) with the digest of the exact question it answered, and
- * the digests of the questions pending in the previous round. Anything that does not decode —
+ * the digests of the questions pending in the previous round, and for a question asked again after
+ * an off-schema answer, how many times it was asked again (sealed with the rest, so a client cannot
+ * reset the count). Anything that does not decode —
  * garbage, another version, a wrong shape — reads as "no progress", never as an error.
  */
 import { isPlainObject } from "../schema/json.js";
@@ -21,6 +23,11 @@ export interface ResolverState {
   readonly outcomes: ReadonlyMap<string, RecordedOutcome>;
   /** The digests of the questions pending in the previous round, by resolver name. */
   readonly asked: ReadonlyMap<string, string>;
+  /**
+   * How many times each pending question was asked again after an off-schema answer, by resolver
+   * name (absent: never). Written only when not empty.
+   */
+  readonly invalid?: ReadonlyMap<string, number>;
 }
 
 /** No progress: nothing recorded, nothing asked. */
@@ -44,9 +51,10 @@ function decodeOutcome(entry: unknown): RecordedOutcome | undefined {
 
 /**
  * Reads the plaintext `requestState` of a resolver tool: `{"v":1,"outcomes":{name:{action,data?,q}},
- * "asked":{name:digest}}`. Never throws: `undefined`, malformed JSON, another version or a wrong
+ * "asked":{name:digest},"invalid":{name:count}}` (`invalid` optional). Never throws: `undefined`, malformed JSON, another version or a wrong
  * shape give {@link EMPTY_RESOLVER_STATE}; a single malformed entry (e.g. without its digest `q`) is
- * dropped, so its question is asked again.
+ * dropped, so its question is asked again; an `invalid` count that is not a positive integer is
+ * dropped.
  */
 export function decodeResolverState(text: string | undefined): ResolverState {
   if (text === undefined) return EMPTY_RESOLVER_STATE;
@@ -73,7 +81,13 @@ export function decodeResolverState(text: string | undefined): ResolverState {
   for (const [name, digest] of Object.entries(parsed.asked)) {
     if (typeof digest === "string" && digest !== "") asked.set(name, digest);
   }
-  return { outcomes, asked };
+  const invalid = new Map<string, number>();
+  if (isPlainObject(parsed.invalid)) {
+    for (const [name, count] of Object.entries(parsed.invalid)) {
+      if (Number.isSafeInteger(count) && (count as number) > 0) invalid.set(name, count as number);
+    }
+  }
+  return invalid.size === 0 ? { outcomes, asked } : { outcomes, asked, invalid };
 }
 
 /**
@@ -81,9 +95,11 @@ export function decodeResolverState(text: string | undefined): ResolverState {
  * surrogates in recorded answers are escaped (`\udXXX`) and read back intact.
  */
 export function encodeResolverState(state: ResolverState): string {
+  const invalid = state.invalid === undefined || state.invalid.size === 0 ? undefined : state.invalid;
   return JSON.stringify({
     v: RESOLVER_STATE_VERSION,
     outcomes: Object.fromEntries(state.outcomes),
     asked: Object.fromEntries(state.asked),
+    ...(invalid === undefined ? {} : { invalid: Object.fromEntries(invalid) }),
   });
 }

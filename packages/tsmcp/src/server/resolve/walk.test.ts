@@ -58,7 +58,7 @@ describe("a walk", () => {
     expect(walked).toEqual({ status: "resolved", values: { confirm: { status: "declined" } } });
     await expect(
       walkResolvers(compileResolverGraph({ confirm }, "t"), { args: {}, ctx: contextWith(), asker }),
-    ).rejects.toThrow("Resolver for parameter 'confirm' could not resolve: elicitation was decline");
+    ).rejects.toThrow("The user declined the question for 'confirm'.");
   });
 
   it("does not run a resolver whose dependency is pending, but visits its independent siblings", async () => {

@@ -8,7 +8,7 @@
 import type { RequestContext } from "../context.js";
 import { ResolverError } from "./errors.js";
 import type { GraphEdge, GraphNode, ResolverGraph } from "./graph.js";
-import { actionOf, type ResolverOutcome } from "./outcome.js";
+import type { ResolverOutcome } from "./outcome.js";
 import { isQuestion, type Question } from "./question.js";
 
 /** What asking one question came to: an outcome now, or an answer still to come. */
@@ -52,15 +52,17 @@ const PENDING = Object.freeze({ status: "pending" as const });
 
 /**
  * The value an edge's consumer receives, or a `ResolverError` for a plain consumer of a declined or
- * cancelled question. Its text names the wire action as the client sent it
- * (`elicitation was decline` / `cancel`).
+ * cancelled question, whose text is one sentence naming the consumer's name for the value and, when
+ * it differs, the resolver: `The user declined the question for 'when'.`,
+ * `The user cancelled the question for 'approval' (resolver 'confirm').`
  */
 function valueFor(edge: GraphEdge, outcome: ResolverOutcome<unknown>): unknown {
   if (edge.wantsOutcome) return outcome;
   if (outcome.status === "accepted") return outcome.content;
+  const resolverName = edge.name === edge.node.name ? "" : ` (resolver '${edge.node.name}')`;
   throw new ResolverError(
     edge.node.name,
-    `Resolver for parameter '${edge.name}' could not resolve: elicitation was ${actionOf(outcome)}`,
+    `The user ${outcome.status} the question for '${edge.name}'${resolverName}.`,
   );
 }
 

@@ -8,6 +8,7 @@
 import { internalError, invalidParams, type McpError } from "../../protocol/errors.js";
 import type { Params } from "../../protocol/jsonrpc.js";
 import { INPUT_REQUIRED_METHODS, isInputRequired } from "../../protocol/methods.js";
+import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
 import type { RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
@@ -15,7 +16,7 @@ import { type RequestBinding, requestBinding } from "./claims.js";
 import { describeType } from "./describe-type.js";
 import { InvalidRequestState, invalidRequestStateError } from "./errors.js";
 import { RequestStateSecurity } from "./policy.js";
-import { openRequestState, sealRequestState } from "./sealing.js";
+import { openRequestStateClaims, sealRequestState } from "./sealing.js";
 
 /** Options of {@link requestStateBoundary}. */
 export interface RequestStateBoundaryOptions {
@@ -24,6 +25,15 @@ export interface RequestStateBoundaryOptions {
    * tokens deliberately (any server sharing the keys would then accept them). Required.
    */
   defaultAudience: string | null;
+  /**
+   * Which requests' states are single-use: for these, every sealed state carries a unique id, and an
+   * inbound state is accepted only the first time (its id recorded in `replayCache` until the state
+   * expires); a replay is refused like any other invalid state (log reason `replayed`). Default:
+   * none. Requires `replayCache`.
+   */
+  singleUse?: (binding: RequestBinding) => boolean;
+  /** Where single-use state ids are recorded. Required with `singleUse`. */
+  replayCache?: ReplayCache;
 }
 
 type PrincipalOutcome = { principal: string | undefined } | { failure: InvalidRequestState };
@@ -81,6 +91,36 @@ function said(fields: { reason: string; detail?: string }): string {
   return fields.detail === undefined ? fields.reason : `${fields.reason} (${fields.detail})`;
 }
 
+/** Records the first use of a single-use state. @throws InvalidRequestState when it is not the first. */
+async function consume(
+  cache: ReplayCache,
+  opened: { readonly stateId: string | undefined; readonly expiresAtMs: number },
+): Promise<void> {
+  if (opened.stateId === undefined) {
+    throw new InvalidRequestState("malformed", { detail: "a single-use state without a state id" });
+  }
+  let first: unknown;
+  try {
+    first = await cache.markUsed(opened.stateId, opened.expiresAtMs);
+  } catch (error) {
+    throw new InvalidRequestState("replay cache error", { cause: error });
+  }
+  if (first !== true) throw new InvalidRequestState("replayed");
+}
+
+function checkSingleUse(options: RequestStateBoundaryOptions): void {
+  const { singleUse, replayCache } = options;
+  if (singleUse !== undefined && typeof singleUse !== "function") {
+    throw new TypeError("requestStateBoundary: options.singleUse must be a function");
+  }
+  if (replayCache !== undefined && !isReplayCache(replayCache)) {
+    throw new TypeError("requestStateBoundary: options.replayCache must be a ReplayCache (with markUsed)");
+  }
+  if (singleUse !== undefined && replayCache === undefined) {
+    throw new TypeError("requestStateBoundary: options.singleUse needs options.replayCache");
+  }
+}
+
 /**
  * The middleware that seals `requestState`. One line opts a low-level server in:
  *
@@ -103,14 +143,21 @@ function said(fields: { reason: string; detail?: string }): string {
  * except arguments that cannot be serialised into the binding (a client's, nested past the
  * stack): a warning, and -32602.
  *
+ * With `options.singleUse`, the states of the requests it selects are single-use: each is sealed
+ * with a unique id, and inbound, once every claim matched, the id is marked in
+ * `options.replayCache` before the chain runs; a state already marked is refused (`replayed`), as is
+ * one the cache cannot record (`replay cache error`, logged as an error: fail closed). So the round a
+ * state carries runs at most once, even when the same retry arrives twice at once.
+ *
  * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
  * (so `ctx.auth` is set) and before middleware that should see plaintext.
  *
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow) (integrity-protect and verify
  * `requestState`; bind principal, expiry and the originating request), §Error Handling.
  *
- * @throws TypeError when `policy` is not a `RequestStateSecurity` or `options.defaultAudience` is
- *   missing or neither a string nor `null`.
+ * @throws TypeError when `policy` is not a `RequestStateSecurity`, `options.defaultAudience` is
+ *   missing or neither a string nor `null`, `options.singleUse` is not a function or comes without
+ *   `options.replayCache`, or `options.replayCache` has no `markUsed`.
  */
 export function requestStateBoundary(
   policy: RequestStateSecurity,
@@ -128,10 +175,14 @@ export function requestStateBoundary(
   if (defaultAudience !== null && typeof defaultAudience !== "string") {
     throw new TypeError("requestStateBoundary: options.defaultAudience must be a string or null");
   }
+  checkSingleUse(options);
+  const { singleUse, replayCache } = options;
   const audience = policy.audience ?? defaultAudience;
   const reject = (logger: Logger, method: string, error: unknown): McpError => {
     const fields = failureFields(method, error);
-    logger.warn(`requestState rejected on ${method}: ${said(fields)}`, fields);
+    const line = `requestState rejected on ${method}: ${said(fields)}`;
+    if (fields.reason === "replay cache error") logger.error(line, fields);
+    else logger.warn(line, fields);
     return invalidRequestStateError();
   };
 
@@ -152,8 +203,9 @@ export function requestStateBoundary(
           throw new InvalidRequestState("malformed", { detail: "non-string requestState" });
         }
         binding = bindingOf(method, params);
-        const state = openRequestState(policy, inbound, { binding, audience, principal });
-        forwarded = { ...request, params: { ...params, requestState: state } };
+        const opened = openRequestStateClaims(policy, inbound, { binding, audience, principal });
+        if (singleUse?.(binding) === true) await consume(replayCache as ReplayCache, opened);
+        forwarded = { ...request, params: { ...params, requestState: opened.state } };
       } catch (error) {
         throw reject(logger, method, error);
       }
@@ -175,7 +227,12 @@ export function requestStateBoundary(
     }
     let sealed: string;
     try {
-      sealed = sealRequestState(policy, result.requestState, { binding, audience, principal });
+      sealed = sealRequestState(policy, result.requestState, {
+        binding,
+        audience,
+        principal,
+        singleUse: singleUse?.(binding) === true,
+      });
     } catch (error) {
       const fields = failureFields(method, error);
       logger.error(`refusing to seal requestState on ${method}: ${said(fields)}`, fields);

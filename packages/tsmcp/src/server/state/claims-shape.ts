@@ -28,4 +28,9 @@ export interface RequestStateClaims {
   readonly audience: string | null;
   /** The salted principal claim, or `undefined` when the state is not principal-bound. */
   readonly principalClaim: string | undefined;
+  /**
+   * The state's unique id (random, URL-safe), minted for a single-use target to key the replay
+   * cache; absent otherwise.
+   */
+  readonly stateId?: string | undefined;
 }

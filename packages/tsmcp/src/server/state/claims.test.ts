@@ -5,6 +5,7 @@ import {
   canonicalJson,
   checkClaims,
   encodeClaims,
+  openClaims,
   REQUEST_STATE_ENVELOPE_VERSION,
   REQUEST_STATE_FUTURE_SKEW_MS,
   type RequestBinding,
@@ -371,5 +372,32 @@ describe("the request binding", () => {
   it("uses an empty target when the name or URI is missing", () => {
     expect(requestBinding("prompts/get", {}).target).toBe("");
     expect(requestBinding("resources/read", {}).target).toBe("");
+  });
+});
+
+describe("the state id of a single-use state", () => {
+  it("rides the envelope after the principal claim under flag 8, and opens with the expiry", () => {
+    const bound = claims({ principalClaim: principalClaim("alice"), stateId: "id-0123456789abcdefghij" });
+    const payload = encodeClaims(bound);
+    expect(payload[1]).toBe(1 | 2 | 8);
+    expect(openClaims(payload, { ...expectation, principal: () => "alice" })).toEqual({
+      state: "round-1",
+      stateId: "id-0123456789abcdefghij",
+      expiresAtMs: T0_MS + 600_000,
+    });
+    expect(checkClaims(payload, { ...expectation, principal: () => "alice" })).toBe("round-1");
+  });
+
+  it("is absent, and the envelope unchanged, when none was minted", () => {
+    const payload = encodeClaims(claims());
+    expect(payload[1]).toBe(1);
+    expect(openClaims(payload, expectation).stateId).toBeUndefined();
+  });
+
+  it("makes an envelope whose id field runs past the end malformed", () => {
+    const payload = encodeClaims(claims({ stateId: "abc" }));
+    expect(
+      reasonOf(() => openClaims(payload.subarray(0, payload.length - "round-1".length - 1), expectation)),
+    ).toBe("malformed");
   });
 });

@@ -16,6 +16,7 @@ import {
   DIGEST_FIELD,
   METHOD_FIELD,
   REQUEST_STATE_ENVELOPE_VERSION,
+  type ReadEnvelope,
   readEnvelope,
   TARGET_FIELD,
 } from "./envelope.js";
@@ -106,6 +107,32 @@ export function requestBinding(method: string, params: Params): RequestBinding {
   return { method, target: targetOf(params.name), argumentsDigest: argumentsDigest(params.arguments) };
 }
 
+/** What an opened envelope yields once every claim matched. */
+export interface OpenedClaims {
+  /** The handler's plaintext state. */
+  readonly state: string;
+  /** The state's unique id, when it was minted for a single-use target. */
+  readonly stateId: string | undefined;
+  /** The state's expiry (`exp`), milliseconds since the epoch. */
+  readonly expiresAtMs: number;
+}
+
+/**
+ * {@link checkClaims}, returning the state's id and expiry beside the plaintext state.
+ *
+ * @throws InvalidRequestState as {@link checkClaims}.
+ */
+export function openClaims(payload: Uint8Array, expected: ClaimsExpectation): OpenedClaims {
+  const envelope = readEnvelope(payload);
+  checkEnvelope(envelope, expected);
+  const idField = envelope.stateIdField;
+  return {
+    state: envelope.state,
+    stateId: idField < 0 ? undefined : envelope.fieldLatin1(idField),
+    expiresAtMs: envelope.expiresAtMs,
+  };
+}
+
 /**
  * Reads an opened envelope and checks it against the retry, in this order, returning the plaintext
  * state. A missing audience matches only `null`.
@@ -119,6 +146,11 @@ export function requestBinding(method: string, params: Params): RequestBinding {
  */
 export function checkClaims(payload: Uint8Array, expected: ClaimsExpectation): string {
   const envelope = readEnvelope(payload);
+  checkEnvelope(envelope, expected);
+  return envelope.state;
+}
+
+function checkEnvelope(envelope: ReadEnvelope, expected: ClaimsExpectation): void {
   if (!(envelope.issuedAtMs <= expected.nowMs + REQUEST_STATE_FUTURE_SKEW_MS)) {
     throw new InvalidRequestState("minted in the future");
   }
@@ -149,5 +181,4 @@ export function checkClaims(payload: Uint8Array, expected: ClaimsExpectation): s
   ) {
     throw new InvalidRequestState("principal");
   }
-  return envelope.state;
 }

@@ -9,11 +9,11 @@
  * | bytes    | field                                                                    |
  * | -------- | ------------------------------------------------------------------------ |
  * | 1        | envelope version, {@link REQUEST_STATE_ENVELOPE_VERSION}                 |
- * | 1        | flags: 1 = audience present, 2 = principal claim present, 4 = JSON state |
+ * | 1        | flags: 1 = audience, 2 = principal claim, 4 = JSON state, 8 = state id   |
  * | 8        | `iat`, milliseconds since the epoch, IEEE 754 double                     |
  * | 8        | `exp`, milliseconds since the epoch, IEEE 754 double                     |
  * | 4 + n    | method, then target, then arguments digest: a 32-bit length, the bytes   |
- * | 4 + n    | audience, when flag 1; principal claim, when flag 2 (in this order)      |
+ * | 4 + n    | audience (flag 1), principal claim (flag 2), state id (flag 8), in order |
  * | the rest | the plaintext state, UTF-8                                               |
  *
  * Text fields are UTF-8, a lone surrogate encoded as its own three-byte form (so distinct strings
@@ -30,7 +30,8 @@ export const REQUEST_STATE_ENVELOPE_VERSION = 2;
 const FLAG_AUDIENCE = 1;
 const FLAG_PRINCIPAL = 2;
 const FLAG_JSON_STATE = 4;
-const KNOWN_FLAGS = FLAG_AUDIENCE | FLAG_PRINCIPAL | FLAG_JSON_STATE;
+const FLAG_STATE_ID = 8;
+const KNOWN_FLAGS = FLAG_AUDIENCE | FLAG_PRINCIPAL | FLAG_JSON_STATE | FLAG_STATE_ID;
 const HEADER_BYTES = 18;
 const LENGTH_BYTES = 4;
 
@@ -67,6 +68,10 @@ export function encodeClaims(claims: RequestStateClaims): Uint8Array {
   if (claims.principalClaim !== undefined) {
     flags |= FLAG_PRINCIPAL;
     fields.push(prepared(claims.principalClaim));
+  }
+  if (claims.stateId !== undefined) {
+    flags |= FLAG_STATE_ID;
+    fields.push(prepared(claims.stateId));
   }
   let { state } = claims;
   if (!isWellFormed(state)) {
@@ -133,6 +138,12 @@ export class ReadEnvelope {
     return this.flags & FLAG_AUDIENCE ? 4 : 3;
   }
 
+  /** Index of the state id field, or -1 when the envelope has none. */
+  get stateIdField(): number {
+    if (!(this.flags & FLAG_STATE_ID)) return -1;
+    return this.bounds.length / 2 - 1;
+  }
+
   /** True when field `index` holds exactly the bytes of `text` (see the module comment). */
   fieldEquals(index: number, text: string): boolean {
     const { bounds } = this;
@@ -180,7 +191,8 @@ export function readEnvelope(payload: Uint8Array): ReadEnvelope {
   }
   const flags = bytes[1]!;
   if ((flags & ~KNOWN_FLAGS) !== 0) throw new InvalidRequestState(MALFORMED);
-  const fieldCount = 3 + (flags & FLAG_AUDIENCE ? 1 : 0) + (flags & FLAG_PRINCIPAL ? 1 : 0);
+  const fieldCount =
+    3 + (flags & FLAG_AUDIENCE ? 1 : 0) + (flags & FLAG_PRINCIPAL ? 1 : 0) + (flags & FLAG_STATE_ID ? 1 : 0);
   const bounds: number[] = [];
   let offset = HEADER_BYTES;
   for (let i = 0; i < fieldCount; i++) {

@@ -30,6 +30,8 @@ describe("InvalidRequestState", () => {
         "principal binding error",
         "principal drift",
         "rejected",
+        "replay cache error",
+        "replayed",
         "request binding",
         "seal",
         "unknown key",

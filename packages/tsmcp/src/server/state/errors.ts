@@ -21,6 +21,9 @@ import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../../protocol/loc
  * - `"principal"` / `"principal drift"`: minted for another principal, or bound to one where the
  *   request has none (or the other way round);
  * - `"principal binding error"`: the policy's `bindPrincipal` threw or returned a non-string;
+ * - `"replayed"`: a single-use target's state that was already used once;
+ * - `"replay cache error"`: the replay cache could not record a single-use state's first use
+ *   (full, unreachable), so the state is refused;
  * - `"rejected"`: a custom codec's own refusal (its `detail` says why).
  */
 export type InvalidRequestStateReason =
@@ -35,6 +38,8 @@ export type InvalidRequestStateReason =
   | "principal"
   | "principal drift"
   | "principal binding error"
+  | "replayed"
+  | "replay cache error"
   | "rejected";
 
 /** Every {@link InvalidRequestStateReason}. */
@@ -50,6 +55,8 @@ export const INVALID_REQUEST_STATE_REASONS: ReadonlySet<InvalidRequestStateReaso
   "principal",
   "principal drift",
   "principal binding error",
+  "replayed",
+  "replay cache error",
   "rejected",
 ]);
 

@@ -3,10 +3,18 @@
  * plaintext, stamped with the policy's clock and sealed by its codec; and the reverse, with every
  * claim checked against the retry. Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
-import { type ClaimsExpectation, checkClaims, encodeClaims, type RequestBinding } from "./claims.js";
+import { encodeBase64Url } from "./base64url.js";
+import {
+  type ClaimsExpectation,
+  encodeClaims,
+  type OpenedClaims,
+  openClaims,
+  type RequestBinding,
+} from "./claims.js";
 import { InvalidRequestState } from "./errors.js";
 import type { RequestStateSecurity } from "./policy.js";
 import { principalClaim } from "./principal.js";
+import { pooledRandomBytes } from "./random-pool.js";
 
 /** The request a state is sealed for, or opened by. */
 export interface RequestStateScope {
@@ -16,11 +24,16 @@ export interface RequestStateScope {
   readonly audience: string | null;
   /** The request's principal, or `undefined`; may throw `InvalidRequestState` with its own reason. */
   readonly principal: ClaimsExpectation["principal"];
+  /** Sealing only: mint a unique state id (a single-use target's, to key the replay cache). */
+  readonly singleUse?: boolean;
 }
+
+/** Bytes of randomness in a state id (22 base64url characters). */
+const STATE_ID_BYTES = 16;
 
 /**
  * Seals `state` for `scope`: a fresh envelope (`iat` = now, `exp` = now + `ttlMs`, a fresh
- * principal salt) sealed by the policy's codec.
+ * principal salt, and for `singleUse` a fresh random state id) sealed by the policy's codec.
  *
  * @throws InvalidRequestState (here a log-only reason for refusing to seal) when the principal
  *   cannot be derived, the codec throws (`"codec error"`, the error kept as `cause`) or returns a
@@ -40,6 +53,7 @@ export function sealRequestState(
     state,
     audience: scope.audience,
     principalClaim: principal === undefined ? undefined : principalClaim(principal),
+    ...(scope.singleUse === true ? { stateId: encodeBase64Url(pooledRandomBytes(STATE_ID_BYTES)) } : {}),
   });
   let token: unknown;
   try {
@@ -67,6 +81,19 @@ export function openRequestState(
   token: string,
   scope: RequestStateScope,
 ): string {
+  return openRequestStateClaims(policy, token, scope).state;
+}
+
+/**
+ * {@link openRequestState}, returning the state's id and expiry beside the plaintext.
+ *
+ * @throws InvalidRequestState as {@link openRequestState}.
+ */
+export function openRequestStateClaims(
+  policy: RequestStateSecurity,
+  token: string,
+  scope: RequestStateScope,
+): OpenedClaims {
   let payload: unknown;
   try {
     payload = policy.codec.unseal(token);
@@ -75,7 +102,7 @@ export function openRequestState(
     throw new InvalidRequestState("codec error", { cause: error });
   }
   if (!(payload instanceof Uint8Array)) throw new InvalidRequestState("codec error");
-  return checkClaims(payload, {
+  return openClaims(payload, {
     nowMs: policy.clock.now(),
     binding: scope.binding,
     audience: scope.audience,
