@@ -92,7 +92,7 @@ function scripted(options: GlobalOptions) {
     answers,
     declines: new Set(options.decline),
     sampleReply: options.sampleReply,
-    roots: options.root.map(rootUri),
+    roots: options.root.map((root) => rootUri(root)),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   RequestTimeoutError,
   UnsupportedInputRequestError,
 } from "tsmcp/client";
+import { AuthorizationRefusedError } from "tsmcp/transport";
 import { McpError } from "tsmcp/types";
 import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
 import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
@@ -59,6 +60,7 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
       },
     };
   }
+  if (error instanceof AuthorizationRefusedError) return refusedFailure(error);
   if (error instanceof UnsupportedInputRequestError && error.method === "roots/list") {
     const message = `${error.message}${ROOTS_HINT}`;
     return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
@@ -78,6 +80,31 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
     code: EXIT_FAILURE,
     message: name === "Error" ? text : `${name}: ${text}`,
     error: { code: name, message: text },
+  };
+}
+
+/**
+ * A 401 or 403 the server answered with a challenge: its message names the challenge's `error`
+ * and `error_description`, then what to do; the JSON error carries them as `data`.
+ */
+function refusedFailure(error: AuthorizationRefusedError): Failure {
+  const { challenge, httpStatus: status } = error;
+  let hint = "";
+  if (challenge.error === "invalid_token") {
+    hint = "; the token is stale, rotated or revoked: sign in again (tsmcp login <url>) or pass a valid one";
+  } else if (challenge.error === "insufficient_scope") {
+    hint = `; the token lacks a scope the server needs${challenge.scope === undefined ? "" : ` (${challenge.scope})`}`;
+  }
+  const data = {
+    status,
+    ...(challenge.error === undefined ? {} : { error: challenge.error }),
+    ...(challenge.errorDescription === undefined ? {} : { error_description: challenge.errorDescription }),
+    ...(challenge.scope === undefined ? {} : { scope: challenge.scope }),
+  };
+  return {
+    code: EXIT_FAILURE,
+    message: `${error.message}${hint}`,
+    error: { code: error.name, message: error.message, data },
   };
 }
 
