@@ -28,6 +28,7 @@ import { InvalidHandlerResultError } from "../packages/tsmcp/src/server/shaping.
 import { InvalidRequestState } from "../packages/tsmcp/src/server/state/errors.js";
 import { ReplayCacheFullError } from "../packages/tsmcp/src/state/errors.js";
 import * as stdioStandIn from "../packages/tsmcp/src/stdio/unsupported.js";
+import { AuthorizationRefusedError } from "../packages/tsmcp/src/transport/http/client/refusal.js";
 import { ServerProcessExitedError } from "../packages/tsmcp/src/transport/stdio/client.js";
 import { LineTooLongError } from "../packages/tsmcp/src/transport/stdio/framing.js";
 import { SessionExpiredError, TransportError } from "../packages/tsmcp/src/transport/transport.js";
@@ -115,6 +116,11 @@ const instances: Record<string, Error> = {
   [`${sdk}/server/state/errors.ts:InvalidRequestState`]: new InvalidRequestState("seal"),
   [`${sdk}/transport/transport.ts:TransportError`]: new TransportError("refused", { httpStatus: 502 }),
   [`${sdk}/transport/transport.ts:SessionExpiredError`]: new SessionExpiredError("gone"),
+  [`${sdk}/transport/http/client/refusal.ts:AuthorizationRefusedError`]: new AuthorizationRefusedError(
+    "https://mcp.example.com/mcp",
+    401,
+    { scheme: "bearer", error: "invalid_token" },
+  ),
   [`${sdk}/transport/stdio/client.ts:ServerProcessExitedError`]: new ServerProcessExitedError("exited", {
     exitCode: 1,
     signal: null,

@@ -184,7 +184,7 @@ describe("a server behind bearerAuth, with tokens from a real authorization serv
     const refused = await post(notes.url, call("tools/list"), profileOnly);
     expect(refused.status).toBe(403);
     expect(refused.challenge).toBe(
-      `Bearer error="insufficient_scope", scope="${READ}", resource_metadata="${notes.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")}"`,
+      `Bearer error="insufficient_scope", error_description="The access token lacks a required scope", scope="${READ}", resource_metadata="${notes.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")}"`,
     );
   });
 

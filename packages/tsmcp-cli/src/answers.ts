@@ -28,7 +28,10 @@ export interface ScriptedAnswers {
   readonly declines: ReadonlySet<string>;
   /** The text every sampling request is answered with (`--sample-reply`). */
   readonly sampleReply: string | undefined;
-  /** The roots `roots/list` is answered with (`--root`, default the working directory). */
+  /**
+   * The root URIs `roots/list` is answered with (`--root`); none declares no roots capability, so
+   * a server keeps working where it was told to.
+   */
   readonly roots: readonly string[];
 }
 
@@ -150,7 +153,9 @@ function scriptedAnswer(
  * The client callbacks for a command: each asks `scripted` first, then `asker` (a terminal), and
  * throws {@link UnansweredInputError} when neither answers, also recording it in `unanswered` (a
  * 2025-era server sees only that the callback failed). `report` is told each answer given (round,
- * key, question, answer), for the person to see each round.
+ * key, question, answer), for the person to see each round. Roots are answered only when
+ * `scripted.roots` names some: without them there is no `listRootsCallback`, hence no roots
+ * capability.
  */
 export function answerCallbacks(
   scripted: ScriptedAnswers,
@@ -231,5 +236,6 @@ export function answerCallbacks(
     report(`round ${context.round} · ${context.key}: roots -> ${scripted.roots.join(", ")}`);
     return { roots: scripted.roots.map((uri) => ({ uri })) };
   };
+  if (scripted.roots.length === 0) return { elicitationCallback, samplingCallback };
   return { elicitationCallback, samplingCallback, listRootsCallback };
 }

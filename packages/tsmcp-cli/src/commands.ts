@@ -60,12 +60,31 @@ async function allPages<T>(
 
 const paged = (cursor: string | undefined) => (cursor === undefined ? undefined : { cursor });
 
-/** Lists tools, prompts, resources or resource templates. */
+/** What each listing is called, the capability that offers it, and its result's field. */
+const LISTINGS = {
+  tools: { label: "tools", capability: "tools", field: "tools" },
+  prompts: { label: "prompts", capability: "prompts", field: "prompts" },
+  resources: { label: "resources", capability: "resources", field: "resources" },
+  templates: { label: "resource templates", capability: "resources", field: "resourceTemplates" },
+} as const;
+
+/**
+ * Lists tools, prompts, resources or resource templates. A server whose capabilities (from
+ * `server/discover` or `initialize`) leave out the kind is not asked (it would answer -32601
+ * "Method not found"): the command says it offers none, or prints an empty list with `--json`.
+ * Spec: basic/lifecycle §Capability Negotiation.
+ */
 export async function list(
   client: Client,
   kind: "tools" | "prompts" | "resources" | "templates",
   output: Output,
 ): Promise<number> {
+  const { label, capability, field } = LISTINGS[kind];
+  const offered = client.serverCapabilities;
+  if (offered !== undefined && offered[capability] === undefined) {
+    output.json ? printJson({ [field]: [] }) : print(`this server offers no ${label}`);
+    return EXIT_OK;
+  }
   switch (kind) {
     case "tools": {
       const tools = await allPages<Parameters<typeof renderTools>[0][number]>(

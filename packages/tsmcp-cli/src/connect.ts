@@ -5,7 +5,6 @@
  * Spec: basic/transports §Streamable HTTP, basic/versioning.
  */
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import {
   Client,
   type ClientOptions,
@@ -24,6 +23,7 @@ import {
   type UnansweredInputError,
 } from "./answers.js";
 import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
+import { rootUri } from "./roots.js";
 import { type CliTarget, parseTarget, UsageError } from "./target.js";
 import { safeText } from "./terminal.js";
 
@@ -92,7 +92,7 @@ function scripted(options: GlobalOptions) {
     answers,
     declines: new Set(options.decline),
     sampleReply: options.sampleReply,
-    roots: options.root.length > 0 ? options.root : [pathToFileURL(process.cwd()).href],
+    roots: options.root.map((root) => rootUri(root)),
   };
 }
 

@@ -4,7 +4,13 @@
  * mistake or a question nothing answered).
  */
 import { Command, CommanderError, Option } from "commander";
-import { type Client, InputRequiredRoundsExceededError, RequestTimeoutError } from "tsmcp/client";
+import {
+  type Client,
+  InputRequiredRoundsExceededError,
+  RequestTimeoutError,
+  UnsupportedInputRequestError,
+} from "tsmcp/client";
+import { AuthorizationRefusedError } from "tsmcp/transport";
 import { McpError } from "tsmcp/types";
 import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
 import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
@@ -46,13 +52,18 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
   if (error instanceof McpError) {
     return {
       code: EXIT_FAILURE,
-      message: `error ${error.code}: ${error.message}`,
+      message: `error ${error.code}: ${error.message}${asksForRoots(error) ? ROOTS_HINT : ""}`,
       error: {
         code: error.code,
         message: error.message,
         ...(error.data === undefined ? {} : { data: error.data }),
       },
     };
+  }
+  if (error instanceof AuthorizationRefusedError) return refusedFailure(error);
+  if (error instanceof UnsupportedInputRequestError && error.method === "roots/list") {
+    const message = `${error.message}${ROOTS_HINT}`;
+    return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
   }
   if (error instanceof InputRequiredRoundsExceededError) {
     const message = `the server kept asking for input for more than ${error.maxRounds} rounds without finishing; answer its questions differently (-v shows each round)`;
@@ -70,6 +81,40 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
     message: name === "Error" ? text : `${name}: ${text}`,
     error: { code: name, message: text },
   };
+}
+
+/**
+ * A 401 or 403 the server answered with a challenge: its message names the challenge's `error`
+ * and `error_description`, then what to do; the JSON error carries them as `data`.
+ */
+function refusedFailure(error: AuthorizationRefusedError): Failure {
+  const { challenge, httpStatus: status } = error;
+  let hint = "";
+  if (challenge.error === "invalid_token") {
+    hint = "; the token is stale, rotated or revoked: sign in again (tsmcp login <url>) or pass a valid one";
+  } else if (challenge.error === "insufficient_scope") {
+    hint = `; the token lacks a scope the server needs${challenge.scope === undefined ? "" : ` (${challenge.scope})`}`;
+  }
+  const data = {
+    status,
+    ...(challenge.error === undefined ? {} : { error: challenge.error }),
+    ...(challenge.errorDescription === undefined ? {} : { error_description: challenge.errorDescription }),
+    ...(challenge.scope === undefined ? {} : { scope: challenge.scope }),
+  };
+  return {
+    code: EXIT_FAILURE,
+    message: `${error.message}${hint}`,
+    error: { code: error.name, message: error.message, data },
+  };
+}
+
+/** What a failure for want of roots adds: how to offer them. */
+const ROOTS_HINT = "; the server asks for roots: offer them with --root <path>";
+
+/** True for the -32021 refusal of a server that needs the roots capability (`data.requiredCapabilities.roots`). */
+function asksForRoots(error: McpError): boolean {
+  const data = error.data as { requiredCapabilities?: { roots?: unknown } } | undefined;
+  return typeof data === "object" && data !== null && data.requiredCapabilities?.roots !== undefined;
 }
 
 /** An unanswered or rejected question: exit 2, with the key and what it asks in the JSON error. */
@@ -139,7 +184,15 @@ function addGlobalOptions(program: Command): Command {
     .option("--answers <file>", "a JSON file of answers: { key: { field: value } }")
     .option("--decline <key>", "decline input request <key> (repeatable)", collect, [])
     .option("--sample-reply <text>", "answer sampling requests with this text")
-    .option("--root <uri>", "a root to offer (repeatable; default the working directory)", collect, [])
+    .option(
+      "--root <path>",
+      "offer this directory (a path or a file: URI) to the server as a root (repeatable). A root " +
+        "tells the server where it may work: some servers (the filesystem server) then work only " +
+        "in the roots, instead of the directories they were started with. Without --root the " +
+        "command declares no roots capability",
+      collect,
+      [],
+    )
     .option("--open", "open URL-mode elicitations in the browser")
     .option("--no-open", "do not open the browser to sign in: print the URL on stderr only")
     .addOption(

@@ -13,17 +13,28 @@ describe("safeText", () => {
     );
   });
 
+  it("shows the bidirectional formatting characters as \\uHHHH escapes, so no text is reordered", () => {
+    // An override that makes "txt.exe" read "exe.txt", an isolate, the marks, and the Arabic mark.
+    expect(
+      safeText("file\u202etxt.exe \u2066a\u2069 \u202a\u202b\u202c\u202d \u200e\u200f\u061c\u2067\u2068"),
+    ).toBe(
+      "file\\u202etxt.exe \\u2066a\\u2069 \\u202a\\u202b\\u202c\\u202d \\u200e\\u200f\\u061c\\u2067\\u2068",
+    );
+  });
+
   it("keeps line feeds, tabs and the rest of Unicode as they are", () => {
     expect(safeText("line 1\n\tline 2 · é 漢字 🙂 \u00a0")).toBe("line 1\n\tline 2 · é 漢字 🙂 \u00a0");
   });
 });
 
 describe("safeJson", () => {
-  it("parses to the same value, with DEL and C1 controls escaped as well", () => {
-    const value = { text: "a\u001b]52;c;x\u0007\u009b\u007f\n" };
+  it("parses to the same value, with DEL, C1 controls and bidirectional formatting escaped as well", () => {
+    const value = { text: "a\u001b]52;c;x\u0007\u009b\u007f\n", name: "file\u202etxt.exe\u2066\u200f\u061c" };
     const json = safeJson(value);
     // No control character but the line feeds of pretty printing.
     expect(safeText(json)).toBe(json);
+    expect(json).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(json).toContain("file\\u202etxt.exe");
     expect(JSON.parse(json)).toEqual(value);
   });
 });

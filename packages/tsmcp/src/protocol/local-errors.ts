@@ -19,6 +19,7 @@
  * | `ERR_REPLAY_CACHE_FULL` | `ReplayCacheFullError` | `tsmcp/server` | a `MemoryReplayCache` holds its maximum of live entries |
  * | `ERR_TRANSPORT` | `TransportError` | `tsmcp/transport` | a transport cannot deliver a request or its response |
  * | `ERR_SESSION_EXPIRED` | `SessionExpiredError` | `tsmcp/transport` | the 2025-era session is gone (HTTP 404, stdio process exited) |
+ * | `ERR_AUTHORIZATION_REFUSED` | `AuthorizationRefusedError` | `tsmcp/transport` | the server answers 401 or 403 with a challenge (its `challenge` names the `error` and `errorDescription`) |
  * | `ERR_SERVER_PROCESS_EXITED` | `ServerProcessExitedError` | `tsmcp/stdio` | the stdio server process ended (or never started) |
  * | `ERR_LINE_TOO_LONG` | `LineTooLongError` | `tsmcp/stdio` | a stdio line exceeds the decoder's limit |
  * | `ERR_OAUTH` | `OAuthError` | `tsmcp/client/auth` | authorization with the authorization server fails (its `reason` says which step) |
@@ -40,6 +41,7 @@ export const ERROR_CODES = Object.freeze({
   ReplayCacheFullError: "ERR_REPLAY_CACHE_FULL",
   TransportError: "ERR_TRANSPORT",
   SessionExpiredError: "ERR_SESSION_EXPIRED",
+  AuthorizationRefusedError: "ERR_AUTHORIZATION_REFUSED",
   ServerProcessExitedError: "ERR_SERVER_PROCESS_EXITED",
   LineTooLongError: "ERR_LINE_TOO_LONG",
   OAuthError: "ERR_OAUTH",

@@ -3,8 +3,10 @@
  * request environment (`RequestEnvironment`, `AuthInfo`, the legacy session's back-channel), the
  * in-memory transport, and Streamable HTTP as web-standard code (the server handler
  * `createHttpHandler` with its `Authenticate` hook and session options, the client transport
- * `HttpClientTransport` with its `HttpClientAuth` hook, the header codecs). Runtime-neutral: the
- * `node:http` adapter and the framework adapters are in tsmcp/node, stdio in tsmcp/stdio.
+ * `HttpClientTransport` with its `HttpClientAuth` hook and the `AuthorizationRefusedError` of a
+ * refused credential, whose `AuthChallenge` type tsmcp/client exports; the header codecs).
+ * Runtime-neutral: the `node:http` adapter and the framework adapters are in tsmcp/node, stdio in
+ * tsmcp/stdio.
  */
 export {
   type AuthInfo,
@@ -23,6 +25,7 @@ export {
   type Authenticate,
   type AuthenticateRequest,
   type AuthenticateResult,
+  AuthorizationRefusedError,
   CORS_ALLOWED_METHODS,
   type CorsOptions,
   createHttpHandler,

@@ -57,7 +57,7 @@ describe("bearerAuth", () => {
       const answer = (await hook(request(`Bearer ${token}`))) as Response;
       expect(answer.status).toBe(401);
       expect(answer.headers.get("www-authenticate")).toBe(
-        `Bearer error="invalid_token", scope="notes:read", resource_metadata="${METADATA}"`,
+        `Bearer error="invalid_token", error_description="The access token is invalid or expired", scope="notes:read", resource_metadata="${METADATA}"`,
       );
       expect(await answer.json()).toStrictEqual({
         error: "invalid_token",
@@ -75,7 +75,7 @@ describe("bearerAuth", () => {
     const answer = (await strict(request("Bearer good"))) as Response;
     expect(answer.status).toBe(403);
     expect(answer.headers.get("www-authenticate")).toBe(
-      'Bearer error="insufficient_scope", scope="notes:read notes:write"',
+      'Bearer error="insufficient_scope", error_description="The access token lacks a required scope", scope="notes:read notes:write"',
     );
     expect(hook.challenge?.(["notes:admin", "notes:read"])).toBe(
       `Bearer error="insufficient_scope", scope="notes:read notes:admin", resource_metadata="${METADATA}"`,

@@ -7,7 +7,11 @@
  * RFC 6750 §2.1, §3.
  */
 import { checkOptionsObject, optionTypeError, parseHttpUrl } from "../../protocol/options.js";
-import type { Authenticate, AuthenticateRequest } from "../../transport/http/server/authenticate.js";
+import {
+  type Authenticate,
+  type AuthenticateRequest,
+  recordRefusal,
+} from "../../transport/http/server/authenticate.js";
 import { DEFAULT_CLOCK_SKEW_MS, InvalidTokenError, missingScopes, type TokenVerifier } from "./verifier.js";
 
 /** Options of {@link bearerAuth}. */
@@ -28,6 +32,11 @@ export interface BearerAuthOptions {
    */
   resourceMetadataUrl?: string;
 }
+
+/** The `error_description` of an `invalid_token` refusal (the reason stays in the server's log). */
+const INVALID_TOKEN = "The access token is invalid or expired";
+/** The `error_description` of an `insufficient_scope` refusal. */
+const LACKS_SCOPE = "The access token lacks a required scope";
 
 /** A token (RFC 6750 `b64token`) after `Bearer ` in the `Authorization` header. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -58,7 +67,10 @@ function checkScopes(owner: string, option: string, scopes: unknown): string[] {
  * `DEFAULT_CLOCK_SKEW_MS`) -> 401 with `error="invalid_token"`; a token without
  * one of `requiredScopes` -> 403 `error="insufficient_scope", scope="..."`; else the verifier's
  * `AuthInfo`. Tokens in the query string are never read. The answers carry a JSON body
- * `{ error, error_description }` and expose `WWW-Authenticate` to browsers. The hook's `challenge`
+ * `{ error, error_description }`, the challenge names `error_description` too, and they expose
+ * `WWW-Authenticate` to browsers. Each refusal goes to the handler's logger with its reason
+ * (the verifier's `InvalidTokenError` message, the expiry, the missing scopes; never the token):
+ * `warn` when a credential was presented, `debug` when none was. The hook's `challenge`
  * builds the 403 for an operation that needs more scopes (the union of `requiredScopes` and the
  * operation's, in one challenge).
  *
@@ -87,9 +99,16 @@ export function bearerAuth(options: BearerAuthOptions): Authenticate {
     return parts.length === 0 ? "Bearer" : `Bearer ${parts.join(", ")}`;
   }
 
-  function answer(status: number, challenge: string, error?: string, description?: string): Response {
+  /** The refusal: `status` with `challenge`, and `reason` recorded for the handler's log. */
+  function answer(
+    status: number,
+    challenge: string,
+    reason: string,
+    error?: string,
+    description?: string,
+  ): Response {
     const body = error === undefined ? { error: "unauthorized" } : { error, error_description: description };
-    return new Response(JSON.stringify(body), {
+    const response = new Response(JSON.stringify(body), {
       status,
       headers: {
         "Content-Type": "application/json",
@@ -97,6 +116,7 @@ export function bearerAuth(options: BearerAuthOptions): Authenticate {
         "Access-Control-Expose-Headers": "WWW-Authenticate",
       },
     });
+    return recordRefusal(response, { ...(error === undefined ? {} : { error }), reason });
   }
 
   function challenge(scopes: readonly string[]): string {
@@ -105,28 +125,40 @@ export function bearerAuth(options: BearerAuthOptions): Authenticate {
   }
 
   async function authenticate(request: AuthenticateRequest) {
-    const match = BEARER.exec(request.headers.get("authorization") ?? "");
-    if (match === null) return answer(401, header({ scope: required.join(" ") }));
-    const invalid = (description: string) =>
+    const presented = request.headers.get("authorization");
+    const match = BEARER.exec(presented ?? "");
+    if (match === null) {
+      const reason =
+        presented === null ? "no Authorization header" : "no bearer token in the Authorization header";
+      return answer(401, header({ scope: required.join(" ") }), reason);
+    }
+    const invalid = (reason: string) =>
       answer(
         401,
-        header({ error: "invalid_token", scope: required.join(" ") }),
+        header({ error: "invalid_token", error_description: INVALID_TOKEN, scope: required.join(" ") }),
+        reason,
         "invalid_token",
-        description,
+        INVALID_TOKEN,
       );
     let auth: Awaited<ReturnType<TokenVerifier["verify"]>>;
     try {
       auth = await verifier.verify(match[1] as string);
     } catch (error) {
-      if (error instanceof InvalidTokenError) return invalid("The access token is invalid or expired");
+      if (error instanceof InvalidTokenError) return invalid(error.message);
       throw error;
     }
     if (auth.expiresAtMs !== undefined && !(auth.expiresAtMs + skewMs > Date.now())) {
-      return invalid("The access token is invalid or expired");
+      return invalid(`the token expired at ${new Date(auth.expiresAtMs).toISOString()}`);
     }
     const missing = missingScopes(auth, required);
     if (missing.length > 0) {
-      return answer(403, challenge([]), "insufficient_scope", "The access token lacks a required scope");
+      return answer(
+        403,
+        header({ error: "insufficient_scope", error_description: LACKS_SCOPE, scope: required.join(" ") }),
+        `the token lacks the scopes ${missing.join(" ")}`,
+        "insufficient_scope",
+        LACKS_SCOPE,
+      );
     }
     return auth;
   }

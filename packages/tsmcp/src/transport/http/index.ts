@@ -18,6 +18,7 @@ export {
   MAX_SERVER_RETRY_MS,
   MIN_SERVER_RETRY_MS,
 } from "./client/client.js";
+export { AuthorizationRefusedError } from "./client/refusal.js";
 export {
   type DecodedHeaderValue,
   decodeHeaderValue,

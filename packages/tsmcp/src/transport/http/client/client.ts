@@ -36,6 +36,7 @@ import { fetchFailure } from "./failures.js";
 import { type HttpClientAnswer, type HttpSender, isOk } from "./http-answer.js";
 import { checkAccepted, readJsonAnswer, refuseRedirect, withoutError } from "./json-answer.js";
 import type { ReconnectPolicy } from "./reconnect.js";
+import { authorizationRefusal } from "./refusal.js";
 import { readRequestStream } from "./request-stream.js";
 import { senderFor } from "./sender.js";
 import { StandaloneStream } from "./standalone-stream.js";
@@ -86,7 +87,10 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
  * request that came with a 4xx/5xx status. It rejects with an `McpError` (its `httpStatus` the
  * answer's status) when the server answered with a JSON-RPC error that has no id (a refusal of the
  * HTTP request itself, such as a 400 naming the supported versions); with a
- * `SessionExpiredError` on a 404 to a request that carried `Mcp-Session-Id`; with a
+ * `SessionExpiredError` on a 404 to a request that carried `Mcp-Session-Id`; with an
+ * `AuthorizationRefusedError` (a `TransportError` whose `challenge` names the `error` and
+ * `errorDescription`) on a 401 or 403 with a `WWW-Authenticate` challenge the `auth` hook did not
+ * answer by sending again; with a
  * `TransportError` (with `httpStatus` when the server answered) when no response can be had: a
  * non-2xx status without a JSON-RPC error body, a redirect (never followed: it would resend the
  * request, answers and headers included, to another URL), a body or SSE event over
@@ -334,7 +338,7 @@ export class HttpClientTransport implements Transport {
   /** Checks the 202 a notification or an answer must get (after the session check). */
   async #checkAccepted(response: HttpClientAnswer, session: string | undefined, what: string): Promise<void> {
     await this.#checkSession(response, session);
-    await checkAccepted(response, what, this.#maxResponseBytes);
+    await checkAccepted(response, this.url, what, this.#maxResponseBytes);
   }
 
   async #readResponse(
@@ -364,7 +368,7 @@ export class HttpClientTransport implements Transport {
       });
     }
     await response.discard();
-    if (!isOk(response)) throw withoutError(response, this.url);
+    if (!isOk(response)) throw await withoutError(response, this.url);
     throw new TransportError(
       `HTTP ${response.status} with content type ${JSON.stringify(contentType)}: expected application/json or text/event-stream`,
       { httpStatus: response.status },
@@ -395,6 +399,8 @@ export class HttpClientTransport implements Transport {
     }
     if (!isOk(response) || !isEventStreamContentType(response.header("content-type"))) {
       await response.discard();
+      const refused = await authorizationRefusal(response, this.url);
+      if (refused !== undefined) throw refused;
       throw new TransportError(
         `the GET for an SSE stream got HTTP ${response.status} from ${this.url.href}`,
         {

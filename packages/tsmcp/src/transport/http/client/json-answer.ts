@@ -15,6 +15,7 @@ import { TransportError } from "../../transport.js";
 import { isJsonContentType } from "../media-type.js";
 import { idlessError, idlessErrorIn, idlessErrorOf } from "./failures.js";
 import { type HttpClientAnswer, isOk, isRedirect } from "./http-answer.js";
+import { authorizationRefusal } from "./refusal.js";
 import { readText } from "./response-body.js";
 
 /** Throws the `TransportError` of a redirect (3xx) answer to `url`; does nothing otherwise. */
@@ -35,7 +36,7 @@ export async function refuseRedirect(response: HttpClientAnswer, url: URL): Prom
  *
  * @throws McpError for an id-less JSON-RPC error (its `httpStatus` the answer's); TransportError
  *   for a 2xx body that is not the response to `request`, or a non-2xx without a JSON-RPC error
- *   for it.
+ *   for it (an `AuthorizationRefusedError` for a 401 or 403 with a challenge).
  */
 export async function readJsonAnswer(
   request: JSONRPCRequest,
@@ -58,14 +59,19 @@ export async function readJsonAnswer(
   if (parsed?.kind === "response" && parsed.message.id === request.id) {
     if (isOk(response) || isErrorResponse(parsed.message)) return parsed.message;
   }
-  if (!isOk(response)) throw withoutError(response, url);
+  if (!isOk(response)) throw await withoutError(response, url);
   throw new TransportError(`the JSON body is not the response to request ${JSON.stringify(request.id)}`, {
     httpStatus: response.status,
   });
 }
 
-/** The `TransportError` of a non-2xx answer without a JSON-RPC error. */
-export function withoutError(response: HttpClientAnswer, url: URL): TransportError {
+/**
+ * The `TransportError` of a non-2xx answer without a JSON-RPC error: an
+ * `AuthorizationRefusedError` naming the challenge of a 401 or 403 that has one.
+ */
+export async function withoutError(response: HttpClientAnswer, url: URL): Promise<TransportError> {
+  const refused = await authorizationRefusal(response, url);
+  if (refused !== undefined) return refused;
   return new TransportError(`HTTP ${response.status} from ${url.href} without a JSON-RPC error`, {
     httpStatus: response.status,
   });
@@ -74,10 +80,12 @@ export function withoutError(response: HttpClientAnswer, url: URL): TransportErr
 /**
  * Checks the 202 Accepted a POSTed notification or answer (`what`) must get.
  *
- * @throws McpError for an id-less JSON-RPC error body; TransportError for any other status.
+ * @throws McpError for an id-less JSON-RPC error body; AuthorizationRefusedError for a 401 or 403
+ *   with a challenge; TransportError for any other status.
  */
 export async function checkAccepted(
   response: HttpClientAnswer,
+  url: URL,
   what: string,
   maxBytes: number,
 ): Promise<void> {
@@ -91,6 +99,8 @@ export async function checkAccepted(
   } else {
     await response.discard();
   }
+  const refused = await authorizationRefusal(response, url);
+  if (refused !== undefined) throw refused;
   throw new TransportError(`the server answered ${what} with HTTP ${response.status}, not 202`, {
     httpStatus: response.status,
   });

@@ -6,6 +6,7 @@
  */
 import { requiredScopesOf } from "../../../protocol/insufficient-scope.js";
 import { isErrorResponse, type JSONRPCResponse } from "../../../protocol/jsonrpc.js";
+import type { Logger } from "../../../protocol/logger.js";
 import type { AuthInfo, HeaderReader } from "../../dispatcher.js";
 import type { HttpExchange, HttpServerAnswer } from "../exchange.js";
 
@@ -44,6 +45,28 @@ export interface Authenticate {
   readonly challenge?: (requiredScopes: readonly string[]) => string;
 }
 
+/**
+ * Why an auth hook refused a request, for the server's log (never sent to the client): the
+ * challenge's `error` code (`invalid_token`, `insufficient_scope`; absent when no credential was
+ * presented) and a reason in words, which must hold no token material.
+ */
+export interface AuthRefusal {
+  readonly error?: string;
+  readonly reason: string;
+}
+
+/** The refusals hooks recorded for the answers they return, by answer. */
+const refusals = new WeakMap<Response, AuthRefusal>();
+
+/**
+ * Records why `response` refuses a request, for the handler to log when the hook returns it;
+ * returns `response`. `bearerAuth` records each of its refusals.
+ */
+export function recordRefusal(response: Response, refusal: AuthRefusal): Response {
+  refusals.set(response, refusal);
+  return response;
+}
+
 /** True for a value shaped as an {@link AuthInfo} (an object with a string `token`). */
 function isAuthInfo(value: unknown): value is AuthInfo {
   return typeof value === "object" && value !== null && typeof (value as AuthInfo).token === "string";
@@ -51,15 +74,21 @@ function isAuthInfo(value: unknown): value is AuthInfo {
 
 /**
  * Runs the hook: resolves with the identity (possibly undefined), or with the answer to send
- * instead. Rejects when the hook throws or returns something else (the caller reports it).
+ * instead and why (the refusal the hook recorded, else one naming the status). Rejects when the
+ * hook throws or returns something else (the caller reports it).
  */
 export async function authenticateRequest(
   hook: Authenticate,
   request: AuthenticateRequest,
-): Promise<{ auth: AuthInfo | undefined } | { answer: HttpServerAnswer }> {
+): Promise<{ auth: AuthInfo | undefined } | { answer: HttpServerAnswer; refusal: AuthRefusal }> {
   const result = await hook(request);
   if (result === undefined) return { auth: undefined };
-  if (result instanceof Response) return { answer: { kind: "response", response: result } };
+  if (result instanceof Response) {
+    const refusal = refusals.get(result) ?? {
+      reason: `the authenticate hook answered HTTP ${result.status}`,
+    };
+    return { answer: { kind: "response", response: result }, refusal };
+  }
   if (isAuthInfo(result)) return { auth: result };
   throw new TypeError("authenticate must return an AuthInfo (with a string token), undefined, or a Response");
 }
@@ -92,6 +121,32 @@ export function checkAuthenticate(owner: string, hook: unknown): Authenticate | 
     throw new TypeError(`${owner}: authenticate.challenge must be a function when present`);
   }
   return hook as Authenticate;
+}
+
+/**
+ * Logs a request the auth hook refused: `warn` when it presented a credential (a token refused,
+ * expired, or short of a scope), else `debug` (a client's first request before it signs in), each
+ * when the logger has the level. The fields are the answer's status, the challenge's `error` and
+ * the hook's reason; never the credential.
+ */
+export function noteAuthRefusal(
+  logger: Pick<Logger, "error"> & Partial<Pick<Logger, "warn" | "debug">>,
+  outcome: { readonly answer: HttpServerAnswer; readonly refusal: AuthRefusal },
+  presented: boolean,
+): void {
+  const log = presented ? logger.warn : logger.debug;
+  if (typeof log !== "function") return;
+  const { error, reason } = outcome.refusal;
+  const status = outcome.answer.kind === "response" ? outcome.answer.response.status : undefined;
+  try {
+    log.call(logger, `Streamable HTTP refused a request: ${reason}`, {
+      status,
+      ...(error === undefined ? {} : { error }),
+      reason,
+    });
+  } catch {
+    // a failing logger must not break the answer
+  }
 }
 
 /** The exchange as served: the same request, with the identity the hook established. */

@@ -59,7 +59,10 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
    * Receives unexpected failures (a dispatcher that rejects or answers a request with nothing) as
    * `error("Streamable HTTP handler failed", { error })`; the client only ever sees -32603
    * "Internal error"; a request refused for its `Host` or `Origin` goes to `warn`, when the logger
-   * has it. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s), else `stderrLogger`.
+   * has it, and so does one `authenticate` refused after a credential was presented, with the
+   * hook's reason (`bearerAuth`: why the token was refused; never the token); one refused without a
+   * credential goes to `debug`. Default: the dispatcher's `logger` (a `Server`'s or `MCPServer`'s),
+   * else `stderrLogger`.
    */
   logger?: Pick<Logger, "error">;
   /**

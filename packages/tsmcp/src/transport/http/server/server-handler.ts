@@ -23,7 +23,7 @@ import type { SessionOptions } from "../session/options.js";
 import { SessionRegistry } from "../session/registry.js";
 import { validateRequestHeaders } from "../validate-headers.js";
 import { answerRequest, toResponse } from "./answer.js";
-import { authenticateRequest, withAuth } from "./authenticate.js";
+import { authenticateRequest, noteAuthRefusal, withAuth } from "./authenticate.js";
 import { readBodyText } from "./body.js";
 import { checkOptions, type HttpHandlerOptions } from "./handler-options.js";
 import { createOriginGuard } from "./origin-guard.js";
@@ -392,7 +392,10 @@ async function authenticateExchange(
   // through) is refused here rather than failing in the hook.
   if (pathnameOf(exchange.url) === undefined) return { answer: MALFORMED_URL };
   const outcome = await authenticateRequest(authenticate, exchange);
-  if ("answer" in outcome) return { answer: outcome.answer };
+  if ("answer" in outcome) {
+    noteAuthRefusal(ctx.options.logger, outcome, exchange.headers.get("authorization") !== null);
+    return { answer: outcome.answer };
+  }
   return { exchange: withAuth(exchange, outcome.auth) };
 }
 

@@ -42,6 +42,19 @@ describe("authChallengeOf", () => {
     expect(await authChallengeOf(401, '"not a challenge')).toBeUndefined();
   });
 
+  it("reads error_description", async () => {
+    expect(
+      await authChallengeOf(
+        401,
+        'Bearer error="invalid_token", error_description="The access token expired, \\"sign in\\" again"',
+      ),
+    ).toEqual({
+      scheme: "bearer",
+      error: "invalid_token",
+      errorDescription: 'The access token expired, "sign in" again',
+    });
+  });
+
   it("drops an empty scope", async () => {
     expect(await authChallengeOf(401, 'Bearer scope=""')).toEqual({ scheme: "bearer" });
   });
