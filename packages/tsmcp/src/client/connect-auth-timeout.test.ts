@@ -41,12 +41,12 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
       res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` });
       return void res.end();
     case "/prm":
-      return json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      return void json(res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
     case "/.well-known/oauth-authorization-server":
       seen.metadataRequests++;
       // Never answered unless asked to: the request hangs until the client gives up.
       if (!metadataAnswers) return;
-      return json(res, {
+      return void json(res, {
         issuer: origin,
         authorization_endpoint: `${origin}/authorize`,
         token_endpoint: `${origin}/token`,

@@ -63,7 +63,8 @@ function streamEndless(res: ServerResponse): void {
 function answer(which: Oversized, res: ServerResponse, body: Record<string, unknown>): void {
   if (script.endless === which) {
     res.on("close", hangUp);
-    return streamEndless(res);
+    streamEndless(res);
+    return;
   }
   if (script.declared === which) {
     res.on("close", hangUp);
@@ -85,9 +86,9 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` });
       return void res.end();
     case "/prm":
-      return answer("prm", res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      return void answer("prm", res, { resource: `${origin}/mcp`, authorization_servers: [origin] });
     case "/.well-known/oauth-authorization-server":
-      return answer("as", res, {
+      return void answer("as", res, {
         issuer: origin,
         authorization_endpoint: `${origin}/authorize`,
         token_endpoint: `${origin}/token`,
@@ -95,7 +96,7 @@ function route(req: IncomingMessage, res: ServerResponse): void {
         token_endpoint_auth_methods_supported: ["none"],
       });
     case "/token":
-      return answer("token", res, { access_token: "at-1", token_type: "Bearer", expires_in: 3600 });
+      return void answer("token", res, { access_token: "at-1", token_type: "Bearer", expires_in: 3600 });
     default:
       res.writeHead(404).end();
   }
