@@ -9,13 +9,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { OAuthError } from "../packages/tsmcp/src/client/auth/errors.js";
+import { OAuthError, OAuthResponseTooLargeError } from "../packages/tsmcp/src/client/auth/errors.js";
 import {
   InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,
   InvalidServerResponseError,
   MethodNotInEraError,
   ProtocolNegotiationError,
+  RequestStateTooLargeError,
   RequestTimeoutError,
   ServerCapabilityMissingError,
   UnexpectedInputRequiredError,
@@ -127,6 +128,11 @@ const instances: Record<string, Error> = {
   }),
   [`${sdk}/transport/stdio/framing.ts:LineTooLongError`]: new LineTooLongError(1024),
   [`${sdk}/client/auth/errors.ts:OAuthError`]: new OAuthError("discovery", "no metadata"),
+  [`${sdk}/client/auth/errors.ts:OAuthResponseTooLargeError`]: new OAuthResponseTooLargeError(
+    "token response",
+    "https://as.example.com/token",
+    1024,
+  ),
   [`${sdk}/client/errors.ts:InputRequiredRoundsExceededError`]: new InputRequiredRoundsExceededError(
     8,
     "tools/call",
@@ -136,6 +142,7 @@ const instances: Record<string, Error> = {
     5,
     "tools/call",
   ),
+  [`${sdk}/client/errors.ts:RequestStateTooLargeError`]: new RequestStateTooLargeError(1024, "tools/call"),
   [`${sdk}/client/errors.ts:UnexpectedInputRequiredError`]: new UnexpectedInputRequiredError(
     "tools/list",
     inputRequired,

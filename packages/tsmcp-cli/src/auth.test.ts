@@ -1,7 +1,9 @@
 import { mkdtemp } from "node:fs/promises";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { HttpClientTransport } from "tsmcp/transport";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CONFIG_DIR_ENV, configDir, signIn, tokenFile } from "./auth.js";
 import { CALLBACK_PATH, listenForRedirect } from "./loopback.js";
@@ -29,7 +31,7 @@ describe("the loopback redirect listener", () => {
     const listener = await listenForRedirect();
     expect(listener.redirectUri).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${CALLBACK_PATH}$`));
     expect((await fetch(new URL("/other", listener.redirectUri))).status).toBe(404);
-    const arrived = listener.callback(new AbortController().signal);
+    const arrived = listener.callback(new AbortController().signal, "s");
     const page = await fetch(`${listener.redirectUri}?code=c&state=s`);
     expect(await page.text()).toContain("You can close this tab.");
     expect((await arrived).searchParams.get("code")).toBe("c");
@@ -39,7 +41,7 @@ describe("the loopback redirect listener", () => {
   it("gives up when the sign-in is abandoned", async () => {
     const listener = await listenForRedirect();
     const controller = new AbortController();
-    const waiting = listener.callback(controller.signal);
+    const waiting = listener.callback(controller.signal, "s");
     controller.abort(new Error("gave up"));
     await expect(waiting).rejects.toThrow("gave up");
     await listener.close();
@@ -88,5 +90,100 @@ describe("signIn", () => {
     );
     await expect(occupy(free)).resolves.toBe(free);
     await auth.close();
+  });
+});
+
+/**
+ * A protected resource and its authorization server on 127.0.0.1, scripted: Dynamic Client
+ * Registration open, and the authorization endpoint redirects at once with a code and the state.
+ * While the client registers, a local process (the test) hits the redirect URI it registers with a
+ * forged authorization response. Resolves the MCP endpoint and what the forged hit got.
+ */
+async function scriptedServers(): Promise<{ url: URL; forged: Promise<number> }> {
+  let origin = "";
+  let reportForged: (status: number) => void = () => {};
+  const forged = new Promise<number>((resolve) => {
+    reportForged = resolve;
+  });
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  const route = async (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const at = new URL(req.url ?? "/", origin);
+    switch (at.pathname) {
+      case "/mcp":
+        if (req.headers.authorization === "Bearer at-1")
+          return json(res, 200, { jsonrpc: "2.0", id: 1, result: {} });
+        return res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` }).end();
+      case "/prm":
+        return json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      case "/.well-known/oauth-authorization-server":
+        return json(res, 200, {
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          registration_endpoint: `${origin}/register`,
+          code_challenge_methods_supported: ["S256"],
+          token_endpoint_auth_methods_supported: ["none"],
+        });
+      case "/register": {
+        const [redirectUri] = (JSON.parse(body) as { redirect_uris: string[] }).redirect_uris;
+        const hit = await fetch(`${redirectUri}?code=forged&state=forged`).catch(() => undefined);
+        await hit?.body?.cancel();
+        reportForged(hit?.status ?? 0);
+        return json(res, 201, { client_id: "registered", token_endpoint_auth_method: "none" });
+      }
+      case "/authorize": {
+        const back = new URL(at.searchParams.get("redirect_uri") as string);
+        back.searchParams.set("code", "code-1");
+        back.searchParams.set("state", at.searchParams.get("state") as string);
+        return res.writeHead(302, { location: back.href }).end();
+      }
+      case "/token":
+        return json(res, 200, { access_token: "at-1", token_type: "Bearer", expires_in: 3600 });
+      default:
+        return res.writeHead(404).end();
+    }
+  };
+  const server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString("utf8");
+    });
+    req.on("end", () => void route(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { url: new URL(`${origin}/mcp`), forged };
+}
+
+describe("signIn's redirect listener", () => {
+  it("refuses a forged redirect that arrives during client registration, then takes the real one", async () => {
+    const { url, forged } = await scriptedServers();
+    const configDir = await mkdtemp(join(tmpdir(), "tsmcp-signin-"));
+    const pages: Promise<number>[] = [];
+    // The browser without a person: loads the printed authorization URL and follows its redirect.
+    const note = (text: string) => {
+      const printed = /^ {2}(\S+)$/m.exec(text)?.[1];
+      if (printed === undefined) return;
+      pages.push(
+        fetch(printed, { redirect: "manual" }).then(async (response) => {
+          const back = await fetch(response.headers.get("location") as string);
+          await back.body?.cancel();
+          return back.status;
+        }),
+      );
+    };
+    const auth = await signIn({ configDir, open: false }, url, "login", note);
+    onTestFinished(() => auth.close());
+    const transport = new HttpClientTransport(url, { auth: auth.auth });
+    onTestFinished(() => transport.close());
+    const response = await transport.request({ jsonrpc: "2.0", id: 1, method: "ping", params: {} });
+    expect(response).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(await forged).toBe(400);
+    expect(await Promise.all(pages)).toEqual([200]);
   });
 });

@@ -201,7 +201,10 @@ export async function signIn(
       // The URL is printed above: a browser that cannot be opened is not an error.
       open(authorizationUrl.href).catch(() => {});
     }
-    return listener.callback(signal, authorizationUrl.searchParams.get("state") ?? undefined);
+    // The listener takes only this flow's redirect: the one that carries its state.
+    const state = authorizationUrl.searchParams.get("state");
+    if (state === null || state === "") throw new Error("the authorization request carries no state");
+    return listener.callback(signal, state);
   };
   // The redirect URI is the listener's (an ephemeral port unless --callback-port), known once it
   // listens: the grant reads it when registering the client and when the flow runs.

@@ -1,8 +1,9 @@
 /**
- * The loopback redirect listener takes only an authorization response: a request that is not one
- * (a target that is not a URL, no `state`, another `state`, neither `code` nor `error`) is answered
- * 400 and the listener keeps waiting for the real redirect. Any local process can reach the port.
- * Spec: RFC 8252 §7.3, §8.9; RFC 6749 §4.1.2.
+ * The loopback redirect listener takes only its flow's authorization response: a request that is
+ * not one (a target that is not a URL, no `state`, another `state`, neither `code` nor `error`), or
+ * one that comes before the flow armed the listener with its `state`, is answered 400 and the
+ * listener keeps waiting for the real redirect. Any local process can reach the port.
+ * Spec: RFC 8252 §7.3, §8.9; RFC 6749 §4.1.2, §10.12.
  */
 import { spawn } from "node:child_process";
 import { connect } from "node:net";
@@ -40,7 +41,7 @@ describe("the loopback redirect listener", () => {
         `const { listenForRedirect } = await import("./packages/tsmcp-cli/src/loopback.ts");
          const listener = await listenForRedirect();
          console.log(new URL(listener.redirectUri).port);
-         const url = await listener.callback(new AbortController().signal);
+         const url = await listener.callback(new AbortController().signal, "s");
          console.log("delivered " + url.searchParams.get("state"));`,
       ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
@@ -69,7 +70,7 @@ describe("the loopback redirect listener", () => {
   it("answers 400 to a hit on /callback that is no authorization response, then takes the real one", async () => {
     const listener = await listenForRedirect();
     const port = Number(new URL(listener.redirectUri).port);
-    const arrived = listener.callback(new AbortController().signal);
+    const arrived = listener.callback(new AbortController().signal, "s");
     // A port scan, a prefetch or a forged hit arrives first...
     expect(await rawGet(port, "/callback")).toBe("HTTP/1.1 400 Bad Request");
     expect(await rawGet(port, "/callback?code=c")).toBe("HTTP/1.1 400 Bad Request");
@@ -87,6 +88,26 @@ describe("the loopback redirect listener", () => {
     expect(await rawGet(port, "/callback?code=c&state=forged")).toBe("HTTP/1.1 400 Bad Request");
     expect(await rawGet(port, "/callback?error=access_denied&state=expected")).toBe("HTTP/1.1 200 OK");
     expect((await arrived).searchParams.get("error")).toBe("access_denied");
+    await listener.close();
+  });
+
+  it("takes nothing before its flow arms it: an early hit is refused and the real redirect still arrives", async () => {
+    const listener = await listenForRedirect();
+    const port = Number(new URL(listener.redirectUri).port);
+    // A well-formed response forged before the flow knows its state (during registration, say).
+    expect(await rawGet(port, "/callback?code=forged&state=forged")).toBe("HTTP/1.1 400 Bad Request");
+    const arrived = listener.callback(new AbortController().signal, "real");
+    expect(await rawGet(port, "/callback?code=forged&state=forged")).toBe("HTTP/1.1 400 Bad Request");
+    expect(await rawGet(port, "/callback?code=c&state=real")).toBe("HTTP/1.1 200 OK");
+    const url = await arrived;
+    expect(url.searchParams.get("code")).toBe("c");
+    expect(url.searchParams.get("state")).toBe("real");
+    await listener.close();
+  });
+
+  it("needs the flow's state to arm", async () => {
+    const listener = await listenForRedirect();
+    await expect(listener.callback(new AbortController().signal, "")).rejects.toThrow(TypeError);
     await listener.close();
   });
 });

@@ -1,11 +1,14 @@
 /**
  * The loopback redirect listener of a sign-in: an HTTP server on 127.0.0.1 (an ephemeral port, or
  * the one asked for) that waits for the authorization server to send the browser back to
- * `/callback`, answers a small page saying the tab can be closed, and shuts down. Only an
- * authorization response is taken: a request with the expected `state` and a `code` or an `error`
- * (RFC 6749 §4.1.2, §4.1.2.1); any other request (a port scan, a prefetch, a forged hit, a target
- * that is not a URL) gets 400 or 404 and the listener keeps waiting. Spec: basic/authorization
- * §Authorization Flow Steps; RFC 8252 §7.3 (loopback redirection, any port).
+ * `/callback`, answers a small page saying the tab can be closed, and shuts down. It takes nothing
+ * until its flow arms it with the `state` of the authorization request, and then only an
+ * authorization response with that `state` and a `code` or an `error` (RFC 6749 §4.1.2,
+ * §4.1.2.1): any other request (a hit before the flow asked the user, as during client
+ * registration; a port scan, a prefetch, a forged hit with another `state`; a target that is not a
+ * URL) gets 400 or 404 and the listener keeps waiting. Any local process can reach the port.
+ * Spec: basic/authorization §Authorization Flow Steps; RFC 8252 §7.3 (loopback redirection, any
+ * port), §8.9; RFC 6749 §10.12 (CSRF).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,11 +21,12 @@ export interface LoopbackListener {
   /** `http://127.0.0.1:<port>/callback`. */
   readonly redirectUri: string;
   /**
-   * Resolves with the full URL the browser was sent back to: the first request to `/callback`
-   * that carries `state` (equal to `expectedState` when given) and a `code` or an `error`; rejects
-   * when `signal` aborts.
+   * Arms the listener with the flow's `expectedState` (the `state` of its authorization request)
+   * and resolves with the full URL the browser was sent back to: the first request to `/callback`
+   * after this call that carries exactly that `state` and a `code` or an `error`. Rejects when
+   * `signal` aborts. Call it once.
    */
-  callback(signal: AbortSignal, expectedState?: string): Promise<URL>;
+  callback(signal: AbortSignal, expectedState: string): Promise<URL>;
   /** Stops listening. Idempotent. */
   close(): Promise<void>;
 }
@@ -37,11 +41,8 @@ const page = (title: string, text: string) =>
  * @throws the listen error (EADDRINUSE, ...) as a rejection.
  */
 export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
-  let deliver: ((url: URL) => void) | undefined;
-  const arrived = new Promise<URL>((resolve) => {
-    deliver = resolve;
-  });
-  let expected: string | undefined;
+  /** Set while a flow waits (armed): where its redirect goes and the `state` it expects. */
+  let waiting: { deliver: (url: URL) => void; state: string } | undefined;
   const server: Server = createServer((req, res) => {
     let url: URL;
     try {
@@ -50,15 +51,15 @@ export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
       res.writeHead(400, { "content-type": "text/plain" }).end("Bad request\n");
       return;
     }
-    if (req.method !== "GET" || url.pathname !== CALLBACK_PATH || deliver === undefined) {
+    if (req.method !== "GET" || url.pathname !== CALLBACK_PATH) {
       res.writeHead(404, { "content-type": "text/plain" }).end("Not found\n");
       return;
     }
     const query = url.searchParams;
-    const state = query.get("state");
+    // Nothing is taken before the flow is armed, nor with another state.
     if (
-      state === null ||
-      (expected !== undefined && state !== expected) ||
+      waiting === undefined ||
+      query.get("state") !== waiting.state ||
       !(query.has("code") || query.has("error"))
     ) {
       res.writeHead(400, { "content-type": "text/plain" }).end("Not an authorization response\n");
@@ -72,8 +73,9 @@ export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
           ? page("Sign-in failed", "tsmcp was told the sign-in did not succeed. You can close this tab.")
           : page("Signed in", "tsmcp has what it needs. You can close this tab."),
       );
+    const { deliver } = waiting;
+    waiting = undefined;
     deliver(url);
-    deliver = undefined;
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -96,7 +98,12 @@ export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
     close,
     async callback(signal, expectedState) {
       signal.throwIfAborted();
-      expected = expectedState;
+      if (typeof expectedState !== "string" || expectedState === "") {
+        throw new TypeError("the redirect listener needs the state of the authorization request");
+      }
+      const arrived = new Promise<URL>((deliver) => {
+        waiting = { deliver, state: expectedState };
+      });
       let onAbort: (() => void) | undefined;
       const aborted = new Promise<never>((_resolve, reject) => {
         onAbort = () => reject(signal.reason);
@@ -105,6 +112,7 @@ export async function listenForRedirect(port = 0): Promise<LoopbackListener> {
       try {
         return await Promise.race([arrived, aborted]);
       } finally {
+        waiting = undefined;
         if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
         void close();
       }

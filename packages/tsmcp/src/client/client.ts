@@ -46,6 +46,7 @@ import {
   DEFAULT_INPUT_REQUEST_CONCURRENCY,
   DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
   DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  DEFAULT_REQUEST_STATE_MAX_BYTES,
   driveInputRequired,
 } from "./input-required.js";
 import type { ClientLogger } from "./logger.js";
@@ -78,6 +79,12 @@ export interface ClientOptions extends InputCallbacks {
    * (`DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND`).
    */
   inputRequestsMaxPerRound?: number;
+  /**
+   * The largest `requestState` the client echoes, in UTF-8 bytes (a positive integer): a round
+   * whose state is larger fails the call with `RequestStateTooLargeError` before any callback runs
+   * and before anything is sent back. Default 1 MiB (`DEFAULT_REQUEST_STATE_MAX_BYTES`).
+   */
+  requestStateMaxBytes?: number;
   /**
    * Callbacks of one round that run at the same time; the others wait their turn. At least 1;
    * default 8 (`DEFAULT_INPUT_REQUEST_CONCURRENCY`).
@@ -139,6 +146,7 @@ function checkClientOptions(options: ClientOptions): void {
     min: 1,
     unit: "requests",
   });
+  checkInteger("Client", "requestStateMaxBytes", checked.requestStateMaxBytes, { min: 1, unit: "bytes" });
   checkInteger("Client", "inputRequestConcurrency", checked.inputRequestConcurrency, {
     min: 1,
     unit: "callbacks",
@@ -189,6 +197,7 @@ export class Client {
   readonly #callbacks: InputCallbacks;
   readonly #maxRounds: number;
   readonly #maxRequestsPerRound: number;
+  readonly #maxRequestStateBytes: number;
   readonly #concurrency: number;
   readonly #clock: Clock;
   /** The carrier calls in flight, to say which one a 2025-era server request serves. */
@@ -199,8 +208,8 @@ export class Client {
    *
    * @throws TypeError naming an option of the wrong type (a callback that is not a function, a
    *   `clock` without `now` and `sleep`, ...): `Client option "clock" must be ...`; RangeError
-   *   for a bad `inputRequiredMaxRounds`, `inputRequestsMaxPerRound`, `inputRequestConcurrency`
-   *   or `timeoutMs`.
+   *   for a bad `inputRequiredMaxRounds`, `inputRequestsMaxPerRound`, `requestStateMaxBytes`,
+   *   `inputRequestConcurrency` or `timeoutMs`.
    */
   constructor(wrapped: Transport, options: ClientOptions = {}) {
     checkClientOptions(options);
@@ -213,6 +222,7 @@ export class Client {
     };
     this.#maxRounds = maxRounds;
     this.#maxRequestsPerRound = options.inputRequestsMaxPerRound ?? DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND;
+    this.#maxRequestStateBytes = options.requestStateMaxBytes ?? DEFAULT_REQUEST_STATE_MAX_BYTES;
     this.#concurrency = options.inputRequestConcurrency ?? DEFAULT_INPUT_REQUEST_CONCURRENCY;
     this.#clock = options.clock ?? systemClock;
     this.session = new ClientSession(transport, {
@@ -316,7 +326,8 @@ export class Client {
    *
    * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`;
    *   InputRequestsPerRoundExceededError for a round with more than `inputRequestsMaxPerRound`
-   *   requests; UnsupportedInputRequestError when the server asks for input no callback gives; a
+   *   requests; RequestStateTooLargeError for a `requestState` over `requestStateMaxBytes`;
+   *   UnsupportedInputRequestError when the server asks for input no callback gives; a
    *   callback's error; McpError for a server error.
    */
   callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
@@ -446,6 +457,7 @@ export class Client {
         method,
         maxRounds: this.#maxRounds,
         maxRequestsPerRound: this.#maxRequestsPerRound,
+        maxRequestStateBytes: this.#maxRequestStateBytes,
         concurrency: this.#concurrency,
         clock: this.#clock,
         ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -46,6 +46,27 @@ export class InputRequestsPerRoundExceededError extends TsmcpError {
   }
 }
 
+/**
+ * An `input_required` answer carried a `requestState` larger than the client's
+ * `requestStateMaxBytes` (in UTF-8 bytes); the call fails before any callback runs and the state
+ * is never sent back.
+ */
+export class RequestStateTooLargeError extends TsmcpError {
+  override readonly name = "RequestStateTooLargeError";
+  /** `"ERR_REQUEST_STATE_TOO_LARGE"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.RequestStateTooLargeError;
+  /** The limit that was exceeded (`requestStateMaxBytes`), in UTF-8 bytes. */
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number, method: string) {
+    super(
+      `The server answered ${method} with a requestState larger than requestStateMaxBytes (${maxBytes} bytes); ` +
+        "raise requestStateMaxBytes on the Client if the server is trusted to send that much.",
+    );
+    this.maxBytes = maxBytes;
+  }
+}
+
 /** A session call received an `InputRequiredResult` without `allowInputRequired: true`. */
 export class UnexpectedInputRequiredError extends TsmcpError {
   override readonly name = "UnexpectedInputRequiredError";

@@ -3,7 +3,7 @@
  * signal, the response's id checked against the request's, and an error response raised as
  * `McpError`. Spec: basic/index §Responses, basic/utilities/cancellation.
  */
-import { linkSignal } from "../protocol/async.js";
+import { abortFailure, linkSignal } from "../protocol/async.js";
 import { McpError } from "../protocol/errors.js";
 import { isErrorResponse, type JSONRPCNotification, type JSONRPCRequest } from "../protocol/jsonrpc.js";
 import type { Transport } from "../transport/transport.js";
@@ -22,7 +22,9 @@ export interface ExchangeOptions {
  * Sends `request` and resolves with its result object.
  *
  * @throws McpError for an error response; InvalidServerResponseError for a response to another id;
- *   RequestTimeoutError; TransportError; the signal's reason when cancelled.
+ *   RequestTimeoutError; TransportError (also for a timeout during the request's authorization,
+ *   naming the step, with the RequestTimeoutError at the end of its `cause` chain); the signal's
+ *   reason when cancelled.
  */
 export async function exchange(
   transport: Transport,
@@ -52,8 +54,10 @@ export async function exchange(
     if (isErrorResponse(response)) throw McpError.fromObject(response.error);
     return response.result;
   } catch (error) {
+    // A failure with the timeout as its cause says what timed out (an authorization step, say):
+    // it stands; any other failure after the timeout is the timeout's.
     if (controller.signal.aborted && controller.signal.reason instanceof RequestTimeoutError) {
-      throw controller.signal.reason;
+      throw abortFailure(controller.signal, error);
     }
     throw error;
   } finally {

@@ -24,6 +24,7 @@ export {
   InvalidServerResponseError,
   MethodNotInEraError,
   ProtocolNegotiationError,
+  RequestStateTooLargeError,
   RequestTimeoutError,
   ServerCapabilityMissingError,
   UnexpectedInputRequiredError,
@@ -33,6 +34,7 @@ export {
   DEFAULT_INPUT_REQUEST_CONCURRENCY,
   DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
   DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  DEFAULT_REQUEST_STATE_MAX_BYTES,
   STATE_ONLY_BACKOFF_INITIAL_MS,
   STATE_ONLY_BACKOFF_MAX_MS,
 } from "./input-required.js";

@@ -9,6 +9,7 @@ import { InputRequestsPerRoundExceededError } from "./errors.js";
 import {
   DEFAULT_INPUT_REQUEST_CONCURRENCY,
   DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
+  DEFAULT_REQUEST_STATE_MAX_BYTES,
   type DriveOptions,
   driveInputRequired,
   type SendLeg,
@@ -24,6 +25,7 @@ function options(overrides: Partial<DriveOptions> = {}): DriveOptions {
     method: "tools/call",
     maxRounds: 10,
     maxRequestsPerRound: DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
+    maxRequestStateBytes: DEFAULT_REQUEST_STATE_MAX_BYTES,
     concurrency: DEFAULT_INPUT_REQUEST_CONCURRENCY,
     clock: idleClock,
     ...overrides,

@@ -2,8 +2,8 @@
  * The client's multi-round-trip loop: while the server answers `input_required`, fulfil the
  * embedded requests of the round (at most a few at a time) and retry the same call with the answers
  * under the same keys and the `requestState` echoed byte for byte; back off on rounds that carry
- * only state; stop past a round cap, and refuse a round that asks for more than the per-round cap.
- * Spec: basic/patterns/mrtr §Client Requirements (Basic Workflow).
+ * only state; stop past a round cap, and refuse a round that asks for more than the per-round cap
+ * or carries a `requestState` larger than the state cap. Spec: basic/patterns/mrtr §Client Requirements (Basic Workflow).
  */
 import { linkSignal } from "../protocol/async.js";
 import type { Clock } from "../protocol/clock.js";
@@ -14,7 +14,12 @@ import type {
   InputResponse,
   InputResponses,
 } from "../protocol/schema/input.js";
-import { InputRequestsPerRoundExceededError, InputRequiredRoundsExceededError } from "./errors.js";
+import { exceedsBytes } from "../protocol/text.js";
+import {
+  InputRequestsPerRoundExceededError,
+  InputRequiredRoundsExceededError,
+  RequestStateTooLargeError,
+} from "./errors.js";
 
 /** Retries a call allows by default before giving up: 10. */
 export const DEFAULT_INPUT_REQUIRED_MAX_ROUNDS = 10;
@@ -23,6 +28,11 @@ export const DEFAULT_INPUT_REQUIRED_MAX_ROUNDS = 10;
  * with `InputRequestsPerRoundExceededError` before any callback runs.
  */
 export const DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND = 64;
+/**
+ * The largest `requestState` the client echoes by default, in UTF-8 bytes: 1 MiB (1 048 576). A
+ * round with a larger one fails with `RequestStateTooLargeError` before any callback runs.
+ */
+export const DEFAULT_REQUEST_STATE_MAX_BYTES = 1024 * 1024;
 /** Callbacks of one round that run at the same time by default: 8. */
 export const DEFAULT_INPUT_REQUEST_CONCURRENCY = 8;
 /** The first wait before retrying a round that carried only `requestState`: 50 ms. */
@@ -52,6 +62,8 @@ export interface DriveOptions {
   maxRounds: number;
   /** Embedded requests one round may carry; more fails the call. */
   maxRequestsPerRound: number;
+  /** The largest `requestState` echoed, in UTF-8 bytes; a larger one fails the call. */
+  maxRequestStateBytes: number;
   /** Callbacks of one round that run at the same time (at least 1). */
   concurrency: number;
   /** Where back-off waits come from. */
@@ -69,7 +81,8 @@ export interface DriveOptions {
  *
  * @throws InputRequiredRoundsExceededError past `maxRounds`; InputRequestsPerRoundExceededError
  *   for a round with more than `maxRequestsPerRound` requests (no callback runs, no retry is
- *   sent); the first callback failure (its siblings are aborted, the rest never start, and no
+ *   sent); RequestStateTooLargeError for a round whose `requestState` exceeds
+ *   `maxRequestStateBytes` (likewise); the first callback failure (its siblings are aborted, the rest never start, and no
  *   retry is sent); whatever a leg throws.
  */
 export async function driveInputRequired<R>(
@@ -93,6 +106,12 @@ export async function driveInputRequired<R>(
         requests.length,
         options.method,
       );
+    }
+    if (
+      required.requestState !== undefined &&
+      exceedsBytes(required.requestState, options.maxRequestStateBytes)
+    ) {
+      throw new RequestStateTooLargeError(options.maxRequestStateBytes, options.method);
     }
     if (requests.length > 0) {
       delayMs = STATE_ONLY_BACKOFF_INITIAL_MS;

@@ -2,7 +2,8 @@
  * Which era a `Client` speaks with its server, decided once at connect. `"auto"` probes with one
  * `server/discover` stamped 2026-07-28 and adopts that revision when the server offers it; on the
  * signals of an older server (a JSON-RPC error, an HTTP 400/404/405, a result it cannot read, a
- * probe that times out, a stdio server process that exits on the probe) it opens a 2025-era
+ * probe that times out, but not one that timed out while authorizing: that failure is reported as
+ * it is, naming the step; a stdio server process that exits on the probe) it opens a 2025-era
  * session with `initialize` on the same transport (over stdio, the same child process, or a new one
  * when the first exited: started once, and if it exits too that error stands). It asks again at
  * most once, never in a loop. `"2026-07-28"`

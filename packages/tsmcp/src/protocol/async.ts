@@ -1,7 +1,9 @@
 /**
- * Two small pieces of async plumbing the layers share: following an `AbortSignal` (a request's
- * own signal that also aborts when the caller's does) and a promise settled from outside.
+ * Small pieces of async plumbing the layers share: following an `AbortSignal` (a request's own
+ * signal that also aborts when the caller's does), what to report once one aborted, and a promise
+ * settled from outside.
  */
+import { isTsmcpError } from "./local-errors.js";
 
 /**
  * Calls `listener` with the abort reason once `signal` aborts. Returns the function that removes
@@ -48,4 +50,20 @@ export function deferred<T>(options: { handled?: boolean } = {}): Deferred<T> {
   });
   if (options.handled === true) promise.catch(() => {});
   return { promise, resolve, reject };
+}
+
+/**
+ * The error to report for `error`, which a request ended with after its `signal` aborted: the
+ * signal's reason, unless one of tsmcp's local errors on `error`'s `cause` chain (itself included)
+ * has that reason as its own `cause`: such an error says which step the abort interrupted (an
+ * authorization step that timed out, say), and `error` stands as it is. Used once `signal.aborted`.
+ */
+export function abortFailure(signal: AbortSignal, error: unknown): unknown {
+  const reason: unknown = signal.reason;
+  const seen = new Set<unknown>();
+  for (let at = error; at instanceof Error && !seen.has(at); at = at.cause) {
+    seen.add(at);
+    if (at.cause === reason && isTsmcpError(at)) return error;
+  }
+  return reason;
 }

@@ -23,8 +23,10 @@
  * | `ERR_SERVER_PROCESS_EXITED` | `ServerProcessExitedError` | `tsmcp/stdio` | the stdio server process ended (or never started) |
  * | `ERR_LINE_TOO_LONG` | `LineTooLongError` | `tsmcp/stdio` | a stdio line exceeds the decoder's limit |
  * | `ERR_OAUTH` | `OAuthError` | `tsmcp/client/auth` | authorization with the authorization server fails (its `reason` says which step) |
+ * | `ERR_OAUTH_RESPONSE_TOO_LARGE` | `OAuthResponseTooLargeError` | `tsmcp/client/auth` | a metadata document, registration or token response exceeds `maxResponseBytes` |
  * | `ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED` | `InputRequiredRoundsExceededError` | `tsmcp/client` | the server keeps answering `input_required` past the round cap |
  * | `ERR_INPUT_REQUESTS_PER_ROUND_EXCEEDED` | `InputRequestsPerRoundExceededError` | `tsmcp/client` | one round carries more `inputRequests` than the cap |
+ * | `ERR_REQUEST_STATE_TOO_LARGE` | `RequestStateTooLargeError` | `tsmcp/client` | a server's `requestState` exceeds the client's `requestStateMaxBytes` |
  * | `ERR_UNEXPECTED_INPUT_REQUIRED` | `UnexpectedInputRequiredError` | `tsmcp/client` | a session call gets an `InputRequiredResult` it did not allow |
  * | `ERR_UNSUPPORTED_INPUT_REQUEST` | `UnsupportedInputRequestError` | `tsmcp/client` | the server asks for input this client cannot give |
  * | `ERR_INVALID_SERVER_RESPONSE` | `InvalidServerResponseError` | `tsmcp/client` | the server's answer does not match the protocol |
@@ -45,8 +47,10 @@ export const ERROR_CODES = Object.freeze({
   ServerProcessExitedError: "ERR_SERVER_PROCESS_EXITED",
   LineTooLongError: "ERR_LINE_TOO_LONG",
   OAuthError: "ERR_OAUTH",
+  OAuthResponseTooLargeError: "ERR_OAUTH_RESPONSE_TOO_LARGE",
   InputRequiredRoundsExceededError: "ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED",
   InputRequestsPerRoundExceededError: "ERR_INPUT_REQUESTS_PER_ROUND_EXCEEDED",
+  RequestStateTooLargeError: "ERR_REQUEST_STATE_TOO_LARGE",
   UnexpectedInputRequiredError: "ERR_UNEXPECTED_INPUT_REQUIRED",
   UnsupportedInputRequestError: "ERR_UNSUPPORTED_INPUT_REQUEST",
   InvalidServerResponseError: "ERR_INVALID_SERVER_RESPONSE",

@@ -1,6 +1,6 @@
 /**
- * Cutting text that came from the other side before it is quoted back in an error: a long value
- * must never make a long answer.
+ * Text that came from the other side, bounded: cut before it is quoted back in an error (a long
+ * value must never make a long answer), and measured in UTF-8 bytes against a limit.
  */
 
 /**
@@ -17,4 +17,16 @@ export function truncate(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 1)) ? limit - 1 : limit;
   return `${text.slice(0, end)}…`;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * True when `text` takes more than `maxBytes` bytes in UTF-8. Encoded only when its length cannot
+ * tell (a UTF-16 code unit is 1 to 3 UTF-8 bytes).
+ */
+export function exceedsBytes(text: string, maxBytes: number): boolean {
+  if (text.length > maxBytes) return true;
+  if (text.length * 3 <= maxBytes) return false;
+  return encoder.encode(text).byteLength > maxBytes;
 }

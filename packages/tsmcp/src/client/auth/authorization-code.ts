@@ -12,7 +12,7 @@ import * as oauth from "oauth4webapi";
 import { checkFunction } from "../../protocol/options.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext, OAuthGrant } from "./grant.js";
-import { endpointProblem } from "./http.js";
+import { endpointProblem, isBoundError, stepFailure } from "./http.js";
 import { describe } from "./registration.js";
 
 /** What the user's step is given besides the authorization URL. */
@@ -69,7 +69,9 @@ export class AuthorizationCodeGrant implements OAuthGrant {
    *   (or `http:` to a loopback host), the server does not offer PKCE with S256, the user's
    *   step fails, or the response is refused (wrong or missing `state`, an `iss` that is not the
    *   recorded issuer, an `iss` missing where the server promised one, an `error`); "token" when
-   *   the token endpoint refuses the code.
+   *   the token endpoint refuses the code; "timeout" when the MCP request times out during the
+   *   user's step or the token request. OAuthResponseTooLargeError for a token response over the
+   *   bound.
    */
   async obtain(context: GrantContext): Promise<oauth.TokenEndpointResponse> {
     const { as, client, clientAuth, resource, scope, http } = context;
@@ -107,7 +109,8 @@ export class AuthorizationCodeGrant implements OAuthGrant {
     try {
       returned = new URL(await this.#redirect(url, { signal: http.signal }));
     } catch (error) {
-      if (http.signal.aborted) throw http.signal.reason;
+      if (http.signal.aborted)
+        throw stepFailure(http, "the user's sign-in (the authorization step)", http.signal.reason);
       throw new OAuthError("authorization", `the authorization step failed: ${describe(error)}`, {
         cause: error,
       });
@@ -143,7 +146,8 @@ export class AuthorizationCodeGrant implements OAuthGrant {
         return redeem();
       });
     } catch (error) {
-      if (http.signal.aborted) throw http.signal.reason;
+      if (isBoundError(error)) throw error;
+      if (http.signal.aborted) throw stepFailure(http, "the token request", http.signal.reason);
       // No cause: oauth4webapi's error may hold the response body, tokens and all.
       throw new OAuthError(
         "token",

@@ -55,7 +55,9 @@ export function resourceCovers(resource: string, serverUrl: URL): boolean {
  * Fetches the server's Protected Resource Metadata and checks it describes the server.
  *
  * @throws OAuthError "discovery" when no candidate URL serves a usable document;
- *   "resource_mismatch" when the document's `resource` is not the server's.
+ *   "resource_mismatch" when the document's `resource` is not the server's; "timeout" when the
+ *   MCP request times out meanwhile. OAuthResponseTooLargeError for a document over
+ *   `http.maxResponseBytes`.
  */
 export async function discoverResource(
   http: OAuthHttp,
@@ -65,11 +67,8 @@ export async function discoverResource(
   const tried: string[] = [];
   for (const url of resourceMetadataUrls(serverUrl, fromChallenge)) {
     tried.push(url.href);
-    const response = await getMetadata(http, url);
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      continue;
-    }
+    const response = await getMetadata(http, url, "protected resource metadata");
+    if (response.status !== 200) continue;
     const metadata = await readResourceMetadata(response, url);
     if (!resourceCovers(metadata.resource, serverUrl)) {
       throw new OAuthError(
@@ -139,7 +138,9 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * checks (with oauth4webapi) that its `issuer` is the issuer it was looked up for; a document with
  * another issuer is never used.
  *
- * @throws OAuthError "discovery" when no URL serves usable metadata.
+ * @throws OAuthError "discovery" when no URL serves usable metadata; "timeout" when the MCP
+ *   request times out meanwhile. OAuthResponseTooLargeError for metadata over
+ *   `http.maxResponseBytes`.
  */
 export async function discoverAuthorizationServer(
   http: OAuthHttp,
@@ -155,10 +156,9 @@ export async function discoverAuthorizationServer(
   }
   const problems: string[] = [];
   for (const url of authorizationServerMetadataUrls(issuerUrl)) {
-    const response = await getMetadata(http, url);
+    const response = await getMetadata(http, url, "authorization server metadata");
     if (response.status !== 200) {
       problems.push(`${url.href}: HTTP ${response.status}`);
-      await response.body?.cancel();
       continue;
     }
     let metadata: oauth.AuthorizationServer;

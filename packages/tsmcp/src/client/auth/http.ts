@@ -1,10 +1,21 @@
 /**
  * How the OAuth layer makes its own HTTP requests (metadata, registration, token endpoint): through
- * the provider's `fetch`, never following redirects, and over plain HTTP only to a loopback host
- * (every other authorization server endpoint must be HTTPS). Spec: basic/authorization/
- * security-considerations §Communication Security.
+ * the provider's `fetch`, never following redirects, over plain HTTP only to a loopback host
+ * (every other authorization server endpoint must be HTTPS), each answer read within a size bound
+ * before anything parses it, and a timeout of the MCP request during one of them reported as that
+ * step's. Spec: basic/authorization/security-considerations §Communication Security.
  */
 import * as oauth from "oauth4webapi";
+import { ERROR_CODES, isTsmcpError } from "../../protocol/local-errors.js";
+import { fetchAnswer } from "../../transport/http/client/fetch-sender.js";
+import { readText } from "../../transport/http/client/response-body.js";
+import { type OAuthDocument, OAuthError, OAuthResponseTooLargeError } from "./errors.js";
+
+/**
+ * The most bytes of one answer from a protected resource or an authorization server the client
+ * reads by default (metadata, registration, token responses): 1 MiB (1 048 576).
+ */
+export const DEFAULT_OAUTH_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** What each OAuth request needs. */
 export interface OAuthHttp {
@@ -12,6 +23,94 @@ export interface OAuthHttp {
   readonly fetch: typeof fetch;
   /** Aborts the request (the MCP request that needed authorization). */
   readonly signal: AbortSignal;
+  /**
+   * The most bytes of one answer read; a larger one fails with `OAuthResponseTooLargeError`.
+   * Default {@link DEFAULT_OAUTH_MAX_RESPONSE_BYTES}.
+   */
+  readonly maxResponseBytes?: number;
+}
+
+/** The request each document answers, for messages. */
+const REQUEST_FOR: Readonly<Record<OAuthDocument, string>> = {
+  "protected resource metadata": "protected resource metadata request",
+  "authorization server metadata": "authorization server metadata request",
+  "client registration response": "client registration request",
+  "token response": "token request",
+};
+
+/** Statuses whose answers carry no body (a `Response` with one cannot be built). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A `fetch` through `http.fetch` whose answers are read whole, within `http.maxResponseBytes`,
+ * before they are handed on (as a `Response` over the text read); with `bodyWanted` false for an
+ * answer's status, its body is released unread. A timeout of the MCP request meanwhile becomes an
+ * OAuthError "timeout" naming the request.
+ *
+ * @throws OAuthResponseTooLargeError naming `document` when the answer's `Content-Length` or its
+ *   body exceeds the bound (the rest is not read); OAuthError "timeout"; the network failure; the
+ *   signal's reason when it aborts otherwise.
+ */
+export function boundedFetch(
+  http: OAuthHttp,
+  document: OAuthDocument,
+  bodyWanted: (status: number) => boolean = () => true,
+): (url: string, init: RequestInit) => Promise<Response> {
+  const maxBytes = http.maxResponseBytes ?? DEFAULT_OAUTH_MAX_RESPONSE_BYTES;
+  return async (url, init) => {
+    try {
+      const response = await http.fetch(url, init);
+      if (response.type === "opaqueredirect" || response.body === null) return response;
+      const answer = fetchAnswer(response);
+      const unread = !bodyWanted(response.status) || NULL_BODY_STATUSES.has(response.status);
+      if (unread) await answer.discard();
+      const text = unread
+        ? null
+        : await readText(answer, maxBytes, () => new OAuthResponseTooLargeError(document, url, maxBytes));
+      return new Response(text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch (error) {
+      throw stepFailure(http, `the ${REQUEST_FOR[document]} to ${url}`, error);
+    }
+  };
+}
+
+/**
+ * What to throw for `error`, which ended `step` (a phrase: "the token request to ..."): when the
+ * MCP request's signal aborted because it timed out, an OAuthError "timeout" naming the step, its
+ * `cause` the timeout error; `error` itself otherwise (a bound error or a timeout already named
+ * passes unchanged).
+ */
+export function stepFailure(http: OAuthHttp, step: string, error: unknown): unknown {
+  if (!http.signal.aborted || isBoundError(error)) return error;
+  const reason: unknown = http.signal.reason;
+  let limit: string;
+  if (isTsmcpError(reason) && reason.code === ERROR_CODES.RequestTimeoutError) {
+    const timeoutMs = (reason as { timeoutMs?: unknown }).timeoutMs;
+    limit = typeof timeoutMs === "number" ? ` (${timeoutMs} ms)` : "";
+  } else if (reason instanceof Error && reason.name === "TimeoutError") {
+    limit = "";
+  } else {
+    return error;
+  }
+  return new OAuthError(
+    "timeout",
+    `${step} timed out: the MCP request that needed authorization reached its timeout${limit}`,
+    { cause: reason },
+  );
+}
+
+/**
+ * True for the errors a step passes on as they are, never wrapped in another reason: an answer
+ * too large to read, a timeout already named.
+ */
+export function isBoundError(error: unknown): boolean {
+  return (
+    error instanceof OAuthResponseTooLargeError || (error instanceof OAuthError && error.reason === "timeout")
+  );
 }
 
 /** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`. */
@@ -53,26 +152,39 @@ export interface OAuthRequestOptions {
   readonly signal: AbortSignal;
 }
 
-/** oauth4webapi's request options for a request to `url`. */
-export function requestOptions(http: OAuthHttp, url: string | URL | undefined): OAuthRequestOptions {
+/**
+ * oauth4webapi's request options for a request to `url`, whose answer is `document` (read within
+ * `http.maxResponseBytes`, see {@link boundedFetch}). Default document: a token response.
+ */
+export function requestOptions(
+  http: OAuthHttp,
+  url: string | URL | undefined,
+  document: OAuthDocument = "token response",
+): OAuthRequestOptions {
   const target = url === undefined ? undefined : new URL(url);
   return {
-    [oauth.customFetch]: http.fetch,
+    [oauth.customFetch]: boundedFetch(http, document),
     [oauth.allowInsecureRequests]: target !== undefined && target.protocol === "http:" && isLoopback(target),
     signal: http.signal,
   };
 }
 
 /**
- * GETs a JSON metadata document with `accept: application/json`, no redirect followed.
+ * GETs a JSON metadata document with `accept: application/json`, no redirect followed; the body of
+ * a 200 is read within `http.maxResponseBytes`, any other's is released unread.
  *
- * @throws the network failure, or the signal's reason.
+ * @throws OAuthResponseTooLargeError naming `document`; OAuthError "timeout"; the network
+ *   failure, or the signal's reason.
  */
-export async function getMetadata(http: OAuthHttp, url: URL): Promise<Response> {
+export async function getMetadata(http: OAuthHttp, url: URL, document: OAuthDocument): Promise<Response> {
   if (url.protocol !== "https:" && !isLoopback(url)) {
     throw new TypeError(`refusing to fetch ${url.href} over plain HTTP (only loopback hosts may use http:)`);
   }
-  return http.fetch(url.href, {
+  return boundedFetch(
+    http,
+    document,
+    (status) => status === 200,
+  )(url.href, {
     headers: { accept: "application/json" },
     redirect: "manual",
     signal: http.signal,

@@ -12,7 +12,12 @@ export {
   type RedirectHandler,
 } from "./authorization-code.js";
 export type { AuthChallenge } from "./challenge.js";
-export { OAuthError, type OAuthErrorReason } from "./errors.js";
+export {
+  type OAuthDocument,
+  OAuthError,
+  type OAuthErrorReason,
+  OAuthResponseTooLargeError,
+} from "./errors.js";
 export {
   type ClientCredentialsGrantOptions,
   type ClientIdentity,
@@ -36,7 +41,7 @@ export {
 } from "./extensions/index.js";
 export { FileTokenStore, TOKEN_FILE_MODE } from "./file-token-store.js";
 export type { GrantContext, OAuthGrant } from "./grant.js";
-export type { OAuthHttp, OAuthRequestOptions } from "./http.js";
+export { DEFAULT_OAUTH_MAX_RESPONSE_BYTES, type OAuthHttp, type OAuthRequestOptions } from "./http.js";
 export {
   DEFAULT_CLIENT_NAME,
   DEFAULT_MAX_STEP_UPS,

@@ -27,7 +27,13 @@ import { type AuthChallenge, authChallengeOf } from "./challenge.js";
 import { discoverAuthorizationServer, discoverResource, type ResourceMetadata } from "./discovery.js";
 import { checkDPoPOption, type DPoPOption, type DPoPProver, proverFor } from "./extensions/dpop.js";
 import type { OAuthGrant } from "./grant.js";
-import { type OAuthHttp, requestOptions } from "./http.js";
+import {
+  DEFAULT_OAUTH_MAX_RESPONSE_BYTES,
+  isBoundError,
+  type OAuthHttp,
+  requestOptions,
+  stepFailure,
+} from "./http.js";
 import { refreshTokens, tokensFrom } from "./refresh.js";
 import {
   type ClientPrivateKey,
@@ -76,6 +82,14 @@ export interface OAuthClientProviderOptions {
   tokenStore?: TokenStore;
   /** The `fetch` for requests to the authorization server and metadata. Default: the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * The most bytes of one answer read from the protected resource or the authorization server
+   * (protected resource metadata, authorization server metadata, a registration or token
+   * response), a positive integer: a larger one fails with `OAuthResponseTooLargeError` (a
+   * `Content-Length` over it before any of the body is read; otherwise reading stops at the
+   * limit). Default {@link DEFAULT_OAUTH_MAX_RESPONSE_BYTES} (1 MiB).
+   */
+  maxResponseBytes?: number;
   /**
    * How many times one request may re-authorize for a 403 `insufficient_scope` before its answer
    * stands (a 401 retry does not count; 0: never). A non-negative integer. Default
@@ -129,6 +143,7 @@ export class OAuthClientProvider implements HttpClientAuth {
   readonly #grant: OAuthGrant;
   readonly #store: TokenStore;
   readonly #fetch: typeof fetch;
+  readonly #maxResponseBytes: number;
   readonly #maxStepUps: number;
   readonly #logger: Pick<Logger, "warn"> | undefined;
   readonly #dpopOption: DPoPOption;
@@ -155,7 +170,8 @@ export class OAuthClientProvider implements HttpClientAuth {
    * @throws TypeError when neither `grant` nor `redirectUri` + `redirect` is given (or both are),
    *   `client` has no `clientId` (or a `clientSecret` or `privateKey` without its `issuer`), `clientMetadataUrl` is not an `https://` URL with a path, or an
    *   option has the wrong type;
-   *   RangeError when `maxStepUps` is not a non-negative integer.
+   *   RangeError when `maxStepUps` is not a non-negative integer, or `maxResponseBytes` not a
+   *   positive one.
    */
   constructor(options: OAuthClientProviderOptions) {
     const owner = "OAuthClientProvider";
@@ -205,6 +221,7 @@ export class OAuthClientProvider implements HttpClientAuth {
     checkObject(owner, "tokenStore", options.tokenStore);
     checkFunction(owner, "fetch", options.fetch);
     checkInteger(owner, "maxStepUps", options.maxStepUps);
+    checkInteger(owner, "maxResponseBytes", options.maxResponseBytes, { min: 1, unit: "bytes" });
     this.#dpopOption = checkDPoPOption(owner, options.dpop);
     this.#registration = {
       clientName: clientName ?? DEFAULT_CLIENT_NAME,
@@ -214,6 +231,7 @@ export class OAuthClientProvider implements HttpClientAuth {
     };
     this.#store = options.tokenStore ?? new InMemoryTokenStore();
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_OAUTH_MAX_RESPONSE_BYTES;
     this.#maxStepUps = options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
     this.#logger = options.logger;
   }
@@ -240,7 +258,7 @@ export class OAuthClientProvider implements HttpClientAuth {
       await this.#prover.takeNonce(challenge.url, nonce);
       return true;
     }
-    const http: OAuthHttp = { fetch: this.#fetch, signal: challenge.signal };
+    const http = this.#http(challenge.signal);
     const sent = this.#sent.get(challenge.signal);
     // Closing a session (DELETE) never asks the user: a refresh at most.
     const mayAsk = challenge.method !== "DELETE";
@@ -285,9 +303,14 @@ export class OAuthClientProvider implements HttpClientAuth {
     ) {
       return tokens;
     }
-    const http: OAuthHttp = { fetch: this.#fetch, signal: request.signal };
+    const http = this.#http(request.signal);
     await this.#once(server, () => this.#refresh(http, server, tokens));
     return this.#store.getTokens(server.key);
+  }
+
+  /** How the requests for one MCP request are made. */
+  #http(signal: AbortSignal): OAuthHttp {
+    return { fetch: this.#fetch, signal, maxResponseBytes: this.#maxResponseBytes };
   }
 
   /** Runs `work` for `server`'s tokens unless it already runs, in which case waits for that one. */
@@ -382,7 +405,9 @@ export class OAuthClientProvider implements HttpClientAuth {
       await this.#store.setTokens(server.key, refreshed);
       return true;
     } catch (error) {
-      if (http.signal.aborted) throw http.signal.reason;
+      // An answer too large, or a timeout, is not a refusal: authorizing again would not help.
+      if (isBoundError(error)) throw error;
+      if (http.signal.aborted) throw stepFailure(http, "the token refresh", http.signal.reason);
       this.#logger?.warn(`OAuth: refreshing the access token at ${as.issuer} failed; authorizing again`, {
         error: error instanceof Error ? error.message : String(error),
       });

@@ -33,7 +33,8 @@ export function tokensFrom(
  * Runs the refresh token grant for `tokens` (which must hold a refresh token), with a DPoP proof
  * when `dpop` is given (a DPoP-bound refresh token needs one, RFC 9449 §5).
  *
- * @throws what oauth4webapi throws for a refusal or a bad response; the signal's reason.
+ * @throws what oauth4webapi throws for a refusal or a bad response; OAuthResponseTooLargeError for
+ *   a token response over `http.maxResponseBytes`; OAuthError "timeout"; the signal's reason.
  */
 export async function refreshTokens(
   http: OAuthHttp,

@@ -8,7 +8,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { isLoopback, type OAuthHttp, requestOptions } from "./http.js";
+import { isBoundError, isLoopback, type OAuthHttp, requestOptions } from "./http.js";
 import type { StoredClient, TokenStore } from "./token-store.js";
 
 /** The token endpoint authentication methods the client supports. */
@@ -83,7 +83,9 @@ export interface IdentifiedClient {
  *
  * @throws OAuthError "registration" when pre-registered credentials belong to another issuer, or
  *   there is no way to identify the client (no pre-registration, no metadata document support, no
- *   `registration_endpoint`), or registration fails.
+ *   `registration_endpoint`), or registration fails; "timeout" when the MCP request times out
+ *   during registration. OAuthResponseTooLargeError for a registration response over
+ *   `http.maxResponseBytes`.
  */
 export async function identifyClient(
   http: OAuthHttp,
@@ -155,7 +157,7 @@ async function register(
     const response = await oauth.dynamicClientRegistrationRequest(
       as,
       metadata,
-      requestOptions(http, as.registration_endpoint),
+      requestOptions(http, as.registration_endpoint, "client registration response"),
     );
     const client = await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response));
     return {
@@ -165,7 +167,7 @@ async function register(
         : {}),
     } as StoredClient;
   } catch (error) {
-    if (http.signal.aborted) throw error;
+    if (http.signal.aborted || isBoundError(error)) throw error;
     // No cause: oauth4webapi's error may hold the response body, an issued secret among it.
     throw new OAuthError("registration", `registration with ${as.issuer} failed: ${describe(error)}`);
   }

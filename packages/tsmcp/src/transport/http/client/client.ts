@@ -10,7 +10,7 @@
  * a JSON or SSE answer, §Request Metadata); (2025-11-25) basic/transports §Session Management.
  */
 
-import { linkSignal } from "../../../protocol/async.js";
+import { abortFailure, linkSignal } from "../../../protocol/async.js";
 import { McpError } from "../../../protocol/errors.js";
 import type {
   JSONRPCMessage,
@@ -97,7 +97,9 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
  * `maxResponseBytes`, a body that is not the response to this request, an SSE stream that ends
  * without it (and, on a 2025-era session, cannot be resumed), a network failure (the message says
  * which: "connection refused to <url>"), or a closed transport; with the signal's reason when
- * `options.signal` aborts.
+ * `options.signal` aborts, except when the abort interrupted the `auth` hook and the hook's error
+ * names the step with the reason on its `cause` chain (a timeout during sign-in): that
+ * `TransportError` "authorization failed: ..." then stands.
  */
 export class HttpClientTransport implements Transport {
   /** Streamable HTTP sends the per-request headers (`Mcp-Param-*`). */
@@ -275,7 +277,7 @@ export class HttpClientTransport implements Transport {
     try {
       return await run(controller.signal);
     } catch (error) {
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (controller.signal.aborted) throw abortFailure(controller.signal, error);
       if (error instanceof TransportError || error instanceof McpError) throw error;
       throw fetchFailure(this.url, error);
     } finally {

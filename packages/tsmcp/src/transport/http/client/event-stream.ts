@@ -8,6 +8,7 @@
  */
 import { createParser } from "eventsource-parser";
 import { type JSONRPCMessage, parseMessage } from "../../../protocol/jsonrpc.js";
+import { exceedsBytes } from "../../../protocol/text.js";
 import { TransportError } from "../../transport.js";
 import type { HttpClientAnswer } from "./http-answer.js";
 
@@ -91,13 +92,4 @@ export async function readSseMessages(answer: HttpClientAnswer, options: ReadSse
   });
   if (failure !== undefined) throw failure;
   return stopped ? "stopped" : "ended";
-}
-
-const encoder = new TextEncoder();
-
-/** True when `text` takes more than `maxBytes` bytes in UTF-8 (encoded only when its length cannot tell). */
-function exceedsBytes(text: string, maxBytes: number): boolean {
-  if (text.length > maxBytes) return true;
-  if (text.length * 3 <= maxBytes) return false;
-  return encoder.encode(text).byteLength > maxBytes;
 }

@@ -6,16 +6,21 @@ import { TransportError } from "../../transport.js";
 import type { HttpClientAnswer } from "./http-answer.js";
 
 /**
- * Reads an answer's body as UTF-8 text, at most `maxBytes` bytes.
+ * Reads an answer's body as UTF-8 text, at most `maxBytes` bytes: a `Content-Length` over the
+ * limit is refused before any of the body is read, and a body that grows past it is not read
+ * further (its connection is released).
  *
- * @throws TransportError when `Content-Length` or the bytes read exceed `maxBytes` (the rest of
- *   the body is not read).
+ * @throws what `tooLarge` makes when the body is too large; by default a TransportError (with the
+ *   answer's status) naming `maxResponseBytes`. The connection's failure.
  */
-export async function readText(answer: HttpClientAnswer, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
+export async function readText(
+  answer: HttpClientAnswer,
+  maxBytes: number,
+  tooLarge: () => Error = () =>
     new TransportError(`the response body exceeds maxResponseBytes (${maxBytes} bytes)`, {
       httpStatus: answer.status,
-    });
+    }),
+): Promise<string> {
   const declared = answer.header("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     await answer.discard();
