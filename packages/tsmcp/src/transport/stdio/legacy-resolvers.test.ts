@@ -74,7 +74,7 @@ describe("a 2025-11-25 client over stdio against resolver tools", () => {
     const { peer } = await initialized(context);
     const response = await peer.callTool("enter", {}, acceptingForms({}));
     expect(response.result).toMatchObject({ isError: true });
-    expect(textOf(response)).toContain("elicitation was decline");
+    expect(textOf(response)).toBe("The user declined the question for 'login'.");
   });
 
   it("refuses a question the client cannot answer with -32021 before sending it", async (context) => {

@@ -1,11 +1,12 @@
 /**
  * Reading a `WWW-Authenticate` challenge from a 401 or 403 answer: the `Bearer` (or `DPoP`)
  * challenge's `error`, `error_description`, `scope` and `resource_metadata`, parsed by
- * oauth4webapi's RFC 9110 parser.
+ * oauth4webapi's RFC 9110 parser, loaded on the first challenge read so a client that never meets
+ * one never loads the OAuth library.
  * Spec: basic/authorization/authorization-server-discovery §Protected Resource Metadata Discovery
  * Requirements, basic/authorization §Scope Challenge Handling; RFC 6750 §3, RFC 9728 §5.1.
  */
-import * as oauth from "oauth4webapi";
+import type { WWWAuthenticateChallenge } from "oauth4webapi";
 
 /** What a resource server's challenge says. */
 export interface AuthChallenge {
@@ -32,8 +33,9 @@ const PARSE_URL = new URL("https://challenge.invalid/");
 export async function parseChallenges(
   status: number,
   header: string | null,
-): Promise<oauth.WWWAuthenticateChallenge[]> {
+): Promise<WWWAuthenticateChallenge[]> {
   if (header === null || header.trim() === "") return [];
+  const oauth = await import("oauth4webapi");
   const answer = async () => new Response(null, { status, headers: { "www-authenticate": header } });
   try {
     await oauth.protectedResourceRequest("-", "GET", PARSE_URL, undefined, undefined, {
