@@ -3,6 +3,7 @@
  * logger that records every line, and what the default logger writes to stderr while a piece of
  * code runs. A line a test did not expect still fails it: tests assert the exact lines.
  */
+import { expect, onTestFinished, vi } from "vitest";
 import type { LogFields, Logger, LogLevel } from "../../packages/tsmcp/src/protocol/logger.js";
 
 /** One line a {@link RecordingLogger} was given. */
@@ -51,4 +52,28 @@ export async function stderrOf<T>(action: () => T | Promise<T>): Promise<{ resul
   } finally {
     process.stderr.write = write;
   }
+}
+
+/**
+ * Runs `start`, which serves an `MCPServer` on the default process-local key over HTTP (as the
+ * examples do), and resolves what it returned, asserting it wrote the one process-local key
+ * warning to stderr and nothing else.
+ */
+export async function warningOfProcessLocalKey<T>(start: () => Promise<T>): Promise<T> {
+  const { result, lines } = await stderrOf(start);
+  expect(lines).toEqual([expect.stringMatching(PROCESS_LOCAL_KEY_WARNING)]);
+  return result;
+}
+
+/**
+ * Records what the code under test prints with `console[method]` until the test ends, instead of
+ * printing it: each call's arguments joined by a space, one entry per call.
+ */
+export function consoleLines(method: "log" | "error"): string[] {
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+    lines.push(args.map(String).join(" "));
+  });
+  onTestFinished(() => spy.mockRestore());
+  return lines;
 }
