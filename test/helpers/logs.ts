@@ -1,7 +1,8 @@
 /**
  * What tsmcp logs during a test, kept for assertions instead of reaching the test output: a
- * logger that records every line, and what the default logger writes to stderr while a piece of
- * code runs. A line a test did not expect still fails it: tests assert the exact lines.
+ * logger that records every line, what the default logger writes to stderr while a piece of code
+ * runs, and what the code under test prints with `console`. A line a test did not expect still
+ * fails it: tests assert the exact lines.
  */
 import { expect, onTestFinished, vi } from "vitest";
 import type { LogFields, Logger, LogLevel } from "../../packages/tsmcp/src/protocol/logger.js";
