@@ -8,6 +8,7 @@ import { Client } from "tsmcp/client";
 import { serve } from "tsmcp/node";
 import { HttpClientTransport } from "tsmcp/transport";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { consoleLines, PROCESS_LOCAL_KEY_WARNING, warningOfProcessLocalKey } from "../test/helpers/logs.js";
 import { createDeployServer, scriptedUser } from "./deploy.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -31,7 +32,7 @@ function countingFetch() {
 
 async function deployOverHttp(target: "staging" | "production") {
   const mcp = createDeployServer();
-  const server = await serve(mcp, { host: "127.0.0.1", port: 0 });
+  const server = await warningOfProcessLocalKey(() => serve(mcp, { host: "127.0.0.1", port: 0 }));
   onTestFinished(() => server.close());
   const wire = countingFetch();
   const client = await Client.connect(new HttpClientTransport(server.url, { fetch: wire.fetch }), {
@@ -44,16 +45,22 @@ async function deployOverHttp(target: "staging" | "production") {
 
 describe("the deploy example", () => {
   it("completes in exactly two retries: the independent questions together, then the dependent one", async () => {
+    const printed = consoleLines("log");
     const { result, legs } = await deployOverHttp("production");
     expect(result.content).toEqual([
       { type: "text", text: "Deployed billing 2.4.0 to production. Notes: Faster checkout." },
+    ]);
+    expect(printed).toEqual([
+      'round 1 · environment: Where should billing 2.4.0 be deployed? -> {"environment":"production"}',
+      'round 1 · notes: Release notes for billing 2.4.0? -> {"notes":"Faster checkout."}',
+      'round 2 · approval: Deploy billing 2.4.0 to production? -> {"approve":true}',
     ]);
     expect(legs.map((leg) => leg.answered)).toEqual([[], ["environment", "notes"], ["approval"]]);
   });
 
   it("advertises only the service and version as arguments", async () => {
     const mcp = createDeployServer();
-    const server = await serve(mcp, { host: "127.0.0.1", port: 0 });
+    const server = await warningOfProcessLocalKey(() => serve(mcp, { host: "127.0.0.1", port: 0 }));
     onTestFinished(() => server.close());
     const client = await Client.connect(server.url);
     onTestFinished(() => client.close());
@@ -69,7 +76,7 @@ describe("npm run example -- deploy", () => {
       ["--import", "tsx", "examples/run.ts", "deploy", "orders", "1.0.0"],
       {
         cwd: root,
-        stdio: ["ignore", "pipe", "inherit"],
+        stdio: ["ignore", "pipe", "pipe"],
       },
     );
     onTestFinished(() => {
@@ -79,8 +86,13 @@ describe("npm run example -- deploy", () => {
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
+    expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(PROCESS_LOCAL_KEY_WARNING)]);
     const lines = stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^deployer listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(lines.slice(1)).toEqual([

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JSONRPCRequest, JSONRPCResponse } from "../packages/tsmcp/src/protocol/jsonrpc.js";
 import { InvalidRequestState } from "../packages/tsmcp/src/server/index.js";
+import { stderrOf } from "../test/helpers/logs.js";
 import { EnvelopeRequestStateCodec, LocalKms, provisioner } from "./envelope-codec.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -114,7 +115,7 @@ describe("the envelope codec example", () => {
     expect(() => new EnvelopeRequestStateCodec(new Uint8Array(16))).toThrow(RangeError);
   });
 
-  it("seals a low-level server's state behind the boundary and completes the flow", async () => {
+  it("seals a low-level server's state behind the boundary and completes the flow, logging a forged state", async () => {
     const server = provisioner(await codecFromKms());
     const env = { signal: new AbortController().signal };
     const first = bodyOf(await server.handle(call({}, 1), env));
@@ -125,9 +126,13 @@ describe("the envelope codec example", () => {
     const inputResponses = { region: { action: "accept", content: { region: "eu-west-1" } } };
     const done = bodyOf(await server.handle(call({ inputResponses, requestState }, 2), env));
     expect(done.content).toEqual([{ type: "text", text: "Provisioned in eu-west-1" }]);
-    const forged = bodyOf(
-      await server.handle(call({ inputResponses, requestState: "awaiting-region" }, 3), env),
+    const { result: answer, lines } = await stderrOf(() =>
+      server.handle(call({ inputResponses, requestState: "awaiting-region" }, 3), env),
     );
+    expect(lines).toEqual([
+      '[tsmcp] warn requestState rejected on tools/call: malformed {"method":"tools/call","reason":"malformed"}',
+    ]);
+    const forged = bodyOf(answer);
     expect(forged).toEqual({
       error: {
         code: -32602,

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Client } from "tsmcp/client";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { PROCESS_LOCAL_KEY_WARNING, stderrOf, warningOfProcessLocalKey } from "../test/helpers/logs.js";
 import {
   browserHandler,
   createEchoServer,
@@ -51,14 +52,14 @@ const APPS: { name: string; start: () => Promise<URL> }[] = [
 
 describe.each(APPS)("the $name app", ({ start }) => {
   it("serves a tool call to the tsmcp Client", async () => {
-    const client = await Client.connect(await start());
+    const client = await Client.connect(await warningOfProcessLocalKey(start));
     onTestFinished(() => client.close());
     const result = await client.callTool("echo", { text: "hello" });
     expect(result.content).toEqual([{ type: "text", text: "hello" }]);
   });
 
   it("answers a browser's preflight", async () => {
-    const response = await fetch(await start(), {
+    const response = await fetch(await warningOfProcessLocalKey(start), {
       method: "OPTIONS",
       headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST" },
     });
@@ -68,20 +69,24 @@ describe.each(APPS)("the $name app", ({ start }) => {
 });
 
 describe("the browser handler", () => {
+  /** The handler's answer to a preflight from `origin`, and what it wrote to stderr. */
   const preflight = (origin: string) =>
-    browserHandler(createEchoServer())(
-      new Request("http://localhost/mcp", {
-        method: "OPTIONS",
-        headers: {
-          Origin: origin,
-          "Access-Control-Request-Method": "POST",
-          "Access-Control-Request-Headers": "content-type, x-trace",
-        },
-      }),
+    stderrOf(() =>
+      browserHandler(createEchoServer())(
+        new Request("http://localhost/mcp", {
+          method: "OPTIONS",
+          headers: {
+            Origin: origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type, x-trace",
+          },
+        }),
+      ),
     );
 
   it("lets its one origin call with credentials and the extra header", async () => {
-    const response = await preflight("https://app.example.com");
+    const { result: response, lines } = await preflight("https://app.example.com");
+    expect(lines).toEqual([expect.stringMatching(PROCESS_LOCAL_KEY_WARNING)]);
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(response.headers.get("access-control-allow-credentials")).toBe("true");
@@ -90,8 +95,12 @@ describe("the browser handler", () => {
   });
 
   it("refuses any other origin", async () => {
-    const response = await preflight("https://elsewhere.example.com");
+    const { result: response, lines } = await preflight("https://elsewhere.example.com");
     expect(response.status).toBe(403);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    expect(lines).toEqual([
+      expect.stringMatching(PROCESS_LOCAL_KEY_WARNING),
+      '[tsmcp] warn Streamable HTTP refused a request: Origin not allowed (see allowedOrigins) {"origin":"https://elsewhere.example.com"}',
+    ]);
   });
 });

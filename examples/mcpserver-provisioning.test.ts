@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Client, type ElicitationCallback } from "tsmcp/client";
 import { serve } from "tsmcp/node";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { PROCESS_LOCAL_KEY_WARNING, stderrOf, warningOfProcessLocalKey } from "../test/helpers/logs.js";
 import { createProvisioningServer } from "./mcpserver-provisioning.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -23,7 +24,9 @@ function answering(answers: Record<string, Record<string, string>>) {
 }
 
 async function overHttp(callback?: ElicitationCallback): Promise<Client> {
-  const handle = await serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 });
+  const handle = await warningOfProcessLocalKey(() =>
+    serve(createProvisioningServer(), { host: "127.0.0.1", port: 0 }),
+  );
   onTestFinished(() => handle.close());
   const client = await Client.connect(
     handle.url,
@@ -38,17 +41,18 @@ async function overHttp(callback?: ElicitationCallback): Promise<Client> {
 
 /**
  * Runs `npm run example -- mcpserver-provisioning` (what that script runs) and resolves its URL,
- * the process, and how it exits.
+ * the process, how it exits, and (once it has exited) what it wrote to stderr.
  */
 function runExampleOverHttp(): Promise<{
   url: URL;
   child: ChildProcess;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr: Promise<string>;
 }> {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", "examples/run.ts", "mcpserver-provisioning"],
-    { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] },
+    { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] },
   );
   onTestFinished(() => {
     child.kill("SIGKILL");
@@ -56,12 +60,17 @@ function runExampleOverHttp(): Promise<{
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
+  let written = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    written += chunk.toString();
+  });
+  const stderr = new Promise<string>((resolve) => child.once("close", () => resolve(written)));
   return new Promise((resolve, reject) => {
     let stdout = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const found = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (found) resolve({ url: new URL(found[1] as string), child, exited });
+      if (found) resolve({ url: new URL(found[1] as string), child, exited, stderr });
     });
     child.on("exit", (code) =>
       reject(new Error(`the example exited with ${code} before listening: ${stdout}`)),
@@ -98,7 +107,7 @@ describe("the MCPServer provisioning example", () => {
     expect(asked).toEqual(["audience: Who is the briefing for?"]);
   });
 
-  it("hands out a sealed requestState and refuses its plaintext echoed back", async () => {
+  it("hands out a sealed requestState and refuses its plaintext echoed back, logging why", async () => {
     const client = await overHttp();
     const first = await client.session.callTool(
       "provision",
@@ -109,16 +118,21 @@ describe("the MCPServer provisioning example", () => {
     const state = (first as { requestState: string }).requestState;
     expect(state).toMatch(/^v1\./);
     expect(state).not.toContain("provision-v1");
-    await expect(
-      client.session.callTool(
-        "provision",
-        { name: "orders" },
-        {
-          inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
-          requestState: "provision-v1",
-        },
-      ),
-    ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
+    const { lines } = await stderrOf(() =>
+      expect(
+        client.session.callTool(
+          "provision",
+          { name: "orders" },
+          {
+            inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
+            requestState: "provision-v1",
+          },
+        ),
+      ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" }),
+    );
+    expect(lines).toEqual([
+      '[tsmcp] warn requestState rejected on tools/call: malformed {"method":"tools/call","reason":"malformed"}',
+    ]);
   });
 
   it("ends the call without provisioning when the user declines or cancels, asking once", async () => {
@@ -158,8 +172,8 @@ describe("the MCPServer provisioning example", () => {
 });
 
 describe("npm run example -- mcpserver-provisioning", () => {
-  it("serves Streamable HTTP that a client provisions through", async () => {
-    const { url } = await runExampleOverHttp();
+  it("serves Streamable HTTP that a client provisions through, warning of its process-local key", async () => {
+    const { url, child, stderr } = await runExampleOverHttp();
     expect(url.hostname).toBe("127.0.0.1");
     const { callback } = answering({ region: { region: "ap-south-1" } });
     const client = await Client.connect(url, { elicitationCallback: callback });
@@ -167,14 +181,17 @@ describe("npm run example -- mcpserver-provisioning", () => {
     expect((await client.callTool("provision", { name: "billing" })).content).toEqual([
       { type: "text", text: "Provisioned billing in ap-south-1" },
     ]);
+    child.kill("SIGTERM");
+    expect((await stderr).trim().split("\n")).toEqual([expect.stringMatching(PROCESS_LOCAL_KEY_WARNING)]);
   });
 
   it("drains and exits cleanly on SIGTERM", async () => {
-    const { url, child, exited } = await runExampleOverHttp();
+    const { url, child, exited, stderr } = await runExampleOverHttp();
     const client = await Client.connect(url, { capabilities: { elicitation: { form: {} } } });
     await client.close();
     child.kill("SIGTERM");
     expect(await exited).toEqual({ code: 0, signal: null });
+    expect((await stderr).trim().split("\n")).toEqual([expect.stringMatching(PROCESS_LOCAL_KEY_WARNING)]);
   });
 
   it("serves stdio with --stdio", async () => {

@@ -7,6 +7,7 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { stderrOf, warningOfProcessLocalKey } from "../test/helpers/logs.js";
 import {
   authorizationServerMetadataUrls,
   createNotesServer,
@@ -85,12 +86,14 @@ describe("the protected example's configured mode", () => {
   });
 
   it("accepts requests naming the resource's hostname in Host", async () => {
-    const handle = await serveProtected(createNotesServer(), {
-      issuer: "https://auth.example.com",
-      jwksUri: "https://auth.example.com/jwks",
-      resource: "https://notes.example.com/mcp",
-      port: 0,
-    });
+    const handle = await warningOfProcessLocalKey(() =>
+      serveProtected(createNotesServer(), {
+        issuer: "https://auth.example.com",
+        jwksUri: "https://auth.example.com/jwks",
+        resource: "https://notes.example.com/mcp",
+        port: 0,
+      }),
+    );
     onTestFinished(() => handle.close());
     const status = (host: string) =>
       new Promise<number | undefined>((resolve, reject) => {
@@ -107,6 +110,10 @@ describe("the protected example's configured mode", () => {
     // Unauthenticated, so 401 with the challenge; a host that is not the resource's stays 403.
     expect(await status("notes.example.com")).toBe(401);
     expect(await status(`127.0.0.1:${handle.port}`)).toBe(401);
-    expect(await status("evil.example.com")).toBe(403);
+    const { result: foreign, lines } = await stderrOf(() => status("evil.example.com"));
+    expect(foreign).toBe(403);
+    expect(lines).toEqual([
+      '[tsmcp] warn Streamable HTTP refused a request: Host not allowed (see allowedHosts) {"host":"evil.example.com"}',
+    ]);
   });
 });

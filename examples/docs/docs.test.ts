@@ -6,13 +6,14 @@ import { Client } from "tsmcp/client";
 import { serve } from "tsmcp/node";
 import { McpError } from "tsmcp/types";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { consoleLines, warningOfProcessLocalKey } from "../../test/helpers/logs.js";
 import { serveNotesWithExpress, whoami } from "./auth.js";
 import { followNote, importRows, provision, provisionByHand } from "./client.js";
 import { type Audit, createDocsServer } from "./server.js";
 
 async function served(audit?: Audit): Promise<URL> {
   const mcp = createDocsServer(audit);
-  const handle = await serve(mcp, { host: "127.0.0.1", port: 0 });
+  const handle = await warningOfProcessLocalKey(() => serve(mcp, { host: "127.0.0.1", port: 0 }));
   onTestFinished(async () => {
     await handle.close();
     mcp.close();
@@ -26,8 +27,13 @@ function text(result: { content: readonly { type: string; text?: string }[] }): 
 
 describe("the guides' server and client", () => {
   it("the Client runs both rounds of the resolver tool and the handler reads ctx.resolved", async () => {
+    const printed = consoleLines("error");
     const result = await provision(await served());
     expect(text(result)).toBe("Provisioned orders in eu-west-1 for tsmcp-client");
+    expect(printed).toEqual([
+      "round 1, region: Which region should orders live in?",
+      "round 2, confirm: Create orders in eu-west-1?",
+    ]);
   });
 
   it("a caller who declares elicitation drives the legs by hand: three legs, then the result", async () => {
@@ -88,8 +94,10 @@ describe("the guides' server and client", () => {
   });
 
   it("progress reaches onProgress, and the tool reads ctx.auth (none here)", async () => {
+    const printed = consoleLines("error");
     const result = await importRows(await served());
     expect(text(result)).toBe("Imported 3 rows for an anonymous caller");
+    expect(printed).toEqual(["1/3 row 1", "2/3 row 2", "3/3 row 3"]);
   });
 
   it.each([
@@ -150,7 +158,7 @@ describe("the auth example", () => {
   };
 
   it("a static bearer token reaches ctx.auth; a missing scope is refused; an unknown token gets 401", async () => {
-    const { url, server } = await serveNotesWithExpress(tokens);
+    const { url, server } = await warningOfProcessLocalKey(() => serveNotesWithExpress(tokens));
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     expect(await whoami(url, "alice-token")).toBe("alice (notes:read notes:write)");
     const unknown = await fetch(url, {
@@ -165,7 +173,7 @@ describe("the auth example", () => {
   });
 
   it("Express serves the protected resource metadata at both well-known paths", async () => {
-    const { url, server } = await serveNotesWithExpress(tokens);
+    const { url, server } = await warningOfProcessLocalKey(() => serveNotesWithExpress(tokens));
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const path of [
       "/.well-known/oauth-protected-resource",

@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { serve } from "tsmcp/node";
 import type { Dispatcher } from "tsmcp/transport";
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
+import { PROCESS_LOCAL_KEY_WARNING, stderrOf } from "../helpers/logs.js";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -84,7 +85,10 @@ export function stdioExample(name: string): string {
 
 /** Serves `server` over Streamable HTTP on 127.0.0.1 for the test, and resolves its URL. */
 export async function httpExample(server: Dispatcher & { close(): void }): Promise<string> {
-  const handle = await serve(server, { host: "127.0.0.1", port: 0 });
+  const { result: handle, lines } = await stderrOf(() => serve(server, { host: "127.0.0.1", port: 0 }));
+  // Serving writes nothing, but the one warning of an MCPServer on the default process-local key.
+  expect(lines.filter((line) => !PROCESS_LOCAL_KEY_WARNING.test(line))).toEqual([]);
+  expect(lines.length).toBeLessThanOrEqual(1);
   onTestFinished(async () => {
     await handle.close();
     server.close();

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { elicit, MCPServer, outcome, type ResolverInput, resolver } from "tsmcp/server";
 import { serveStdio } from "tsmcp/stdio";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../helpers/request-state.js";
 
 /** The regions `pick_region` and `provision` offer. */
 export const REGIONS = ["eu-west-1", "us-east-1"] as const;
@@ -32,6 +33,7 @@ export function createInteropServer(): MCPServer {
   const mcp = new MCPServer("tsmcp-interop", {
     version: "1.0.0",
     instructions: "A fixture for the interop suites.",
+    requestStateSecurity: testRequestStateSecurity(),
   });
   mcp.tool(
     "echo",

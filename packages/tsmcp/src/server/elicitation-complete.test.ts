@@ -5,6 +5,7 @@ import {
   ElicitRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { testRequestStateSecurity } from "../../../../test/helpers/request-state.js";
 import { type HttpServerHandle, serve } from "../transport/http/node/node.js";
 import type { LegacySession } from "../transport/index.js";
 import { elicitationComplete } from "./elicitation-complete.js";
@@ -12,7 +13,7 @@ import { MCPServer } from "./mcp/server.js";
 
 /** An `MCPServer` whose `sign_in` tool asks for a URL-mode elicitation and remembers who asked. */
 function signInServer(asked: Map<string, LegacySession>) {
-  const mcp = new MCPServer("auth");
+  const mcp = new MCPServer("auth", { requestStateSecurity: testRequestStateSecurity() });
   mcp.tool("sign_in", {}, async (_args, ctx) => {
     const elicitationId = `e-${asked.size + 1}`;
     if (ctx.session !== undefined) asked.set(elicitationId, ctx.session);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import type { JSONRPCNotification, JSONRPCResultResponse } from "../../protocol/jsonrpc.js";
 import type {
   LoggingMessageNotificationParams,
@@ -24,7 +25,7 @@ function deferred<T = void>() {
 describe("the handler's Context", () => {
   it("tells who is asking: protocol version, client info and capabilities, and round one's empty input", async () => {
     let seen: Context | undefined;
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("whoami", {}, (_args, ctx) => {
       seen = ctx;
       return "";
@@ -45,7 +46,7 @@ describe("the handler's Context", () => {
   });
 
   it("carries the auth info an auth layer established", async () => {
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("whoami", {}, (_args, ctx) => `${ctx.auth?.clientId}/${ctx.auth?.subject}`);
     const response = await mcp.handle(
       { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "whoami", _meta: rawMeta() } },
@@ -55,7 +56,7 @@ describe("the handler's Context", () => {
   });
 
   it("reports progress to a client that asked for it, and nowhere otherwise", async () => {
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("migrate", { inputSchema: z.object({ steps: z.number() }) }, ({ steps }, ctx) => {
       for (let step = 1; step <= steps; step++)
         ctx.sendProgress({ progress: step, total: steps, message: `step ${step}` });
@@ -75,7 +76,7 @@ describe("the handler's Context", () => {
   });
 
   it("logs to the client at or above the level the request opted into, and not at all without one", async () => {
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("chatty", {}, (_args, ctx) => {
       ctx.log("debug", "noise");
       ctx.log("warning", { disk: "90%" }, "storage");
@@ -97,7 +98,7 @@ describe("the handler's Context", () => {
   it("aborts its signal when the client abandons the request", async () => {
     const started = deferred();
     const aborted = deferred<boolean>();
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("slow", {}, async (_args, ctx) => {
       ctx.signal.addEventListener("abort", () => aborted.resolve(true));
       started.resolve();
@@ -119,7 +120,7 @@ describe("the handler's Context", () => {
       methods.push(`${ctx.method}:${ctx.clientInfo?.name}`);
       return value;
     };
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt(
       "p",
       { argsSchema: z.object({ a: z.string() }), complete: { a: (_v, _c, ctx) => note(ctx, ["x"]) } },
@@ -142,7 +143,7 @@ describe("the handler's Context", () => {
 
 describe("notifications a Context sends", () => {
   it("never reach a client through anything but the request's own stream", async () => {
-    const mcp = new MCPServer("ctx");
+    const mcp = new MCPServer("ctx", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("progress", {}, (_args, ctx) => {
       ctx.sendProgress({ progress: 1 });
       return "";

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import type { ElicitRequestFormParams } from "../../protocol/schema/input.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
 import { readElicitation } from "../schema/elicitation-answer.js";
@@ -17,7 +18,7 @@ const ASK_AUDIENCE = elicitationRequest({
 const Audience = z.object({ audience: z.string().min(1) });
 
 function briefingServer(): MCPServer {
-  const mcp = new MCPServer("prompts");
+  const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
   mcp.prompt(
     "briefing",
     {
@@ -109,7 +110,7 @@ describe("a prompt that asks for input", () => {
 
 describe("prompts/list and prompts/get", () => {
   it("advertises arguments from the schema: names, descriptions, required", async () => {
-    const mcp = new MCPServer("prompts");
+    const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt(
       "review",
       {
@@ -134,7 +135,7 @@ describe("prompts/list and prompts/get", () => {
   });
 
   it("turns a string into one user message and passes a GetPromptResult through", async () => {
-    const mcp = new MCPServer("prompts");
+    const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt("plain", {}, () => "Say hello.");
     mcp.prompt("full", {}, () => ({
       description: "custom",
@@ -166,7 +167,7 @@ describe("prompts/list and prompts/get", () => {
   });
 
   it("answers invalid arguments in a bounded message: five issues named, the rest counted, each cut", async () => {
-    const mcp = new MCPServer("prompts");
+    const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt("labels", { argsSchema: z.record(z.string(), z.string().max(1)) }, () => "ok");
     mcp.prompt("strict", { argsSchema: z.strictObject({ topic: z.string() }) }, () => "ok");
     const { url } = await overHttp(mcp);
@@ -193,7 +194,9 @@ describe("prompts/list and prompts/get", () => {
   });
 
   it("answers an unknown prompt with -32602", async () => {
-    const { client } = await overHttp(new MCPServer("prompts"));
+    const { client } = await overHttp(
+      new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() }),
+    );
     await expect(client.getPrompt("nope")).rejects.toMatchObject({
       code: -32602,
       message: "Unknown prompt: nope",
@@ -217,7 +220,7 @@ describe("prompts/list and prompts/get", () => {
   });
 
   it("pages prompts in registration order", async () => {
-    const mcp = new MCPServer("prompts", { pageSize: 1 });
+    const mcp = new MCPServer("prompts", { pageSize: 1, requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt("b", {}, () => "b");
     mcp.prompt("a", {}, () => "a");
     const { client } = await overHttp(mcp);
@@ -229,7 +232,7 @@ describe("prompts/list and prompts/get", () => {
   });
 
   it("refuses a cursor it did not issue for prompts/list with -32602 Invalid cursor", async () => {
-    const mcp = new MCPServer("prompts", { pageSize: 1 });
+    const mcp = new MCPServer("prompts", { pageSize: 1, requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt("b", {}, () => "b");
     mcp.prompt("a", {}, () => "a");
     mcp.tool("t1", {}, () => "");
@@ -270,7 +273,7 @@ describe("completion of prompt arguments", () => {
   });
 
   it("caps suggestions at 100, reporting the total", async () => {
-    const mcp = new MCPServer("prompts");
+    const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt(
       "many",
       {
@@ -293,7 +296,7 @@ describe("completion of prompt arguments", () => {
   });
 
   it("suggests nothing for an argument without a completer, and refuses an unknown prompt", async () => {
-    const mcp = new MCPServer("prompts");
+    const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
     mcp.prompt("p", { argsSchema: z.object({ a: z.string() }) }, () => "");
     const { client } = await overHttp(mcp);
     expect(
@@ -306,7 +309,7 @@ describe("completion of prompt arguments", () => {
   });
 
   it("refuses a completer for an argument the schema does not have, at registration", () => {
-    const mcp = new MCPServer("prompts");
+    const mcp = new MCPServer("prompts", { requestStateSecurity: testRequestStateSecurity() });
     expect(() =>
       mcp.prompt(
         "p",

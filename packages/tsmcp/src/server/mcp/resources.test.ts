@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
 import { readElicitation } from "../schema/elicitation-answer.js";
 import { NESTED_INPUT_REQUIRED_MESSAGE } from "./context.js";
@@ -17,7 +18,7 @@ const notes = new Map([
 ]);
 
 function notesServer(options: { pageSize?: number } = {}): MCPServer {
-  const mcp = new MCPServer("notes", options);
+  const mcp = new MCPServer("notes", { ...options, requestStateSecurity: testRequestStateSecurity() });
   mcp.resource(
     "notes://welcome",
     { description: "Start here", mimeType: "text/markdown" },
@@ -80,7 +81,7 @@ describe("resources/read", () => {
   });
 
   it("treats an empty contents array from a handler as missing", async () => {
-    const mcp = new MCPServer("r");
+    const mcp = new MCPServer("r", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("empty://{id}", {}, () => []);
     const { client } = await overHttp(mcp);
     await expect(client.readResource("empty://x")).rejects.toMatchObject({
@@ -90,7 +91,7 @@ describe("resources/read", () => {
   });
 
   it("sends bytes as a base64 blob and contents as given, defaulting uri and mimeType", async () => {
-    const mcp = new MCPServer("r");
+    const mcp = new MCPServer("r", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("bin://logo", { mimeType: "image/png" }, () => new Uint8Array([1, 2, 3]));
     mcp.resource("dir://{name}", { mimeType: "text/plain" }, ({ name }) => ({
       contents: [{ text: `${name}/a` }, { uri: `dir://${name}/b`, text: "b", mimeType: "text/x-b" }],
@@ -106,7 +107,7 @@ describe("resources/read", () => {
   });
 
   it("stamps a resource's own cache hints on its reads", async () => {
-    const mcp = new MCPServer("r");
+    const mcp = new MCPServer("r", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("config://app", { cache: { ttlMs: 60_000, cacheScope: "public" } }, () => "{}");
     const { client } = await overHttp(mcp);
     expect(await client.readResource("config://app")).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
@@ -135,7 +136,7 @@ describe("resources/read", () => {
 
 describe("a resource template that asks for input", () => {
   function vaultServer(): MCPServer {
-    const mcp = new MCPServer("vault");
+    const mcp = new MCPServer("vault", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("vault://{item}", { mimeType: "text/plain" }, ({ item }, ctx) => {
       const answer = readElicitation(ctx.inputResponses?.folder, z.object({ folder: z.string() }));
       if (answer.status !== "accepted") {
@@ -213,7 +214,7 @@ describe("resources/list and resources/templates/list", () => {
   });
 
   it("walks resources/templates/list across several pages with nextCursor, in registration order", async () => {
-    const mcp = new MCPServer("templates", { pageSize: 2 });
+    const mcp = new MCPServer("templates", { pageSize: 2, requestStateSecurity: testRequestStateSecurity() });
     const uris = ["a://{x}", "b://{x}", "c://{x}", "d://{x}", "e://{x}"];
     for (const uri of uris) mcp.resource(uri, {}, () => "");
     mcp.resource("static://one", {}, () => "");
@@ -266,7 +267,7 @@ describe("ctx.readResource", () => {
   });
 
   it("reads a template as round one, even when the outer request carries answers, and cannot ask", async () => {
-    const mcp = new MCPServer("nested");
+    const mcp = new MCPServer("nested", { requestStateSecurity: testRequestStateSecurity() });
     const seen: unknown[] = [];
     mcp.resource("ask://{x}", {}, (_vars, ctx) => {
       seen.push(ctx.inputResponses, ctx.requestState);
@@ -291,7 +292,7 @@ describe("ctx.readResource", () => {
   });
 
   it("reads a template as round one when the outer request is a retry with sealed state and answers", async () => {
-    const mcp = new MCPServer("nested");
+    const mcp = new MCPServer("nested", { requestStateSecurity: testRequestStateSecurity() });
     const nested: { requestState: unknown; inputResponses: unknown }[] = [];
     const outer: { requestState: unknown; folder: unknown }[] = [];
     mcp.resource("peek://{x}", {}, ({ x }, ctx) => {
@@ -333,7 +334,7 @@ describe("ctx.readResource", () => {
   });
 
   it("fails a nested read of a missing resource with -32602 naming the URI", async () => {
-    const mcp = new MCPServer("nested");
+    const mcp = new MCPServer("nested", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("outer", {}, async (_args, ctx) => ctx.readResource("nothing://here").then(() => "found"));
     const { client } = await overHttp(mcp);
     await expect(client.callTool("outer")).rejects.toMatchObject({
@@ -345,7 +346,7 @@ describe("ctx.readResource", () => {
 
 describe("registering a resource", () => {
   it("refuses a URI without a scheme, bad templates, duplicates and template-only options on statics", () => {
-    const mcp = new MCPServer("r");
+    const mcp = new MCPServer("r", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("notes://{id}", {}, () => "");
     expect(() => mcp.resource("no-scheme", {}, () => "")).toThrow(/must start with a scheme/);
     expect(() => mcp.resource("notes://{id*}", {}, () => "")).toThrow(/modifiers/);

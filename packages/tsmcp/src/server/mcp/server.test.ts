@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import { Client } from "../../client/client.js";
 import type { ListenNotification } from "../../client/session-options.js";
 import { serve } from "../../transport/http/node/node.js";
@@ -81,6 +82,7 @@ describe("the server-level cache option", () => {
           cacheScope: "public",
           methods: { "resources/read": { ttlMs: 5_000 }, "prompts/list": { cacheScope: "private" } },
         },
+        requestStateSecurity: testRequestStateSecurity(),
       }),
     );
     const { url } = await overHttp(mcp);
@@ -115,7 +117,9 @@ describe("the server-level cache option", () => {
   });
 
   it("defaults to { ttlMs: 0, cacheScope: private } without it", async () => {
-    const { url } = await overHttp(catalog(new MCPServer("uncached")));
+    const { url } = await overHttp(
+      catalog(new MCPServer("uncached", { requestStateSecurity: testRequestStateSecurity() })),
+    );
     const none = { ttlMs: 0, cacheScope: "private" };
     for (const method of [
       "server/discover",
@@ -134,7 +138,12 @@ describe("the server-level cache option", () => {
   });
 
   it("reaches the client's results", async () => {
-    const mcp = catalog(new MCPServer("cached", { cache: { ttlMs: 45_000, cacheScope: "public" } }));
+    const mcp = catalog(
+      new MCPServer("cached", {
+        cache: { ttlMs: 45_000, cacheScope: "public" },
+        requestStateSecurity: testRequestStateSecurity(),
+      }),
+    );
     const { client } = await overHttp(mcp);
     expect(await client.listTools()).toMatchObject({ ttlMs: 45_000, cacheScope: "public" });
     expect(await client.readResource("config://plain")).toMatchObject({
@@ -150,6 +159,7 @@ describe("server/discover", () => {
       version: "1.2.3",
       info: { title: "Fleet" },
       instructions: "Ask before provisioning.",
+      requestStateSecurity: testRequestStateSecurity(),
     });
     const { client } = await overHttp(mcp);
     expect(client.serverCapabilities).toEqual({
@@ -166,7 +176,7 @@ describe("server/discover", () => {
 
 describe("subscriptions/listen", () => {
   it("tells listeners when tools, prompts and resources are added or removed at run time", async () => {
-    const mcp = new MCPServer("live");
+    const mcp = new MCPServer("live", { requestStateSecurity: testRequestStateSecurity() });
     const { client } = await overHttp(mcp);
     const received = inbox();
     const subscription = client.listen(
@@ -208,7 +218,7 @@ describe("subscriptions/listen", () => {
   });
 
   it("tells listeners when a static resource is added or removed at run time", async () => {
-    const mcp = new MCPServer("live");
+    const mcp = new MCPServer("live", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("notes://welcome", {}, () => "# Welcome");
     const { client } = await overHttp(mcp);
     const received = inbox();
@@ -237,7 +247,7 @@ describe("subscriptions/listen", () => {
   });
 
   it("ends open listen streams when the server closes", async () => {
-    const mcp = new MCPServer("live");
+    const mcp = new MCPServer("live", { requestStateSecurity: testRequestStateSecurity() });
     const { client } = await overHttp(mcp);
     const subscription = client.listen({ toolsListChanged: true }, () => {});
     await subscription.acknowledged;
@@ -248,7 +258,7 @@ describe("subscriptions/listen", () => {
 
 describe("serving an MCPServer", () => {
   it("serves the web-standard handler from any framework's request listener", async () => {
-    const mcp = new MCPServer("handler");
+    const mcp = new MCPServer("handler", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
     const handler = mcp.httpHandler();
     const listener = getRequestListener(handler);
@@ -264,7 +274,7 @@ describe("serving an MCPServer", () => {
   });
 
   it("serves over Streamable HTTP on a free loopback port", async () => {
-    const mcp = new MCPServer("http");
+    const mcp = new MCPServer("http", { requestStateSecurity: testRequestStateSecurity() });
     const handle = await serve(mcp);
     onTestFinished(() => handle.close());
     expect(handle.url.hostname).toBe("127.0.0.1");
@@ -276,7 +286,7 @@ describe("serving an MCPServer", () => {
   });
 
   it("serves in memory: Client.connect takes the server itself", async () => {
-    const mcp = new MCPServer("memory");
+    const mcp = new MCPServer("memory", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
     const client = await Client.connect(mcp);
     onTestFinished(() => client.close());

@@ -8,6 +8,7 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
 import { post } from "../../../../../test/helpers/mcp-post.js";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import { Client } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { serve } from "../../transport/http/node/node.js";
@@ -32,7 +33,7 @@ function routeServer(): { mcp: MCPServer; seen: Seen } {
     seen.resolverRuns += 1;
     return "stamped";
   });
-  const mcp = new MCPServer("param-headers");
+  const mcp = new MCPServer("param-headers", { requestStateSecurity: testRequestStateSecurity() });
   mcp.tool(
     "route",
     {
@@ -350,7 +351,7 @@ describe("a client and a server agreeing on x-mcp-header", () => {
   });
 
   it("round-trip with a zod schema annotated through .meta()", async () => {
-    const mcp = new MCPServer("zod-headers");
+    const mcp = new MCPServer("zod-headers", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool(
       "lookup",
       {
@@ -425,7 +426,7 @@ describe("registering a tool whose x-mcp-header annotations break the rules", ()
       /not on a property reachable from the root through "properties" alone/,
     ],
   ])("refuses %s with a TypeError naming the tool and the rule", (_what, inputSchema, rule) => {
-    const mcp = new MCPServer("strict");
+    const mcp = new MCPServer("strict", { requestStateSecurity: testRequestStateSecurity() });
     const register = () => mcp.tool("bad_tool", { inputSchema }, () => "never");
     expect(register).toThrow(TypeError);
     expect(register).toThrow(/^tool "bad_tool" inputSchema: x-mcp-header/);
@@ -433,7 +434,7 @@ describe("registering a tool whose x-mcp-header annotations break the rules", ()
   });
 
   it("refuses a zod schema whose annotation ends up under anyOf", () => {
-    const mcp = new MCPServer("strict");
+    const mcp = new MCPServer("strict", { requestStateSecurity: testRequestStateSecurity() });
     expect(() =>
       mcp.tool(
         "nullable_wrapped",
@@ -446,7 +447,7 @@ describe("registering a tool whose x-mcp-header annotations break the rules", ()
   });
 
   it("lists nothing after a refusal", async () => {
-    const mcp = new MCPServer("strict");
+    const mcp = new MCPServer("strict", { requestStateSecurity: testRequestStateSecurity() });
     expect(() =>
       mcp.tool("bad_tool", { inputSchema: object({ s: { type: "number", "x-mcp-header": "S" } }) }, () => ""),
     ).toThrow(TypeError);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import { InputRequiredRoundsExceededError } from "../../client/errors.js";
 import type { CreateMessageResult, ElicitResult, InputResponses } from "../../protocol/schema/input.js";
 import { elicit } from "../resolve/elicit.js";
@@ -37,7 +38,7 @@ function loginServer() {
     runs.confirm += 1;
     return elicit(`Proceed as ${needs.login.user}?`, Ok);
   });
-  const mcp = new MCPServer("rounds");
+  const mcp = new MCPServer("rounds", { requestStateSecurity: testRequestStateSecurity() });
   const legs = recordLegs(mcp);
   mcp.tool("enter", { resolve: { login, confirm } }, (_args, { resolved: { login, confirm } }) => {
     runs.handler += 1;
@@ -54,7 +55,7 @@ function chainServer(length: number) {
   for (let index = 1; index < length; index += 1) {
     last = resolver(`step${index}`, { needs: { previous: last } }, () => elicit(`Step ${index}?`, Ok));
   }
-  const mcp = new MCPServer("chain");
+  const mcp = new MCPServer("chain", { requestStateSecurity: testRequestStateSecurity() });
   const legs = recordLegs(mcp);
   mcp.tool("chain", { resolve: { last } }, () => "done");
   return { mcp, legs };
@@ -72,7 +73,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
   });
 
   it("answers independent questions in a single round", async () => {
-    const mcp = new MCPServer("rounds");
+    const mcp = new MCPServer("rounds", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     const size = resolver("size", () => elicit("Which size?", z.object({ size: z.enum(["s", "m"]) })));
     const region = resolver("region", () => elicit("Which region?", z.object({ region: z.string() })));
@@ -88,7 +89,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
   });
 
   it("batches independent dependencies of different kinds (form, sampling, roots) into one round", async () => {
-    const mcp = new MCPServer("rounds");
+    const mcp = new MCPServer("rounds", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     const approve = resolver("approve", () => elicit("Approve the release?", Ok));
     const summary = resolver("summary", () => sample({ messages, maxTokens: 50 }));
@@ -141,7 +142,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
   });
 
   it("asks the model once per call: a sampled result rides the state to the later rounds", async () => {
-    const mcp = new MCPServer("rounds");
+    const mcp = new MCPServer("rounds", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     const summary = resolver("summary", () => sample({ messages, maxTokens: 50 }));
     const approve = resolver("approve", { needs: { summary } }, ({ needs }) =>
@@ -170,7 +171,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
 
   it("drops a stored answer when its question is reworded between rounds, and asks again, keeping the others", async () => {
     let wording = "Which region?";
-    const mcp = new MCPServer("rounds");
+    const mcp = new MCPServer("rounds", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     const region = resolver("region", () => elicit(wording, z.object({ region: z.string() })));
     const size = resolver("size", () => elicit("Which size?", z.object({ size: z.string() })));
@@ -200,7 +201,7 @@ describe.each(BOTH_TRANSPORTS)("the rounds of a tool with resolvers, %s", (via) 
 
   it("drops a stored answer when its question keeps its message but changes its schema, and asks again", async () => {
     let schema: z.ZodType<{ region: string }> = z.object({ region: z.string() });
-    const mcp = new MCPServer("rounds");
+    const mcp = new MCPServer("rounds", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     const region = resolver("region", () => elicit("Which region?", schema));
     const size = resolver("size", () => elicit("Which size?", z.object({ size: z.string() })));
@@ -239,7 +240,7 @@ describe.each(BOTH_TRANSPORTS)("what the handler and the client get, %s", (via) 
     const confirm = resolver("confirm", ({ args }) =>
       Number(args.files) === 0 ? { ok: true } : elicit(`Delete ${String(args.files)} files?`, Ok),
     );
-    const mcp = new MCPServer("folders");
+    const mcp = new MCPServer("folders", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     mcp.tool(
       "delete",

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import { InputRequiredRoundsExceededError } from "../../client/errors.js";
 import { McpError } from "../../protocol/errors.js";
 import { inputRequired } from "../input-required.js";
@@ -23,7 +24,7 @@ const region = resolver("region", ({ args }) =>
 
 describe("registering a tool with resolvers", () => {
   it("leaves the resolved names out of the advertised input schema", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool(
       "provision",
       {
@@ -43,7 +44,7 @@ describe("registering a tool with resolvers", () => {
   });
 
   it("refuses an entry that is not a resolver, two resolvers of one name, and a required resolved name", () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const handler = async () => "";
     expect(() => mcp.tool("a", { resolve: { region: (() => "eu") as never } }, handler)).toThrow(
       'tool "a": resolve.region is not a resolver',
@@ -61,7 +62,7 @@ describe("registering a tool with resolvers", () => {
 
 describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   it("fills a parameter from a computed value without any client interaction", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     const slug = resolver("slug", ({ args }) => String(args.name).toLowerCase());
     mcp.tool(
@@ -77,7 +78,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("lets a resolver depend on another's value and see the tool's arguments", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const zone = resolver(
       "zone",
       { needs: { region } },
@@ -94,7 +95,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("gives resolvers and the handler the same validated arguments, defaults computed once per round", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     let defaults = 0;
     const Input = z.object({
       name: z.string(),
@@ -125,7 +126,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("asks a question built from a volatile value again every round, until the client's budget ends the call", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     let clock = 0;
     const stamp = resolver("stamp", () => elicit(`Confirm at tick ${++clock}?`, Ok));
@@ -138,7 +139,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("hands the handler one (args, ctx) shape: the values on ctx.resolved, the rest of the context intact", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     mcp.resource("notes://readme", {}, () => "read me");
     const seen: Record<string, unknown>[] = [];
     mcp.tool("where", { resolve: { region } }, async (_args, ctx) => {
@@ -169,7 +170,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("ignores a value the client sends under a resolved name", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const seen: unknown[] = [];
     mcp.tool("where", { resolve: { region } }, (args, { resolved: { region } }) => {
       seen.push(args);
@@ -184,7 +185,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("fails with an isError result naming the one-channel rule when the handler returns an InputRequiredResult anyway", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const effects: string[] = [];
     const sneaky = (async (_args: unknown, { resolved }: { resolved: { region: { region: string } } }) => {
       effects.push(resolved.region.region);
@@ -203,7 +204,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("turns a resolver's error into an isError result, but keeps an McpError a protocol error", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const broken = resolver("broken", () => {
       throw new Error("the inventory is down");
     });
@@ -225,7 +226,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("refuses with -32021 instead of asking a client without the capability, and stays usable", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const legs = recordLegs(mcp);
     mcp.tool("provision", { resolve: { region } }, (_a, { resolved: { region } }) => region.region);
     mcp.tool("ping", {}, () => "pong");
@@ -242,7 +243,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("gates sampling, sampling with tools, and roots on their capabilities", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const messages = [{ role: "user" as const, content: { type: "text" as const, text: "hi" } }];
     const summary = resolver("summary", () => sample({ messages, maxTokens: 5 }));
     const planned = resolver("planned", () =>
@@ -268,7 +269,7 @@ describe.each(BOTH_TRANSPORTS)("a tool with resolvers, %s", (via) => {
   });
 
   it("seals its state: the client never sees recorded answers or question digests in clear", async () => {
-    const mcp = new MCPServer("resolvers");
+    const mcp = new MCPServer("resolvers", { requestStateSecurity: testRequestStateSecurity() });
     const confirm = resolver("confirm", { needs: { region } }, () => elicit("Sure?", Ok));
     mcp.tool("provision", { resolve: { region, confirm: outcome(confirm) } }, () => "done");
     const client = await connect(mcp, via, { elicitationCallback: answering({}).callback });

@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import { McpError } from "../../protocol/errors.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
 import { withJsonSchema } from "../schema/compile.js";
@@ -45,7 +46,7 @@ function numbersSchema<K extends string>(
 
 describe("a tool's return value", () => {
   it("is one text block when it is a string", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }) => text);
     const { client } = await overHttp(mcp);
     const result = await client.callTool("echo", { text: "hello" });
@@ -54,7 +55,7 @@ describe("a tool's return value", () => {
   });
 
   it("is the content when it is an array of content blocks, and no content when nothing", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("blocks", {}, () => [
       { type: "text", text: "a" },
       { type: "image", data: "AAAA", mimeType: "image/png" },
@@ -71,7 +72,7 @@ describe("a tool's return value", () => {
   it("is itself when it is a CallToolResult, and the handler's object is never modified", async () => {
     const shared: CallToolResult = { content: [{ type: "text", text: "fixed" }], isError: false };
     const copy = structuredClone(shared);
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("fixed", {}, () => shared);
     const { client } = await overHttp(mcp);
     const first = await client.callTool("fixed");
@@ -81,7 +82,7 @@ describe("a tool's return value", () => {
   });
 
   it("is structuredContent plus its JSON as text when the tool has an outputSchema", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool(
       "add",
       {
@@ -99,7 +100,7 @@ describe("a tool's return value", () => {
   });
 
   it("may be a primitive or an array when the outputSchema says so", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("count", { outputSchema: z.number() }, () => 3);
     mcp.tool("names", { outputSchema: { type: "array", items: { type: "string" } } }, () => ["a", "b"]);
     const { client } = await overHttp(mcp);
@@ -131,7 +132,7 @@ describe("a tool's return value", () => {
   });
 
   it("may be an error result without structured content even with an outputSchema", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("guarded", { outputSchema: z.object({ sum: z.number() }) }, () => ({
       content: [{ type: "text" as const, text: "quota exceeded" }],
       isError: true as const,
@@ -156,7 +157,7 @@ describe("a tool's return value", () => {
 describe("a tool's arguments", () => {
   it("are validated before the handler runs: an invalid call is an isError result naming the field", async () => {
     let ran = false;
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("provision", { inputSchema: z.object({ name: z.string().min(1), size: z.number() }) }, () => {
       ran = true;
       return "ok";
@@ -169,7 +170,7 @@ describe("a tool's arguments", () => {
   });
 
   it("reach the handler as the schema's output (defaults and coercions applied)", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool(
       "page",
       {
@@ -187,7 +188,7 @@ describe("a tool's arguments", () => {
       properties: { name: { type: "string", description: "The database name" } },
       required: ["name"],
     } as const;
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("raw", { inputSchema: schema }, (args) => `got ${String(args.name)}`);
     const { client } = await overHttp(mcp);
     expect((await client.listTools()).tools[0]?.inputSchema).toEqual(schema);
@@ -199,7 +200,7 @@ describe("a tool's arguments", () => {
 
   it("may be described by a non-zod Standard Schema that implements Standard JSON Schema", async () => {
     let calls = 0;
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("scale", { inputSchema: numbersSchema(["factor", "size"]) }, ({ factor, size }) => {
       calls++;
       return `scaled to ${factor * size}`;
@@ -262,7 +263,7 @@ describe("a tool's arguments", () => {
   });
 
   it("are refused entirely by a tool declared without an inputSchema", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("ping", {}, () => "pong");
     const { client } = await overHttp(mcp);
     expect((await client.listTools()).tools[0]?.inputSchema).toEqual({
@@ -284,7 +285,7 @@ describe("invalid arguments are answered in a bounded message", () => {
   }
 
   it("names the first failing element of a huge array and stops there", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("tag", { inputSchema: z.object({ tags: z.array(z.string()) }) }, () => "tagged");
     const { url } = await overHttp(mcp);
     const { text: message, size } = await callRawText(url, "tag", { tags: new Array(200_000).fill(1) });
@@ -295,7 +296,7 @@ describe("invalid arguments are answered in a bounded message", () => {
   });
 
   it("names the first five failing elements of a small array and counts the rest", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("tag", { inputSchema: z.object({ tags: z.array(z.string()) }) }, () => "tagged");
     const { url } = await overHttp(mcp);
     const { text: message } = await callRawText(url, "tag", { tags: new Array(20).fill(1) });
@@ -307,7 +308,7 @@ describe("invalid arguments are answered in a bounded message", () => {
 
   it("cuts a very long path and a message that quotes a very long key", async () => {
     const long = "k".repeat(100_000);
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("scores", { inputSchema: z.object({ scores: z.record(z.string(), z.number()) }) }, () => "ok");
     mcp.tool("strict", { inputSchema: z.strictObject({ name: z.string() }) }, () => "ok");
     const { url } = await overHttp(mcp);
@@ -320,7 +321,7 @@ describe("invalid arguments are answered in a bounded message", () => {
   });
 
   it("cuts a very long key named by ajv for a raw JSON Schema tool", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("ping", {}, () => "pong");
     const { url } = await overHttp(mcp);
     const { text: message, size } = await callRawText(url, "ping", { ["k".repeat(100_000)]: 1 });
@@ -331,7 +332,7 @@ describe("invalid arguments are answered in a bounded message", () => {
   });
 
   it("names every issue when there are at most five", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("five", { inputSchema: z.object({ tags: z.array(z.string()) }) }, () => "ok");
     const { client } = await overHttp(mcp);
     const result = await client.callTool("five", { tags: [1, 2, 3, 4, 5] });
@@ -342,7 +343,7 @@ describe("invalid arguments are answered in a bounded message", () => {
 
 describe("a tool that fails", () => {
   it("answers the protocol error it throws as an McpError", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("strict", {}, () => {
       throw new McpError(-32602, "the region is closed", { region: "eu" });
     });
@@ -355,7 +356,7 @@ describe("a tool that fails", () => {
   });
 
   it("answers any other throw with an isError result carrying its message", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("flaky", {}, async () => {
       throw new Error("the database is read-only");
     });
@@ -367,7 +368,7 @@ describe("a tool that fails", () => {
   });
 
   it("is unknown: -32602 naming it", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     const { client } = await overHttp(mcp);
     await expect(client.callTool("missing")).rejects.toMatchObject({
       code: -32602,
@@ -378,7 +379,7 @@ describe("a tool that fails", () => {
 
 describe("tools/list", () => {
   it("lists tools in registration order with their descriptions and annotations", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     for (const name of ["zeta", "alpha", "mid"]) {
       mcp.tool(
         name,
@@ -400,7 +401,7 @@ describe("tools/list", () => {
   });
 
   it("pages with opaque cursors and refuses a cursor it did not issue", async () => {
-    const mcp = new MCPServer("tools", { pageSize: 2 });
+    const mcp = new MCPServer("tools", { pageSize: 2, requestStateSecurity: testRequestStateSecurity() });
     for (let i = 0; i < 5; i++) mcp.tool(`t${i}`, {}, () => "");
     const { client } = await overHttp(mcp);
     const names: string[] = [];
@@ -419,7 +420,7 @@ describe("tools/list", () => {
   });
 
   it("drops a removed tool, and its name may be registered again", async () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     const first = mcp.tool("a", {}, () => "one");
     mcp.tool("b", {}, () => "b");
     const { client } = await overHttp(mcp);
@@ -437,7 +438,7 @@ describe("tools/list", () => {
 
 describe("registering a tool", () => {
   it("refuses bad names, duplicates and bad configs at once, with a TypeError", () => {
-    const mcp = new MCPServer("tools");
+    const mcp = new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() });
     mcp.tool("taken", {}, () => "");
     expect(() => mcp.tool("has space", {}, () => "")).toThrow(/must be 1-128 characters/);
     expect(() => mcp.tool("x".repeat(129), {}, () => "")).toThrow(TypeError);
@@ -454,7 +455,7 @@ describe("registering a tool", () => {
   it("leaves the caller's config untouched", () => {
     const config = { description: "d", annotations: { readOnlyHint: true }, inputSchema: { type: "object" } };
     const copy = structuredClone(config);
-    new MCPServer("tools").tool("t", config, () => "");
+    new MCPServer("tools", { requestStateSecurity: testRequestStateSecurity() }).tool("t", config, () => "");
     expect(config).toEqual(copy);
     expect(Object.isFrozen(config.inputSchema)).toBe(false);
   });

@@ -7,7 +7,7 @@
 import { EventEmitter, getEventListeners, once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { JSONRPCRequest } from "../../../protocol/jsonrpc.js";
 import { HttpClientTransport } from "./client.js";
 import { fetchAnswer } from "./fetch-sender.js";
@@ -82,6 +82,23 @@ function warnings(): Error[] {
   return seen;
 }
 
+/**
+ * Records the delay of every timer set from now on (through `setTimeout`, fake or real), telling
+ * `changes` of each.
+ */
+function timerDelays(): number[] {
+  const delays: number[] = [];
+  const setTimer = globalThis.setTimeout;
+  const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((handler: () => void, ms?: number) => {
+    const timer = setTimer(handler, ms);
+    delays.push(ms ?? 0);
+    changes.emit("change");
+    return timer;
+  }) as typeof setTimeout);
+  onTestFinished(() => spy.mockRestore());
+  return delays;
+}
+
 async function legacyTransport(url: string, maxReconnectAttempts: number): Promise<HttpClientTransport> {
   const transport = new HttpClientTransport(url, { maxReconnectAttempts, reconnectDelayMs: 60_000 });
   onTestFinished(() => transport.close());
@@ -92,6 +109,12 @@ async function legacyTransport(url: string, maxReconnectAttempts: number): Promi
 
 describe("HttpClientTransport against a hostile server", () => {
   it("gives up on a GET stream of priming events with retry: 0 after maxReconnectAttempts, backing off from the minimum", async () => {
+    // Fake timers: each reconnection's wait is run as soon as it is set, and none is left after.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const delays = timerDelays();
     const { url, gets } = await hostile((n, _req, res) => {
       res.writeHead(200, SSE).end(`id: p${n}\nretry: 0\ndata: \n\n`);
     });
@@ -101,25 +124,28 @@ describe("HttpClientTransport against a hostile server", () => {
       errors.push(error);
       changes.emit("change");
     };
-    await until(() => errors.some((error) => error.message.includes("could not be reopened")));
-    // The first GET, then three reconnections that delivered nothing.
+    const gaveUp = () => errors.some((error) => error.message.includes("could not be reopened"));
+    while (!gaveUp()) {
+      await until(() => gaveUp() || vi.getTimerCount() > 0);
+      if (vi.getTimerCount() > 0) await vi.runOnlyPendingTimersAsync();
+    }
+    // The first GET, then three reconnections that delivered nothing, each after twice the wait.
     expect(gets).toHaveLength(4);
-    const gaps = gets.slice(1).map((time, i) => time - (gets[i] as number));
-    const expected = [MIN_SERVER_RETRY_MS, 2 * MIN_SERVER_RETRY_MS, 4 * MIN_SERVER_RETRY_MS];
-    // A few milliseconds of slack: the times are taken on the server side of the connection.
-    for (const [i, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual((expected[i] as number) - 5);
-    await new Promise((resolve) => setTimeout(resolve, 2 * MIN_SERVER_RETRY_MS));
-    expect(gets).toHaveLength(4);
+    expect(delays).toEqual([MIN_SERVER_RETRY_MS, 2 * MIN_SERVER_RETRY_MS, 4 * MIN_SERVER_RETRY_MS]);
+    // Nothing is scheduled after giving up: no later GET.
+    expect(vi.getTimerCount()).toBe(0);
+    expect(errors).toHaveLength(1);
   });
 
   it("clamps a retry: 1e12 (no TimeoutOverflowWarning, no 1 ms retry)", async () => {
     const seen = warnings();
+    const delays = timerDelays();
     const { url, gets } = await hostile((n, _req, res) => {
       res.writeHead(200, SSE).end(`id: p${n}\nretry: 1000000000000\ndata: \n\n`);
     });
     await legacyTransport(url, 3);
-    await until(() => gets.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => delays.length === 1);
+    expect(delays).toEqual([MAX_SERVER_RETRY_MS]);
     expect(gets).toHaveLength(1);
     expect(seen.map((warning) => warning.name)).not.toContain("TimeoutOverflowWarning");
     expect(reconnectDelay({ maxAttempts: 1, delayMs: 1 }, { lastEventId: "p1", retryMs: 1e12 }, 3)).toBe(

@@ -8,6 +8,7 @@ import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import { Client } from "../../../client/client.js";
 import type { JSONRPCRequest } from "../../../protocol/jsonrpc.js";
 import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "../../../server/index.js";
@@ -23,7 +24,10 @@ const ASK_NAME = elicitationRequest({
 
 /** A tool that asks for a name in a first round (`input_required`) and greets in the second. */
 function askingServer(): MCPServer {
-  const mcp = new MCPServer("sender-peer", { version: "1.0.0" });
+  const mcp = new MCPServer("sender-peer", {
+    version: "1.0.0",
+    requestStateSecurity: testRequestStateSecurity(),
+  });
   mcp.tool("ask", { inputSchema: z.object({}) }, (_args, ctx) => {
     const answer = readElicitation(ctx.inputResponses?.name, z.object({ name: z.string() }));
     if (answer.status !== "accepted") return inputRequired({ inputRequests: { name: ASK_NAME } });

@@ -8,6 +8,7 @@
 import type { IncomingMessage, RequestOptions } from "node:http";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import { McpError } from "../../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
 import { MCPServer } from "../../../server/mcp/server.js";
@@ -133,7 +134,10 @@ interface Hooks {
 }
 
 function createServer(): { mcp: MCPServer; released: Hooks } {
-  const mcp = new MCPServer("session-peer", { version: "1.0.0" });
+  const mcp = new MCPServer("session-peer", {
+    version: "1.0.0",
+    requestStateSecurity: testRequestStateSecurity(),
+  });
   const released: Hooks = { release: () => {}, cancelled: () => {} };
   mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => `echo: ${text}`);
   mcp.tool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
+import { recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { Server } from "../../../server/server.js";
 import {
   baseHeaders,
@@ -75,9 +76,11 @@ describe("serve", () => {
   });
 
   it("binds beyond loopback with allowedHosts, accepting only those hosts", async () => {
+    const logger = recordingLogger();
     const handle = await serve(newFixture().dispatcher, {
       host: "0.0.0.0",
       allowedHosts: ["mcp.example.com"],
+      logger,
     });
     try {
       const url = new URL(`http://127.0.0.1:${handle.port}/mcp`);
@@ -88,6 +91,12 @@ describe("serve", () => {
         });
       expect((await send(`mcp.example.com:${handle.port}`)).status).toBe(200);
       expect((await send(`127.0.0.1:${handle.port}`)).status).toBe(403);
+      expect(logger.records.map(({ message, fields }) => [message, fields])).toEqual([
+        [
+          "Streamable HTTP refused a request: Host not allowed (see allowedHosts)",
+          { host: `127.0.0.1:${handle.port}` },
+        ],
+      ]);
     } finally {
       await handle.close();
     }

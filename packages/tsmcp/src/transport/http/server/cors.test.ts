@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { Server } from "../../../server/server.js";
 import { baseHeaders, createFixture, META, post, rawRequest, rpc, SseReader } from "../http-test-fixtures.js";
 import { ENTRIES, type Served } from "../node/entries-test-fixtures.js";
@@ -133,7 +134,8 @@ describe.each(ENTRIES)("CORS through $name", ({ start }) => {
   });
 
   it("refuses a preflight from an origin allowedOrigins refuses, with 403 and no CORS headers", async () => {
-    served = await start(fixture().dispatcher, { cors: true });
+    const logger = recordingLogger();
+    served = await start(fixture().dispatcher, { cors: true, logger });
     const response = await preflight(served.url, "https://evil.example.com");
     expect(response.status).toBe(403);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
@@ -143,6 +145,12 @@ describe.each(ENTRIES)("CORS through $name", ({ start }) => {
     });
     expect(post403.status).toBe(403);
     expect(post403.headers.get("access-control-allow-origin")).toBeNull();
+    const refusal = {
+      level: "warn",
+      message: "Streamable HTTP refused a request: Origin not allowed (see allowedOrigins)",
+      fields: { origin: "https://evil.example.com" },
+    };
+    expect(logger.records).toEqual([refusal, refusal]);
   });
 
   it("lets a page read a JSON answer, an SSE answer, and an auth challenge", async () => {

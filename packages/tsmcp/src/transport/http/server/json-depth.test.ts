@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import { DEFAULT_MAX_JSON_DEPTH } from "../../../protocol/jsonrpc.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import { baseHeaders, META } from "../http-test-fixtures.js";
@@ -20,7 +21,7 @@ function deepCall(id: number, levels: number): string {
 /** An `MCPServer` whose middleware and `deep` tool record that they ran. */
 function recordingServer() {
   const ran: string[] = [];
-  const mcp = new MCPServer("depth");
+  const mcp = new MCPServer("depth", { requestStateSecurity: testRequestStateSecurity() });
   mcp.use(async (request, next) => {
     ran.push(`middleware ${request.method}`);
     return next(request);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
+import { type RecordingLogger, recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { Server } from "../../../server/server.js";
 import type { Dispatcher } from "../../dispatcher.js";
 import {
@@ -24,10 +25,12 @@ function newFixture(): Fixture {
 describe.each(ENTRIES)("the Streamable HTTP server through $name", ({ start }) => {
   let fixture: Fixture;
   let handle: Served;
+  let logger: RecordingLogger;
 
   beforeEach(async () => {
     fixture = newFixture();
-    handle = await start(fixture.dispatcher, { maxBodyBytes: 1024 });
+    logger = recordingLogger();
+    handle = await start(fixture.dispatcher, { maxBodyBytes: 1024, logger });
   });
 
   afterEach(async () => {
@@ -301,6 +304,13 @@ describe.each(ENTRIES)("the Streamable HTTP server through $name", ({ start }) =
         jsonrpc: "2.0",
         error: { code: -32600, message: "Forbidden: Host not allowed (see allowedHosts)" },
       });
+      expect(logger.records).toEqual([
+        {
+          level: "warn",
+          message: "Streamable HTTP refused a request: Host not allowed (see allowedHosts)",
+          fields: { host: "evil.example.com" },
+        },
+      ]);
     });
 
     it("refuses a foreign Origin with 403 and an id-less -32600", async () => {
@@ -315,6 +325,13 @@ describe.each(ENTRIES)("the Streamable HTTP server through $name", ({ start }) =
         code: -32600,
         message: "Forbidden: Origin not allowed (see allowedOrigins)",
       });
+      expect(logger.records).toEqual([
+        {
+          level: "warn",
+          message: "Streamable HTTP refused a request: Origin not allowed (see allowedOrigins)",
+          fields: { origin: "http://evil.example.com" },
+        },
+      ]);
     });
 
     it("accepts a loopback Host and Origin on any port", async () => {
@@ -661,7 +678,8 @@ describe("createHttpHandler", () => {
   });
 
   it("accepts configured hosts on any port and refuses the loopback defaults then", async () => {
-    const handler = createHttpHandler(fixture.dispatcher, { allowedHosts: ["mcp.example.com"] });
+    const logger = recordingLogger();
+    const handler = createHttpHandler(fixture.dispatcher, { allowedHosts: ["mcp.example.com"], logger });
     const request = (host: string) =>
       new Request("http://mcp.example.com/mcp", {
         method: "POST",
@@ -670,10 +688,17 @@ describe("createHttpHandler", () => {
       });
     expect((await handler(request("MCP.example.com:8443"))).status).toBe(200);
     expect((await handler(request("localhost"))).status).toBe(403);
+    expect(logger.records.map(({ message, fields }) => [message, fields])).toEqual([
+      ["Streamable HTTP refused a request: Host not allowed (see allowedHosts)", { host: "localhost" }],
+    ]);
   });
 
   it("checks Origin against an explicit list", async () => {
-    const handler = createHttpHandler(fixture.dispatcher, { allowedOrigins: ["https://app.example.com"] });
+    const logger = recordingLogger();
+    const handler = createHttpHandler(fixture.dispatcher, {
+      allowedOrigins: ["https://app.example.com"],
+      logger,
+    });
     const request = (origin: string) =>
       new Request("http://localhost/mcp", {
         method: "POST",
@@ -683,6 +708,11 @@ describe("createHttpHandler", () => {
     expect((await handler(request("https://app.example.com"))).status).toBe(200);
     expect((await handler(request("http://localhost"))).status).toBe(403);
     expect((await handler(request("null"))).status).toBe(403);
+    const refused = "Streamable HTTP refused a request: Origin not allowed (see allowedOrigins)";
+    expect(logger.records.map(({ message, fields }) => [message, fields])).toEqual([
+      [refused, { origin: "http://localhost" }],
+      [refused, { origin: "null" }],
+    ]);
   });
 
   it("answers 500 with a bare -32603 when the dispatcher breaks its contract, reporting the cause", async () => {

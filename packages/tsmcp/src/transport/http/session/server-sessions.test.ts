@@ -17,7 +17,8 @@ import {
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-function newServer(): Server {
+/** A server whose `poll` tool closes its SSE stream, then answers once `resumed` resolves. */
+function newServer(resumed: Promise<void>): Server {
   return new Server("sessions-e2e", {
     logger: silent,
     capabilities: { tools: { listChanged: true } },
@@ -31,7 +32,7 @@ function newServer(): Server {
         return { content: [{ type: "text", text: `hello ${String(answer.content?.name)}` }] };
       }
       ctx.closeSseStream();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await resumed;
       return { content: [{ type: "text", text: "polled" }] };
     },
   });
@@ -44,9 +45,14 @@ describe.each([
   let server: Server;
   let served: Served;
   let sessionId: string;
+  let resume: () => void;
 
   beforeEach(async () => {
-    server = newServer();
+    server = newServer(
+      new Promise((resolve) => {
+        resume = resolve;
+      }),
+    );
     served = await frontEnd(server, { keepAliveMs: 0 });
     const init = await post(served.url, initializeRequest(), legacyHeaders(undefined, ""));
     expect(init.status).toBe(200);
@@ -63,6 +69,7 @@ describe.each([
   });
 
   afterEach(async () => {
+    resume();
     await served.close();
     server.close();
   });
@@ -131,6 +138,8 @@ describe.each([
         "Last-Event-ID": first[0]?.id as string,
       },
     });
+    expect(resumed.status).toBe(200);
+    resume();
     const rest = (await new SseReader(resumed).rest()).filter((event) => event.data !== "");
     expect(rest.map((event) => JSON.parse(event.data))).toEqual([
       { jsonrpc: "2.0", id: 4, result: { content: [{ type: "text", text: "polled" }] } },

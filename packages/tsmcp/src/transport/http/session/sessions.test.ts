@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { baseHeaders, post, rawRequest, rpc, SseReader } from "../http-test-fixtures.js";
 import {
   callTool,
@@ -340,7 +341,10 @@ describe.each([
     expect(last?.env.closeSseStream).toBeUndefined();
   });
 
-  it("applies the Host and Origin guards to GET and DELETE", async () => {
+  it("applies the Host and Origin guards to GET and DELETE, logging each refusal", async () => {
+    const logger = recordingLogger();
+    await served.close();
+    served = await frontEnd(dispatcher, { keepAliveMs: 0, logger });
     const sessionId = await initialize(served.url);
     for (const method of ["GET", "DELETE"]) {
       const foreignHost = await rawRequest(served.url, {
@@ -355,5 +359,19 @@ describe.each([
       expect(foreignOrigin.status).toBe(403);
     }
     expect(dispatcher.sessions[0]?.signal.aborted).toBe(false);
+    const host = [
+      "Streamable HTTP refused a request: Host not allowed (see allowedHosts)",
+      { host: "evil.example" },
+    ];
+    const origin = [
+      "Streamable HTTP refused a request: Origin not allowed (see allowedOrigins)",
+      { origin: "http://evil.example" },
+    ];
+    expect(logger.records.map(({ message, fields }) => [message, fields])).toEqual([
+      host,
+      origin,
+      host,
+      origin,
+    ]);
   });
 });
