@@ -80,6 +80,9 @@ async function install(
       Object.entries(config.entry as Record<string, string>).map(([k, v]) => [k, join(sdk, v)]),
     ),
     config: false,
+    // As the package's own build does (tsup keeps the package's dependencies external); run from
+    // the repository root, tsup would read the root manifest and bundle them into dist/.
+    external: [...((config.external as string[] | undefined) ?? []), ...Object.keys(manifest.dependencies)],
     dts: false,
     sourcemap: false,
     silent: true,
