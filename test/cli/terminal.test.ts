@@ -3,7 +3,7 @@
  * progress and log messages, prompt and resource text, and the server's error messages, on stdout
  * and stderr alike. `--json` output parses to the server's text as it is, with no raw control
  * character in it. A hostile server would otherwise write the clipboard (OSC 52), set the title
- * and clear the screen.
+ * and clear the screen. A stdio server's own stderr goes through the same escaping, line by line.
  */
 import { MCPServer } from "tsmcp/server";
 import { McpError, silentLogger } from "tsmcp/types";
@@ -73,4 +73,47 @@ describe("tsmcp and a server's control characters", () => {
       expect(JSON.parse(run.stdout)).toMatchObject({ content: [{ type: "text", text: HOSTILE }] });
     },
   );
+});
+
+/** A stdio target running `test/cli/fixtures/stderr-server.ts` with `args`. */
+function stderrServer(...args: string[]): string {
+  return [process.execPath, "--import", "tsx", "test/cli/fixtures/stderr-server.ts", ...args]
+    .map((word) => JSON.stringify(word))
+    .join(" ");
+}
+
+/** The lines the fixture writes on its stderr, as the command shows them. */
+const STDERR_LINES = [
+  "clear \\x1b[2J screen\n",
+  "file \\u202etxt.exe\n",
+  "isolate \\u2066inside\\u2069 out\n",
+  "zero\\u200bwidth line\\u2028separator paragraph\\u2029separator\n",
+  "crlf line\n",
+  "last words \\u202e without a line feed\n",
+];
+const STDERR_SHOWN = STDERR_LINES.join("");
+/** The bidirectional formatting characters, and the invisible separators U+200B, U+2028, U+2029. */
+const RAW_FORMAT = /[\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+describe("tsmcp and a stdio server's stderr", () => {
+  it("shows each line of it on stderr with its controls and formatting characters escaped", async () => {
+    const run = await tsmcp(["tools", stderrServer()]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("ok");
+    expect(run.stderr).not.toMatch(RAW_CONTROL);
+    expect(run.stderr).not.toMatch(RAW_FORMAT);
+    expect(run.stderr).toContain(STDERR_SHOWN);
+  });
+
+  it("shows it, whole lines from each process, before the failure of a command that exits without answering", async () => {
+    // `auto` starts the command again for the 2025-era handshake, so its lines may come twice.
+    const run = await tsmcp(["tools", stderrServer("--exit")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(RAW_CONTROL);
+    expect(run.stderr).not.toMatch(RAW_FORMAT);
+    const lines = run.stderr.split(/(?<=\n)/);
+    expect(lines.pop()).toMatch(/exited with code 3 without answering/);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join("")).toBe(STDERR_SHOWN.repeat(lines.length / STDERR_LINES.length));
+  });
 });

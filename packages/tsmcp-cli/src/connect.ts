@@ -12,7 +12,7 @@ import {
   type ProtocolVersionMode,
   RequestTimeoutError,
 } from "tsmcp/client";
-import type { HttpClientAuth } from "tsmcp/transport";
+import type { HttpClientAuth, Transport } from "tsmcp/transport";
 import type { JSONRPCMessage, LoggingMessageNotificationParams } from "tsmcp/types";
 import {
   type Asker,
@@ -24,6 +24,7 @@ import {
 } from "./answers.js";
 import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
 import { rootUri } from "./roots.js";
+import { type ForwardedStdio, stdioWithForwardedStderr } from "./server-stderr.js";
 import { type CliTarget, parseTarget, UsageError } from "./target.js";
 import { safeText } from "./terminal.js";
 
@@ -139,7 +140,8 @@ export interface Connection {
  * Connects to the target with the options' headers, protocol mode, timeout and answers; `asker`
  * asks a person when no scripted answer fits (undefined without a terminal); `unanswered` collects
  * the questions nothing answered. A URL target signs in with OAuth when the server asks (`signIn`
- * says how), unless `--header` gives an `authorization` header.
+ * says how), unless `--header` gives an `authorization` header. A command target's stderr is
+ * written to the command's stderr line by line, escaped like the rest of its output.
  *
  * @throws UsageError for a bad option or target; SignInRequiredError when the server needs a
  *   sign-in `signIn` does not allow; whatever `Client.connect` throws.
@@ -187,10 +189,19 @@ export async function connect(
     },
   };
   let received = 0;
+  let stdio: ForwardedStdio | undefined;
+  let reach: URL | Transport;
+  if (target.kind === "url") reach = target.url;
+  else {
+    stdio = stdioWithForwardedStderr(target.command, note);
+    reach = stdio.transport;
+  }
   let client: Client;
   try {
-    client = await Client.connect(target.kind === "url" ? target.url : target.command, clientOptions);
+    client = await Client.connect(reach, clientOptions);
   } catch (error) {
+    await stdio?.transport.close();
+    await stdio?.forwarded;
     await oauth?.close();
     throw connectFailure(error, mode, received, target);
   }
@@ -198,6 +209,7 @@ export async function connect(
     // A 2025-era server sends log messages at the level the session asked for, not per request.
     await client.setLoggingLevel(options.verbose > 0 ? "debug" : "info").catch(async (error: unknown) => {
       await client.close();
+      await stdio?.forwarded;
       await oauth?.close();
       throw error;
     });
@@ -215,6 +227,7 @@ export async function connect(
     close: async () => {
       try {
         await client.close();
+        await stdio?.forwarded;
       } finally {
         await oauth?.close();
       }

@@ -22,6 +22,12 @@ describe("safeText", () => {
     );
   });
 
+  it("shows the zero-width space and the line and paragraph separators as \\uHHHH escapes", () => {
+    expect(safeText("zero\u200bwidth line\u2028separator paragraph\u2029separator")).toBe(
+      "zero\\u200bwidth line\\u2028separator paragraph\\u2029separator",
+    );
+  });
+
   it("keeps line feeds, tabs and the rest of Unicode as they are", () => {
     expect(safeText("line 1\n\tline 2 · é 漢字 🙂 \u00a0")).toBe("line 1\n\tline 2 · é 漢字 🙂 \u00a0");
   });
@@ -29,12 +35,17 @@ describe("safeText", () => {
 
 describe("safeJson", () => {
   it("parses to the same value, with DEL, C1 controls and bidirectional formatting escaped as well", () => {
-    const value = { text: "a\u001b]52;c;x\u0007\u009b\u007f\n", name: "file\u202etxt.exe\u2066\u200f\u061c" };
+    const value = {
+      text: "a\u001b]52;c;x\u0007\u009b\u007f\n",
+      name: "file\u202etxt.exe\u2066\u200f\u061c",
+      invisible: "a\u200bb\u2028c\u2029d",
+    };
     const json = safeJson(value);
     // No control character but the line feeds of pretty printing.
     expect(safeText(json)).toBe(json);
-    expect(json).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(json).not.toMatch(/[\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
     expect(json).toContain("file\\u202etxt.exe");
+    expect(json).toContain("a\\u200bb\\u2028c\\u2029d");
     expect(JSON.parse(json)).toEqual(value);
   });
 });
