@@ -173,7 +173,11 @@ describe("a token refresh when the token endpoint cannot be reached", () => {
   it("fails with an OAuthError token naming the token request and its URL", async () => {
     const http: OAuthHttp = { fetch, signal: new AbortController().signal };
     const as = { issuer: origin, token_endpoint: `${closed}/token` };
-    const identified = { client: { client_id: "pre-registered" }, auth: oauth.None() };
+    const identified = {
+      client: { client_id: "pre-registered" },
+      auth: oauth.None(),
+      source: "pre-registered" as const,
+    };
     const error = await refreshTokens(http, as, identified, `${origin}/mcp`, {
       accessToken: "old",
       tokenType: "Bearer",
