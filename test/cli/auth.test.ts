@@ -7,6 +7,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -206,6 +207,28 @@ describe("tsmcp against a protected server", () => {
     const run = await tsmcp(["--config-dir", dir, "--callback-port", port, "login", open, "--no-open"]);
     expect(run).toMatchObject({ code: 0, stdout: "" });
     expect(run.stderr).toContain(`${open} asked for no sign-in.`);
+  });
+
+  it("names the request and URL it could not reach when the authorization server is down", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tsmcp-auth-"));
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const resource = createHttpServer((req, res) => {
+      const at = `http://${req.headers.host}`;
+      if (req.url === "/prm") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ resource: `${at}/mcp`, authorization_servers: [down] }));
+        return;
+      }
+      res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${at}/prm"` }).end();
+    });
+    await new Promise<void>((resolve) => resource.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => resource.close(() => resolve())));
+    const protectedUrl = `http://127.0.0.1:${(resource.address() as AddressInfo).port}/mcp`;
+    const run = await tsmcp(["--config-dir", dir, "login", protectedUrl, "--no-open"]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain(
+      `the authorization server metadata request to ${down}/.well-known/oauth-authorization-server failed: connection refused (ECONNREFUSED)`,
+    );
   });
 
   it("exits 2 for a client secret without its issuer", async () => {

@@ -12,7 +12,7 @@ import * as oauth from "oauth4webapi";
 import { checkFunction } from "../../protocol/options.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext, OAuthGrant } from "./grant.js";
-import { endpointProblem, isBoundError, stepFailure } from "./http.js";
+import { endpointProblem, isNamedFailure, stepFailure } from "./http.js";
 import { describe } from "./registration.js";
 
 /** What the user's step is given besides the authorization URL. */
@@ -146,7 +146,7 @@ export class AuthorizationCodeGrant implements OAuthGrant {
         return redeem();
       });
     } catch (error) {
-      if (isBoundError(error)) throw error;
+      if (isNamedFailure(error)) throw error;
       if (http.signal.aborted) throw stepFailure(http, "the token request", http.signal.reason);
       // No cause: oauth4webapi's error may hold the response body, tokens and all.
       throw new OAuthError(

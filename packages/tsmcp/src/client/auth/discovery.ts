@@ -54,7 +54,8 @@ export function resourceCovers(resource: string, serverUrl: URL): boolean {
 /**
  * Fetches the server's Protected Resource Metadata and checks it describes the server.
  *
- * @throws OAuthError "discovery" when no candidate URL serves a usable document;
+ * @throws OAuthError "discovery" when no candidate URL serves a usable document, or a request for
+ *   one fails on the network (naming it and its URL);
  *   "resource_mismatch" when the document's `resource` is not the server's; "timeout" when the
  *   MCP request times out meanwhile. OAuthResponseTooLargeError for a document over
  *   `http.maxResponseBytes`.
@@ -138,7 +139,8 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * checks (with oauth4webapi) that its `issuer` is the issuer it was looked up for; a document with
  * another issuer is never used.
  *
- * @throws OAuthError "discovery" when no URL serves usable metadata; "timeout" when the MCP
+ * @throws OAuthError "discovery" when no URL serves usable metadata, or a request for it fails on
+ *   the network (naming it and its URL); "timeout" when the MCP
  *   request times out meanwhile. OAuthResponseTooLargeError for metadata over
  *   `http.maxResponseBytes`.
  */

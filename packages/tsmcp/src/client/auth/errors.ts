@@ -6,7 +6,11 @@
  */
 import { ERROR_CODES, TsmcpError, type TsmcpErrorCode } from "../../protocol/local-errors.js";
 
-/** Why authorization failed. */
+/**
+ * Why authorization failed. A request of a step that fails on the network (connection refused, a
+ * host not found) fails with that step's reason, its message naming the request and its URL, its
+ * `cause` the network error.
+ */
 export type OAuthErrorReason =
   /** No protected resource metadata, or no authorization server metadata, could be found or used. */
   | "discovery"

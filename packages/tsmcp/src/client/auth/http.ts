@@ -2,14 +2,21 @@
  * How the OAuth layer makes its own HTTP requests (metadata, registration, token endpoint): through
  * the provider's `fetch`, never following redirects, over plain HTTP only to a loopback host
  * (every other authorization server endpoint must be HTTPS), each answer read within a size bound
- * before anything parses it, and a timeout of the MCP request during one of them reported as that
- * step's. Spec: basic/authorization/security-considerations §Communication Security.
+ * before anything parses it, and a timeout of the MCP request during one of them, or a request that
+ * could not be sent or answered (connection refused, a name that does not resolve), reported as
+ * that step's. Spec: basic/authorization/security-considerations §Communication Security.
  */
 import * as oauth from "oauth4webapi";
 import { ERROR_CODES, isTsmcpError } from "../../protocol/local-errors.js";
+import { fetchFailureReason } from "../../transport/http/client/failures.js";
 import { fetchAnswer } from "../../transport/http/client/fetch-sender.js";
 import { readText } from "../../transport/http/client/response-body.js";
-import { type OAuthDocument, OAuthError, OAuthResponseTooLargeError } from "./errors.js";
+import {
+  type OAuthDocument,
+  OAuthError,
+  type OAuthErrorReason,
+  OAuthResponseTooLargeError,
+} from "./errors.js";
 
 /**
  * The most bytes of one answer from a protected resource or an authorization server the client
@@ -38,6 +45,17 @@ const REQUEST_FOR: Readonly<Record<OAuthDocument, string>> = {
   "token response": "token request",
 };
 
+/** The reason of an OAuthError for a request whose answer is each document that could not be had. */
+const REASON_FOR: Readonly<Record<OAuthDocument, OAuthErrorReason>> = {
+  "protected resource metadata": "discovery",
+  "authorization server metadata": "discovery",
+  "client registration response": "registration",
+  "token response": "token",
+};
+
+/** The OAuthErrors {@link boundedFetch} made for requests that failed on the network. */
+const networkFailures = new WeakSet<OAuthError>();
+
 /** Statuses whose answers carry no body (a `Response` with one cannot be built). */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
@@ -45,10 +63,13 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
  * A `fetch` through `http.fetch` whose answers are read whole, within `http.maxResponseBytes`,
  * before they are handed on (as a `Response` over the text read); with `bodyWanted` false for an
  * answer's status, its body is released unread. A timeout of the MCP request meanwhile becomes an
- * OAuthError "timeout" naming the request.
+ * OAuthError "timeout" naming the request; a request that fails otherwise (connection refused, a
+ * name that does not resolve, the connection lost while reading) an OAuthError naming the request
+ * and its URL, with the reason of its step (see {@link networkFailure}).
  *
  * @throws OAuthResponseTooLargeError naming `document` when the answer's `Content-Length` or its
- *   body exceeds the bound (the rest is not read); OAuthError "timeout"; the network failure; the
+ *   body exceeds the bound (the rest is not read); OAuthError "timeout"; OAuthError "discovery",
+ *   "registration" or "token" for a network failure, its `cause` the error `fetch` threw; the
  *   signal's reason when it aborts otherwise.
  */
 export function boundedFetch(
@@ -73,9 +94,26 @@ export function boundedFetch(
         headers: response.headers,
       });
     } catch (error) {
-      throw stepFailure(http, `the ${REQUEST_FOR[document]} to ${url}`, error);
+      const step = `the ${REQUEST_FOR[document]} to ${url}`;
+      if (http.signal.aborted) throw stepFailure(http, step, error);
+      throw networkFailure(document, step, error);
     }
   };
+}
+
+/**
+ * What to throw for `error`, which a request for `document` failed with before an answer was read
+ * whole, its signal not aborted (`step`: "the token request to ..."): an OAuthError naming the step,
+ * with the reason of the step ("discovery" for metadata, "registration", "token") and what
+ * failed ("connection refused (ECONNREFUSED)"), its `cause` `error`. An OAuthError or OAuthResponseTooLargeError passes unchanged.
+ */
+function networkFailure(document: OAuthDocument, step: string, error: unknown): unknown {
+  if (error instanceof OAuthError || error instanceof OAuthResponseTooLargeError) return error;
+  const failure = new OAuthError(REASON_FOR[document], `${step} failed: ${fetchFailureReason(error)}`, {
+    cause: error,
+  });
+  networkFailures.add(failure);
+  return failure;
 }
 
 /**
@@ -85,7 +123,7 @@ export function boundedFetch(
  * passes unchanged).
  */
 export function stepFailure(http: OAuthHttp, step: string, error: unknown): unknown {
-  if (!http.signal.aborted || isBoundError(error)) return error;
+  if (!http.signal.aborted || isNamedFailure(error)) return error;
   const reason: unknown = http.signal.reason;
   let limit: string;
   if (isTsmcpError(reason) && reason.code === ERROR_CODES.RequestTimeoutError) {
@@ -104,12 +142,14 @@ export function stepFailure(http: OAuthHttp, step: string, error: unknown): unkn
 }
 
 /**
- * True for the errors a step passes on as they are, never wrapped in another reason: an answer
- * too large to read, a timeout already named.
+ * True for the errors a step passes on as they are, never wrapped in another reason nor taken for
+ * a refusal: an answer too large to read, a timeout already named, a request that failed on the
+ * network (named by {@link boundedFetch}).
  */
-export function isBoundError(error: unknown): boolean {
+export function isNamedFailure(error: unknown): boolean {
   return (
-    error instanceof OAuthResponseTooLargeError || (error instanceof OAuthError && error.reason === "timeout")
+    error instanceof OAuthResponseTooLargeError ||
+    (error instanceof OAuthError && (error.reason === "timeout" || networkFailures.has(error)))
   );
 }
 
@@ -173,8 +213,8 @@ export function requestOptions(
  * GETs a JSON metadata document with `accept: application/json`, no redirect followed; the body of
  * a 200 is read within `http.maxResponseBytes`, any other's is released unread.
  *
- * @throws OAuthResponseTooLargeError naming `document`; OAuthError "timeout"; the network
- *   failure, or the signal's reason.
+ * @throws OAuthResponseTooLargeError naming `document`; OAuthError "timeout"; OAuthError
+ *   "discovery" naming the request and `url` when it fails on the network; the signal's reason.
  */
 export async function getMetadata(http: OAuthHttp, url: URL, document: OAuthDocument): Promise<Response> {
   if (url.protocol !== "https:" && !isLoopback(url)) {

@@ -29,7 +29,7 @@ import { checkDPoPOption, type DPoPOption, type DPoPProver, proverFor } from "./
 import type { OAuthGrant } from "./grant.js";
 import {
   DEFAULT_OAUTH_MAX_RESPONSE_BYTES,
-  isBoundError,
+  isNamedFailure,
   type OAuthHttp,
   requestOptions,
   stepFailure,
@@ -405,8 +405,9 @@ export class OAuthClientProvider implements HttpClientAuth {
       await this.#store.setTokens(server.key, refreshed);
       return true;
     } catch (error) {
-      // An answer too large, or a timeout, is not a refusal: authorizing again would not help.
-      if (isBoundError(error)) throw error;
+      // An answer too large, a timeout or an unreachable token endpoint is not a refusal: authorizing
+      // again would not help, and the tokens held stay.
+      if (isNamedFailure(error)) throw error;
       if (http.signal.aborted) throw stepFailure(http, "the token refresh", http.signal.reason);
       this.#logger?.warn(`OAuth: refreshing the access token at ${as.issuer} failed; authorizing again`, {
         error: error instanceof Error ? error.message : String(error),

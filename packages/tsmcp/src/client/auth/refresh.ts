@@ -34,7 +34,8 @@ export function tokensFrom(
  * when `dpop` is given (a DPoP-bound refresh token needs one, RFC 9449 §5).
  *
  * @throws what oauth4webapi throws for a refusal or a bad response; OAuthResponseTooLargeError for
- *   a token response over `http.maxResponseBytes`; OAuthError "timeout"; the signal's reason.
+ *   a token response over `http.maxResponseBytes`; OAuthError "timeout"; OAuthError "token" naming
+ *   the token request and its URL when it fails on the network; the signal's reason.
  */
 export async function refreshTokens(
   http: OAuthHttp,

@@ -8,7 +8,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
-import { isBoundError, isLoopback, type OAuthHttp, requestOptions } from "./http.js";
+import { isLoopback, isNamedFailure, type OAuthHttp, requestOptions } from "./http.js";
 import type { StoredClient, TokenStore } from "./token-store.js";
 
 /** The token endpoint authentication methods the client supports. */
@@ -167,7 +167,7 @@ async function register(
         : {}),
     } as StoredClient;
   } catch (error) {
-    if (http.signal.aborted || isBoundError(error)) throw error;
+    if (http.signal.aborted || isNamedFailure(error)) throw error;
     // No cause: oauth4webapi's error may hold the response body, an issued secret among it.
     throw new OAuthError("registration", `registration with ${as.issuer} failed: ${describe(error)}`);
   }

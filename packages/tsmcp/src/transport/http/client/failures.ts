@@ -9,17 +9,20 @@
 import { type ErrorObject, McpError } from "../../../protocol/errors.js";
 import { TransportError } from "../../transport.js";
 
-/** What the network error codes Node's `fetch` reports mean, in words that precede the URL. */
-const NETWORK_ERRORS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: "connection refused to",
-  ECONNRESET: "connection reset by the server at",
-  ENOTFOUND: "host not found (DNS lookup failed) for",
-  EAI_AGAIN: "temporary DNS failure for",
-  ETIMEDOUT: "connection timed out to",
-  EHOSTUNREACH: "host unreachable for",
-  ENETUNREACH: "network unreachable for",
-  UND_ERR_CONNECT_TIMEOUT: "connection timed out to",
-  UND_ERR_SOCKET: "connection closed by the server at",
+/**
+ * What the network error codes Node's `fetch` reports mean: the words, and the preposition that
+ * joins them to the URL.
+ */
+const NETWORK_ERRORS: Readonly<Record<string, readonly [words: string, preposition: string]>> = {
+  ECONNREFUSED: ["connection refused", "to"],
+  ECONNRESET: ["connection reset by the server", "at"],
+  ENOTFOUND: ["host not found (DNS lookup failed)", "for"],
+  EAI_AGAIN: ["temporary DNS failure", "for"],
+  ETIMEDOUT: ["connection timed out", "to"],
+  EHOSTUNREACH: ["host unreachable", "for"],
+  ENETUNREACH: ["network unreachable", "for"],
+  UND_ERR_CONNECT_TIMEOUT: ["connection timed out", "to"],
+  UND_ERR_SOCKET: ["connection closed by the server", "at"],
 };
 
 /** The first error code found on `error`, its `cause` chain, or the errors of an `AggregateError`. */
@@ -44,10 +47,22 @@ function networkCode(error: unknown, depth = 0): string | undefined {
  */
 export function fetchFailure(url: URL, error: unknown): TransportError {
   const code = networkCode(error);
-  if (code !== undefined) {
-    return new TransportError(`${NETWORK_ERRORS[code]} ${url.href} (${code})`, { cause: error });
+  const known = code === undefined ? undefined : NETWORK_ERRORS[code];
+  if (known !== undefined) {
+    return new TransportError(`${known[0]} ${known[1]} ${url.href} (${code})`, { cause: error });
   }
   return new TransportError(`HTTP request to ${url.href} failed: ${describeChain(error)}`, { cause: error });
+}
+
+/**
+ * Why a `fetch` failed without an HTTP answer, in words that follow "... failed: ": the meaning of
+ * the network error code found on `error` or its causes and the code ("connection refused
+ * (ECONNREFUSED)"), else the messages of `error` and its causes ("fetch failed: bad port").
+ */
+export function fetchFailureReason(error: unknown): string {
+  const code = networkCode(error);
+  const known = code === undefined ? undefined : NETWORK_ERRORS[code];
+  return known !== undefined ? `${known[0]} (${code})` : describeChain(error);
 }
 
 /** The messages of `error` and its causes, outermost first, joined with ": ". */
