@@ -6,7 +6,7 @@ import { Client } from "tsmcp/client";
 import { serve } from "tsmcp/node";
 import { McpError } from "tsmcp/types";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { consoleLines, warningOfProcessLocalKey } from "../../test/helpers/logs.js";
+import { consoleLines, stderrOf, warningOfProcessLocalKey } from "../../test/helpers/logs.js";
 import { serveNotesWithExpress, whoami } from "./auth.js";
 import { followNote, importRows, provision, provisionByHand } from "./client.js";
 import { type Audit, createDocsServer } from "./server.js";
@@ -85,12 +85,15 @@ describe("the guides' server and client", () => {
     expect(
       text((await byHand.session.callTool("delete-project", { project: "search" }, final)) as never),
     ).toBe("Deleted search (replaced by search-v2)");
-    await expect(
-      byHand.session.callTool("delete-project", { project: "search" }, final),
-    ).rejects.toMatchObject({
-      code: -32602,
-      message: "Invalid or expired requestState",
-    });
+    const replay = await stderrOf(() =>
+      expect(byHand.session.callTool("delete-project", { project: "search" }, final)).rejects.toMatchObject({
+        code: -32602,
+        message: "Invalid or expired requestState",
+      }),
+    );
+    expect(replay.lines).toEqual([
+      '[tsmcp] warn requestState rejected on tools/call: replayed {"method":"tools/call","reason":"replayed"}',
+    ]);
   });
 
   it("progress reaches onProgress, and the tool reads ctx.auth (none here)", async () => {
@@ -161,12 +164,17 @@ describe("the auth example", () => {
     const { url, server } = await warningOfProcessLocalKey(() => serveNotesWithExpress(tokens));
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     expect(await whoami(url, "alice-token")).toBe("alice (notes:read notes:write)");
-    const unknown = await fetch(url, {
-      method: "POST",
-      headers: { authorization: "Bearer nobody", "content-type": "application/json" },
-      body: "{}",
-    });
+    const { result: unknown, lines } = await stderrOf(() =>
+      fetch(url, {
+        method: "POST",
+        headers: { authorization: "Bearer nobody", "content-type": "application/json" },
+        body: "{}",
+      }),
+    );
     expect(unknown.status).toBe(401);
+    expect(lines).toEqual([
+      '[tsmcp] warn Streamable HTTP refused a request: unknown token {"status":401,"error":"invalid_token","reason":"unknown token"}',
+    ]);
     expect(unknown.headers.get("www-authenticate")).toContain('error="invalid_token"');
     const bob = await whoami(url, "bob-token");
     expect(bob).toBe("bob (notes:read)");

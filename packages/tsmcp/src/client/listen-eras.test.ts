@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod";
+import { testRequestStateSecurity } from "../../../../test/helpers/request-state.js";
 import type { JSONRPCNotification } from "../protocol/jsonrpc.js";
 import { MCPServer } from "../server/mcp/server.js";
 import { Server } from "../server/server.js";
@@ -43,7 +44,7 @@ function summary(notification: ListenNotification): string {
 
 /** An `MCPServer` whose tools make it notify: `touch {uri}` and `add_tool {name}`. */
 function listenServer(): MCPServer {
-  const mcp = new MCPServer("listen-fixture");
+  const mcp = new MCPServer("listen-fixture", { requestStateSecurity: testRequestStateSecurity() });
   mcp.resource("notes://{id}", {}, ({ id }) => `note ${id}`);
   mcp.tool("touch", { inputSchema: z.object({ uri: z.string() }) }, ({ uri }) => {
     mcp.notifyResourceUpdated(uri);

@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { recordingLogger } from "../../../../../test/helpers/logs.js";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import type { ClientOptions } from "../../client/client.js";
 import type { ElicitRequestParams, ElicitResult } from "../../protocol/schema/input.js";
 import { elicit } from "../resolve/elicit.js";
@@ -17,16 +19,24 @@ import { MCPServer, type MCPServerOptions } from "./server.js";
 
 const Login = z.object({ user: z.string().min(2) });
 
-/** `enter`: one question (login), counting handler runs. */
+/**
+ * `enter`: one question (login), counting handler runs. The server seals with the fixed test key
+ * and logs to `logger`.
+ */
 function loginServer(options: MCPServerOptions = {}) {
   const runs = { handler: 0 };
+  const logger = recordingLogger();
   const login = resolver("login", () => elicit("Who are you?", Login));
-  const mcp = new MCPServer("reask", options);
+  const mcp = new MCPServer("reask", {
+    requestStateSecurity: testRequestStateSecurity(),
+    logger,
+    ...options,
+  });
   mcp.tool("enter", { resolve: { login } }, (_args, { resolved }) => {
     runs.handler += 1;
     return `Welcome, ${resolved.login.user}`;
   });
-  return { mcp, runs };
+  return { mcp, runs, logger };
 }
 
 /** An elicitation callback giving `answers` in turn (the last one again once they run out). */
@@ -96,7 +106,7 @@ describe.each(BOTH_TRANSPORTS)("an off-schema answer to a resolver's question, %
   });
 
   it("counts the attempts inside the sealed requestState: a state the client alters is refused", async () => {
-    const { mcp } = loginServer({ maxInvalidAnswerRetries: 1 });
+    const { mcp, logger } = loginServer({ maxInvalidAnswerRetries: 1 });
     const client = await connect(mcp, via, { capabilities: { elicitation: {} } });
     const leg = (inputResponses?: Record<string, ElicitResult>, requestState?: string) =>
       client.session.callTool(
@@ -119,6 +129,13 @@ describe.each(BOTH_TRANSPORTS)("an off-schema answer to a resolver's question, %
     expect(reasked.requestState).not.toContain("login");
     const altered = `${reasked.requestState?.slice(0, -2)}${reasked.requestState?.endsWith("A") ? "BB" : "AA"}`;
     await expect(leg(off, altered)).rejects.toMatchObject({ code: -32602 });
+    expect(logger.records).toEqual([
+      {
+        level: "warn",
+        message: "requestState rejected on tools/call: seal",
+        fields: { method: "tools/call", reason: "seal" },
+      },
+    ]);
     const last = await leg(off, reasked.requestState);
     expect(last).toMatchObject({ isError: true });
   });

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { LogFields, Logger } from "../../protocol/logger.js";
+import { recordingLogger } from "../../../../../test/helpers/logs.js";
+import { testRequestStateSecurity } from "../../../../../test/helpers/request-state.js";
 import type { ElicitResult, InputResponses } from "../../protocol/schema/input.js";
 import { MemoryReplayCache } from "../../state/memory-replay-cache.js";
 import type { ReplayCache } from "../../state/replay-cache.js";
@@ -24,26 +25,29 @@ const FROZEN = {
 const Ok = z.object({ ok: z.boolean() });
 const Amount = z.object({ cents: z.number() });
 
-/** A logger that keeps what it is told. */
-function capturing() {
-  const lines: { level: string; message: string; fields: LogFields | undefined }[] = [];
-  const at =
-    (level: string) =>
-    (message: string, fields?: LogFields): void => {
-      lines.push({ level, message, fields });
-    };
-  const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
-  return { lines, logger };
-}
+/** The line the server logs when it refuses a state whose round already ran. */
+const REPLAYED = {
+  level: "warn",
+  message: "requestState rejected on tools/call: replayed",
+  fields: { method: "tools/call", reason: "replayed" },
+};
 
-/** `pay`: amount (asks) -> confirm (asks, needs amount) -> a side effect, counted. */
+/**
+ * `pay`: amount (asks) -> confirm (asks, needs amount) -> a side effect, counted. The server seals
+ * with the fixed test key and logs to `logger`, unless `options` says otherwise.
+ */
 function payServer(singleUse: boolean | undefined, options: MCPServerOptions = {}) {
   const runs = { paid: 0 };
+  const logger = recordingLogger();
   const amount = resolver("amount", () => elicit("How much?", Amount));
   const confirm = resolver("confirm", { needs: { amount } }, ({ needs }) =>
     elicit(`Pay ${needs.amount.cents} cents?`, Ok),
   );
-  const mcp = new MCPServer("payments", options);
+  const mcp = new MCPServer("payments", {
+    requestStateSecurity: testRequestStateSecurity(),
+    logger,
+    ...options,
+  });
   mcp.tool(
     "pay",
     { resolve: { amount, confirm }, ...(singleUse === undefined ? {} : { singleUse }) },
@@ -53,7 +57,7 @@ function payServer(singleUse: boolean | undefined, options: MCPServerOptions = {
       return `Paid ${resolved.amount.cents} cents`;
     },
   );
-  return { mcp, runs };
+  return { mcp, runs, logger };
 }
 
 const amount: InputResponses = { amount: { action: "accept", content: { cents: 250 } } };
@@ -84,39 +88,35 @@ async function handDriven(mcp: MCPServer, via: Via) {
 
 describe.each(BOTH_TRANSPORTS)("a single-use tool, %s", (via) => {
   it("refuses a replay of its completed final round with the frozen -32602; the handler ran once", async () => {
-    const { lines, logger } = capturing();
-    const { mcp, runs } = payServer(true, { logger });
+    const { mcp, runs, logger } = payServer(true);
     const { leg, second } = await handDriven(mcp, via);
     expect(textOf((await leg(yes, second)) as { content: [] })).toBe("Paid 250 cents");
     await expect(leg(yes, second)).rejects.toMatchObject(FROZEN);
     expect(runs.paid).toBe(1);
-    expect(lines).toContainEqual(
-      expect.objectContaining({
-        level: "warn",
-        message: "requestState rejected on tools/call: replayed",
-      }),
-    );
+    expect(logger.records).toEqual([REPLAYED]);
   });
 
   it("refuses an earlier round's state once it was used, so the call cannot be walked again", async () => {
-    const { mcp, runs } = payServer(true);
+    const { mcp, runs, logger } = payServer(true);
     const { leg, first, second } = await handDriven(mcp, via);
     await expect(leg(amount, first)).rejects.toMatchObject(FROZEN);
     expect(textOf((await leg(yes, second)) as { content: [] })).toBe("Paid 250 cents");
     expect(runs.paid).toBe(1);
+    expect(logger.records).toEqual([REPLAYED]);
   });
 
   it("lets exactly one of two identical final rounds sent at once run", async () => {
-    const { mcp, runs } = payServer(true);
+    const { mcp, runs, logger } = payServer(true);
     const { leg, second } = await handDriven(mcp, via);
     const settled = await Promise.allSettled([leg(yes, second), leg(yes, second)]);
     expect(settled.filter((entry) => entry.status === "fulfilled")).toHaveLength(1);
     expect(settled.find((entry) => entry.status === "rejected")).toMatchObject({ reason: FROZEN });
     expect(runs.paid).toBe(1);
+    expect(logger.records).toEqual([REPLAYED]);
   });
 
   it("runs the whole flow through the client's own loop unchanged", async () => {
-    const { mcp, runs } = payServer(true);
+    const { mcp, runs, logger } = payServer(true);
     const client = await connect(mcp, via, {
       elicitationCallback: (params): ElicitResult => ({
         action: "accept",
@@ -125,16 +125,18 @@ describe.each(BOTH_TRANSPORTS)("a single-use tool, %s", (via) => {
     });
     expect(textOf(await client.callTool("pay"))).toBe("Paid 99 cents");
     expect(runs.paid).toBe(1);
+    expect(logger.records).toEqual([]);
   });
 });
 
 describe.each(BOTH_TRANSPORTS)("a tool without the opt-in, %s", (via) => {
   it("runs a replayed final round again, as before", async () => {
-    const { mcp, runs } = payServer(undefined);
+    const { mcp, runs, logger } = payServer(undefined);
     const { leg, second } = await handDriven(mcp, via);
     expect(textOf((await leg(yes, second)) as { content: [] })).toBe("Paid 250 cents");
     expect(textOf((await leg(yes, second)) as { content: [] })).toBe("Paid 250 cents");
     expect(runs.paid).toBe(2);
+    expect(logger.records).toEqual([]);
   });
 });
 
@@ -155,12 +157,13 @@ describe("the replay cache of single-use tools", () => {
       ),
     ).rejects.toMatchObject(FROZEN);
     expect(a.runs.paid + b.runs.paid).toBe(1);
+    expect(a.logger.records).toEqual([]);
+    expect(b.logger.records).toEqual([REPLAYED]);
   });
 
   it("fails closed: a cache that cannot record the first use refuses the state, logged as an error", async () => {
-    const { lines, logger } = capturing();
     const broken: ReplayCache = { markUsed: () => Promise.reject(new Error("engine down")) };
-    const { mcp, runs } = payServer(true, { logger, replayCache: broken });
+    const { mcp, runs, logger } = payServer(true, { replayCache: broken });
     const client = await connect(mcp, "memory", { capabilities: { elicitation: {} } });
     const first = await client.session.callTool("pay", {}, { allowInputRequired: true });
     if (first.resultType !== "input_required") throw new Error("expected input_required");
@@ -172,7 +175,7 @@ describe("the replay cache of single-use tools", () => {
       ),
     ).rejects.toMatchObject(FROZEN);
     expect(runs.paid).toBe(0);
-    expect(lines).toContainEqual(
+    expect(logger.records).toContainEqual(
       expect.objectContaining({
         level: "error",
         message: "requestState rejected on tools/call: replay cache error",

@@ -4,6 +4,7 @@
  * answers become, which sessions an identity may use, and which paths serve the document.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
+import { recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { post as postOverHttp } from "../../../../../../test/helpers/mcp-post.js";
 import { requestMeta, rpc } from "../../../../../../test/helpers/meta.js";
 import type { JSONRPCRequest } from "../../../protocol/jsonrpc.js";
@@ -56,10 +57,18 @@ function post(message: JSONRPCRequest | string, headers: Record<string, string> 
 describe("the authenticate hook", () => {
   it("runs before the body is read: its Response answers even a request whose body is not JSON", async () => {
     const { server } = whoamiServer();
-    const handler = createHttpHandler(server, { authenticate: byToken });
+    const logger = recordingLogger();
+    const handler = createHttpHandler(server, { authenticate: byToken, logger });
     const refused = await handler(post("{not json", { Authorization: "Bearer nope" }));
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toBe("Bearer");
+    expect(logger.records).toEqual([
+      {
+        level: "warn",
+        message: "Streamable HTTP refused a request: the authenticate hook answered HTTP 401",
+        fields: { status: 401, reason: "the authenticate hook answered HTTP 401" },
+      },
+    ]);
   });
 
   it("hands its AuthInfo to the handler as ctx.auth on the 2026 path", async () => {

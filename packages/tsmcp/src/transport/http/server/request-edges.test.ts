@@ -5,6 +5,7 @@
  */
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { Server } from "../../../server/server.js";
 import { ENTRIES, type Served } from "../node/entries-test-fixtures.js";
 import type { AuthenticateRequest } from "./authenticate.js";
@@ -40,7 +41,9 @@ describe.each(ENTRIES)("HTTP edge cases through $name", ({ start }) => {
 
   it("hands the auth hook every Authorization header, joined as a web Request does", async () => {
     const seen: (string | null)[] = [];
+    const logger = recordingLogger();
     served = await start(server, {
+      logger,
       authenticate: (request: AuthenticateRequest) => {
         seen.push(request.headers.get("authorization"));
         return new Response(null, { status: 401 });
@@ -54,6 +57,13 @@ describe.each(ENTRIES)("HTTP edge cases through $name", ({ start }) => {
     );
     expect(statusOf(answer)).toBe(401);
     expect(seen).toEqual(["Bearer alice, Bearer bob"]);
+    expect(logger.records).toEqual([
+      {
+        level: "warn",
+        message: "Streamable HTTP refused a request: the authenticate hook answered HTTP 401",
+        fields: { status: 401, reason: "the authenticate hook answered HTTP 401" },
+      },
+    ]);
   });
 
   it("answers an absolute-form target on the metadata path without a 5xx", async () => {
