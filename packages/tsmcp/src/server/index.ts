@@ -157,6 +157,7 @@ export {
 } from "./state/aes-gcm-codec.js";
 export { type RequestStateBoundaryOptions, requestStateBoundary } from "./state/boundary.js";
 export { REQUEST_STATE_ENVELOPE_VERSION, REQUEST_STATE_FUTURE_SKEW_MS } from "./state/claims.js";
+export type { RequestBinding } from "./state/claims-shape.js";
 export type { RequestStateCodec } from "./state/codec.js";
 export {
   INVALID_REQUEST_STATE_ERROR,
