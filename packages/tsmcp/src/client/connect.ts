@@ -17,7 +17,11 @@ export interface StdioCommand {
   command: string;
   /** Its arguments. */
   args?: string[];
-  /** Its environment (default: this process's). */
+  /**
+   * Variables added to its environment, over the few it inherits from this process
+   * (`DEFAULT_INHERITED_ENV_VARS` of tsmcp/stdio: `PATH`, `HOME` and the like); the rest of this
+   * process's environment is not passed.
+   */
   env?: Record<string, string>;
   /** Its working directory. */
   cwd?: string;
