@@ -5,11 +5,13 @@
  */
 import { onTestFinished } from "vitest";
 import { post } from "../../../../../test/helpers/mcp-post.js";
+
+export { type LogRecord, type RecordingLogger, recordingLogger } from "../../../../../test/helpers/logs.js";
+
 import { Client, type ClientOptions } from "../../client/client.js";
 import type { JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../../protocol/versions.js";
 import { serve } from "../../transport/http/node/node.js";
-import type { LogFields, Logger } from "../logger.js";
 import type { MCPServer } from "./server.js";
 
 /** A server served over HTTP and a client connected to it. */
@@ -25,29 +27,6 @@ export async function overHttp(mcp: MCPServer, options: ClientOptions = {}): Pro
   const client = await Client.connect(handle.url, options);
   onTestFinished(() => client.close());
   return { client, url: handle.url };
-}
-
-/** One line a {@link RecordingLogger} was given. */
-export interface LogRecord {
-  readonly level: "debug" | "info" | "warn" | "error";
-  readonly message: string;
-  readonly fields: LogFields | undefined;
-}
-
-/** A logger that keeps every line. */
-export interface RecordingLogger extends Logger {
-  readonly records: LogRecord[];
-}
-
-/** A fresh {@link RecordingLogger}. */
-export function recordingLogger(): RecordingLogger {
-  const records: LogRecord[] = [];
-  const at =
-    (level: LogRecord["level"]) =>
-    (message: string, fields?: LogFields): void => {
-      records.push({ level, message, fields });
-    };
-  return { records, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
 /** The `_meta` of a raw 2026-07-28 request. */
