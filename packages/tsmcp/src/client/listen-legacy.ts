@@ -9,8 +9,10 @@
  * Spec (2025-11-25): server/resources §Subscriptions, §List Changed Notification; server/tools and
  * server/prompts §List Changed Notification.
  */
+
 import { type Deferred, deferred } from "../protocol/async.js";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
+import { resourceCovers } from "../protocol/resource-uri.js";
 import type { ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { META } from "../protocol/versions.js";
@@ -218,14 +220,10 @@ function wants(filter: SubscriptionFilter, notification: JSONRPCNotification): b
   if (notification.method === "notifications/resources/updated") {
     const uri = notification.params?.uri;
     return (
-      typeof uri === "string" && (filter.resourceSubscriptions ?? []).some((watched) => covers(watched, uri))
+      typeof uri === "string" &&
+      (filter.resourceSubscriptions ?? []).some((watched) => resourceCovers(watched, uri))
     );
   }
   const flag = LIST_CHANGED[notification.method as keyof typeof LIST_CHANGED];
   return flag !== undefined && filter[flag] === true;
-}
-
-/** True when `uri` is `watched` or a resource under it (`notes://a` covers `notes://a/b`). */
-function covers(watched: string, uri: string): boolean {
-  return uri === watched || uri.startsWith(watched.endsWith("/") ? watched : `${watched}/`);
 }

@@ -3,8 +3,10 @@
  * notifications they asked for, each tagged with the subscription id (the listen request's id).
  * State lives only as long as the listen request itself. Spec: basic/patterns/subscriptions.
  */
+
 import { onAbort } from "../protocol/async.js";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
+import { resourceCovers } from "../protocol/resource-uri.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { META } from "../protocol/versions.js";
 
@@ -81,7 +83,7 @@ export class SubscriptionHub {
   publishResourceUpdated(uri: string): void {
     for (const subscription of this.#subscriptions) {
       const watched = subscription.filter.resourceSubscriptions ?? [];
-      if (watched.some((prefix) => covers(prefix, uri))) {
+      if (watched.some((prefix) => resourceCovers(prefix, uri))) {
         subscription.notify(tagged(subscription.id, "notifications/resources/updated", { uri }));
       }
     }
@@ -91,11 +93,6 @@ export class SubscriptionHub {
   closeAll(): void {
     for (const subscription of [...this.#subscriptions]) subscription.end();
   }
-}
-
-function covers(watched: string, uri: string): boolean {
-  if (watched === uri) return true;
-  return uri.startsWith(watched.endsWith("/") ? watched : `${watched}/`);
 }
 
 function tagged(id: RequestId, method: string, params: Record<string, unknown>): JSONRPCNotification {
