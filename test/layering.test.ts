@@ -1,7 +1,8 @@
 /**
- * The package layering of DESIGN.md, enforced: imports flow protocol <- transport <- server |
+ * The package layering of DESIGN.md, enforced: imports flow protocol <- state <- transport <- server |
  * client, and server and client never import each other; state/ (the state seams and their
- * in-memory defaults) sits above transport and below server and client. Inside server/, the core (its top-level
+ * in-memory defaults) sits on the wire layer alone, so the transports (the HTTP sessions) and the
+ * server and client all build on it. Inside server/, the core (its top-level
  * files, and server/legacy, its 2025-era path) and server/schema sit lowest, then server/state, then
  * server/resolve, then server/mcp; server/auth depends on the core alone (and nothing but the entry
  * imports it); server/index.ts, the entry point, may import every server layer. client/auth (OAuth)
@@ -42,21 +43,21 @@ const HTTP_CLIENT = ["transport/http", "transport/http/client"];
 const ALLOWED: Record<string, string[]> = {
   protocol: ["protocol"],
   /** The transport core; its entry (transport/index.ts) re-exports the HTTP transport's entry. */
-  transport: ["protocol", "transport", "transport/http/entry"],
+  transport: ["protocol", "state", "transport", "transport/http/entry"],
   /** Modules both HTTP sides share (header names, the exchange types): leaves on the core alone. */
-  "transport/http": ["protocol", "transport", "transport/http"],
+  "transport/http": ["protocol", "state", "transport", "transport/http"],
   /** The web-standard handler: never the client side, nor the Node adapters. */
-  "transport/http/server": ["protocol", "transport", ...HTTP_SERVER],
+  "transport/http/server": ["protocol", "state", "transport", ...HTTP_SERVER],
   /** The server's HTTP sessions: on the handler's parts, never the client side. */
-  "transport/http/session": ["protocol", "transport", ...HTTP_SERVER],
+  "transport/http/session": ["protocol", "state", "transport", ...HTTP_SERVER],
   /** The `node:http` adapter and the framework adapters: on the handler. */
-  "transport/http/node": ["protocol", "transport", ...HTTP_SERVER, "transport/http/node"],
+  "transport/http/node": ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node"],
   /** The HTTP client transport: never the server side. */
-  "transport/http/client": ["protocol", "transport", ...HTTP_CLIENT],
+  "transport/http/client": ["protocol", "state", "transport", ...HTTP_CLIENT],
   /** transport/http/index.ts, the HTTP transport's entry: both sides. */
-  "transport/http/entry": ["protocol", "transport", ...HTTP_SERVER, "transport/http/client"],
-  /** The state seams (ReplayCache, ...) and their in-memory defaults: on the wire layer and the transport. */
-  state: ["protocol", "transport", "state"],
+  "transport/http/entry": ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/client"],
+  /** The state seams (sessions, events, bus, replay cache) and their in-memory defaults: on the wire layer alone. */
+  state: ["protocol", "state"],
   "server/schema": ["protocol", "server/schema"],
   server: ["protocol", "transport", ...HTTP_SERVER, "state", "server", "server/schema"],
   "server/state": [
@@ -90,14 +91,14 @@ const ALLOWED: Record<string, string[]> = {
     "server/mcp",
   ],
   /** Bearer auth, token verifiers, resource metadata: on the core only, beside the sealing layers. */
-  "server/auth": ["protocol", "transport", ...HTTP_SERVER, "server", "server/auth"],
+  "server/auth": ["protocol", "state", "transport", ...HTTP_SERVER, "server", "server/auth"],
   "server/entry": ["protocol", "transport", ...HTTP_SERVER, "state", ...SERVER_LAYERS],
   client: ["protocol", "transport", ...HTTP_CLIENT, "state", "client", "client/auth"],
   /** OAuth for the HTTP client transport: on the wire layer and the transport's hook alone. */
-  "client/auth": ["protocol", "transport", ...HTTP_CLIENT, "client/auth"],
+  "client/auth": ["protocol", "state", "transport", ...HTTP_CLIENT, "client/auth"],
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
-  node: ["protocol", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
-  stdio: ["protocol", "transport", "stdio"],
+  node: ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
+  stdio: ["protocol", "state", "transport", "stdio"],
 };
 
 /** The layer each package entry name resolves to; a bare `tsmcp` (the package has no root entry) is in none. */
@@ -108,6 +109,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/server": "server/entry",
   "tsmcp/client": "client",
   "tsmcp/client/auth": "client/auth",
+  "tsmcp/state": "state",
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
 };
@@ -227,9 +229,17 @@ describe("layering", () => {
     ]);
   });
 
-  it("keeps state/ above the transport and below server and client", () => {
+  it("keeps state/ on the wire layer, below the transport, server and client", () => {
     const imports = [
       { path: join(root, "state/a.ts"), text: 'import { Clock } from "../protocol/clock.js";' },
+      {
+        path: join(root, "state/t.ts"),
+        text: 'import type { Dispatcher } from "../transport/dispatcher.js";',
+      },
+      {
+        path: join(root, "transport/http/session/s.ts"),
+        text: 'import type { SessionStore } from "../../../state/session-store.js";',
+      },
       { path: join(root, "state/b.ts"), text: 'import { Server } from "../server/server.js";' },
       { path: join(root, "state/c.ts"), text: 'import { Client } from "../client/client.js";' },
       {
@@ -242,6 +252,7 @@ describe("layering", () => {
       },
     ];
     expect(violations(imports)).toEqual([
+      "state/t.ts (state) imports ../transport/dispatcher.js (transport)",
       "state/b.ts (state) imports ../server/server.js (server)",
       "state/c.ts (state) imports ../client/client.js (client)",
     ]);

@@ -26,6 +26,7 @@ const NEUTRAL_ENTRIES = [
   "tsmcp/server",
   "tsmcp/client",
   "tsmcp/client/auth",
+  "tsmcp/state",
   "tsmcp/types",
   "tsmcp/transport",
 ] as const;
@@ -40,6 +41,7 @@ const ALLOWED_BUILTINS: Record<Entry, readonly string[]> = {
   "tsmcp/server": ["node:crypto"],
   "tsmcp/client": [],
   "tsmcp/client/auth": [],
+  "tsmcp/state": [],
   "tsmcp/types": [],
   "tsmcp/transport": [],
 };

@@ -27,7 +27,7 @@ import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js
 import { ResolverError } from "../packages/tsmcp/src/server/resolve/errors.js";
 import { InvalidHandlerResultError } from "../packages/tsmcp/src/server/shaping.js";
 import { InvalidRequestState } from "../packages/tsmcp/src/server/state/errors.js";
-import { ReplayCacheFullError } from "../packages/tsmcp/src/state/errors.js";
+import { ReplayCacheFullError, StateUnavailableError } from "../packages/tsmcp/src/state/errors.js";
 import * as stdioStandIn from "../packages/tsmcp/src/stdio/unsupported.js";
 import { AuthorizationRefusedError } from "../packages/tsmcp/src/transport/http/client/refusal.js";
 import { ServerProcessExitedError } from "../packages/tsmcp/src/transport/stdio/client.js";
@@ -113,6 +113,7 @@ const instances: Record<string, Error> = {
   [`${sdk}/server/auth/verifier.ts:InvalidTokenError`]: new InvalidTokenError("expired"),
   [`${sdk}/server/resolve/errors.ts:ResolverError`]: new ResolverError("region", "declined"),
   [`${sdk}/state/errors.ts:ReplayCacheFullError`]: new ReplayCacheFullError(10),
+  [`${sdk}/state/errors.ts:StateUnavailableError`]: new StateUnavailableError("redis is down"),
   [`${sdk}/server/shaping.ts:InvalidHandlerResultError`]: new InvalidHandlerResultError("not an object"),
   [`${sdk}/server/state/errors.ts:InvalidRequestState`]: new InvalidRequestState("seal"),
   [`${sdk}/transport/transport.ts:TransportError`]: new TransportError("refused", { httpStatus: 502 }),

@@ -5,6 +5,7 @@ export default defineConfig({
     "server/index": "src/server/index.ts",
     "client/index": "src/client/index.ts",
     "client/auth/index": "src/client/auth/index.ts",
+    "state/index": "src/state/index.ts",
     "protocol/index": "src/protocol/index.ts",
     "transport/index": "src/transport/index.ts",
     "node/index": "src/node/index.ts",

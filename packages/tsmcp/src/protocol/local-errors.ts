@@ -17,6 +17,7 @@
  * | `ERR_INVALID_HANDLER_RESULT` | `InvalidHandlerResultError` | `tsmcp/server` | a handler's result cannot be sent |
  * | `ERR_RESOLVER` | `ResolverError` | `tsmcp/server` | a resolver cannot produce its value (declined, malformed answer) |
  * | `ERR_REPLAY_CACHE_FULL` | `ReplayCacheFullError` | `tsmcp/server` | a `MemoryReplayCache` holds its maximum of live entries |
+ * | `ERR_STATE_UNAVAILABLE` | `StateUnavailableError` | `tsmcp/state` | a shared state engine (Redis, say) cannot be reached or fails |
  * | `ERR_TRANSPORT` | `TransportError` | `tsmcp/transport` | a transport cannot deliver a request or its response |
  * | `ERR_SESSION_EXPIRED` | `SessionExpiredError` | `tsmcp/transport` | the 2025-era session is gone (HTTP 404, stdio process exited) |
  * | `ERR_AUTHORIZATION_REFUSED` | `AuthorizationRefusedError` | `tsmcp/transport` | the server answers 401 or 403 with a challenge (its `challenge` names the `error` and `errorDescription`) |
@@ -41,6 +42,7 @@ export const ERROR_CODES = Object.freeze({
   InvalidHandlerResultError: "ERR_INVALID_HANDLER_RESULT",
   ResolverError: "ERR_RESOLVER",
   ReplayCacheFullError: "ERR_REPLAY_CACHE_FULL",
+  StateUnavailableError: "ERR_STATE_UNAVAILABLE",
   TransportError: "ERR_TRANSPORT",
   SessionExpiredError: "ERR_SESSION_EXPIRED",
   AuthorizationRefusedError: "ERR_AUTHORIZATION_REFUSED",

@@ -3,8 +3,8 @@
  * and plain functions, requestState sealed by default), the low-level `Server` (handlers in, results
  * out), its middleware chain, the requestState sealing layer, the helpers for answering with an
  * `InputRequiredResult`, and resolvers (`resolver`, `elicit`, `sample`, `listRoots`, `outcome`): what
- * a tool declares it needs, the framework asking each question once; and the `ReplayCache` state
- * seam (with its in-memory default) behind single-use tools. With them, the types a server
+ * a tool declares it needs, the framework asking each question once. (The `ReplayCache` behind
+ * single-use tools, like every state seam, comes from tsmcp/state.) With them, the types a server
  * author annotates: the contexts (`RequestContext` for `Server` handlers, `Context` for `MCPServer`
  * tools, prompts, resources and templates, `ResolvedContext` for a tool with resolvers,
  * `ResolverInput` for a resolver, `CompletionContext` for a completer), the handler types and the
@@ -13,13 +13,6 @@
  * and the protected-resource metadata path from tsmcp/transport, where the HTTP handler lives.
  */
 
-export { ReplayCacheFullError } from "../state/errors.js";
-export {
-  DEFAULT_REPLAY_CACHE_MAX_ENTRIES,
-  MemoryReplayCache,
-  type MemoryReplayCacheOptions,
-} from "../state/memory-replay-cache.js";
-export type { ReplayCache } from "../state/replay-cache.js";
 export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,

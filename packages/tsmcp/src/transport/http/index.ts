@@ -56,7 +56,6 @@ export {
   type HttpHandlerOptions,
 } from "./server/server-handler.js";
 export { DEFAULT_MAX_STREAM_BUFFER_BYTES } from "./server/sse.js";
-export { type EventStore, InMemoryEventStore, type StoredEvent } from "./session/event-store.js";
 export { SESSION_ID_HEADER } from "./session/legacy.js";
 export {
   DEFAULT_LEGACY_MODE,

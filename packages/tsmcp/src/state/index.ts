@@ -1,0 +1,41 @@
+/**
+ * `tsmcp/state`: the state seams, the small asynchronous interfaces through which everything a
+ * server keeps between requests goes, with their in-memory defaults. One process needs nothing
+ * from here; a fleet gives shared implementations (the `tsmcp-redis` package, say) to the HTTP
+ * handler's `state` option, and any replica then serves any handshake-era session.
+ *
+ * - {@link SessionStore}: a 2025-11-25 session's facts;
+ * - {@link EventStore}: each session stream's events, for `Last-Event-ID` resumption;
+ * - {@link MessageBus}: publish/subscribe between replicas;
+ * - {@link ReplayCache}: single-use `requestState` ids.
+ *
+ * Each interface's TSDoc states the guarantees an implementation gives.
+ *
+ * @packageDocumentation
+ */
+export { isStateUnavailable, ReplayCacheFullError, StateUnavailableError } from "./errors.js";
+export { type EventStore, type EventsAfter, type StoredEvent, splitEventId } from "./event-store.js";
+export {
+  DEFAULT_EVENT_TTL_MS,
+  DEFAULT_MAX_EVENTS_PER_STREAM,
+  MemoryEventStore,
+  type MemoryEventStoreOptions,
+} from "./memory-event-store.js";
+export {
+  DEFAULT_MEMORY_BUS_MAX_PENDING,
+  MemoryMessageBus,
+  type MemoryMessageBusOptions,
+} from "./memory-message-bus.js";
+export {
+  DEFAULT_REPLAY_CACHE_MAX_ENTRIES,
+  MemoryReplayCache,
+  type MemoryReplayCacheOptions,
+} from "./memory-replay-cache.js";
+export {
+  DEFAULT_MEMORY_MAX_SESSIONS,
+  MemorySessionStore,
+  type MemorySessionStoreOptions,
+} from "./memory-session-store.js";
+export type { BusMessage, BusSubscription, MessageBus } from "./message-bus.js";
+export type { ReplayCache } from "./replay-cache.js";
+export type { SessionChanges, SessionRecord, SessionStore } from "./session-store.js";

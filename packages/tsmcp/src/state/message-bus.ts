@@ -1,0 +1,41 @@
+/**
+ * The MessageBus seam: publish/subscribe between the replicas of a fleet. The HTTP handler and the
+ * server use it to carry (a) a back-channel answer to the replica whose handler awaits it, (b) a
+ * server-to-client message to the replica that holds the client's stream, and (c) list-changed,
+ * resource-updated and `subscriptions/listen` events to every replica. The in-memory default
+ * ({@link MemoryMessageBus}) serves one process; a shared engine (Redis pub/sub) serves a fleet.
+ */
+
+/** A message on the bus: a JSON-serialisable object (a shared bus sends it as text). */
+export type BusMessage = Readonly<Record<string, unknown>>;
+
+/** One subscription; {@link BusSubscription.unsubscribe} ends it. */
+export interface BusSubscription {
+  /** Stops delivery to this subscription. Idempotent. */
+  unsubscribe(): Promise<void>;
+}
+
+/**
+ * A publish/subscribe channel between instances.
+ *
+ * Guarantees an implementation gives (the shared contract suite checks them):
+ *
+ * - **Live delivery, at most once.** A message reaches every subscription of its topic that was
+ *   active (its `subscribe` resolved) when `publish` was called, on every instance, the
+ *   publisher's own included, at most once each. A message published while nobody listens is
+ *   lost: whatever must survive goes to a store first.
+ * - **Order.** Messages of one publisher on one topic arrive in the order they were published.
+ * - **Copies.** Each subscriber gets its own copy (JSON round-tripped); `onMessage` runs after
+ *   `publish` returned, never inside it.
+ * - **Isolation.** An `onMessage` that throws affects no other subscriber (the bus reports it).
+ * - **Bounded.** A slow subscriber cannot grow memory without bound: past the implementation's
+ *   cap, messages are dropped and counted in its logs.
+ * - **Failures reject** (`StateUnavailableError` when the engine cannot be reached); once it is
+ *   back, existing subscriptions resume without a new `subscribe`.
+ */
+export interface MessageBus {
+  /** Sends `message` to the subscriptions of `topic`. */
+  publish(topic: string, message: BusMessage): Promise<void>;
+  /** Delivers the messages of `topic` to `onMessage` from the moment the promise resolves. */
+  subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription>;
+}
