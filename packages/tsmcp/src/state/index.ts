@@ -39,3 +39,4 @@ export {
 export type { BusMessage, BusSubscription, MessageBus } from "./message-bus.js";
 export type { ReplayCache } from "./replay-cache.js";
 export type { SessionChanges, SessionRecord, SessionStore } from "./session-store.js";
+export { isEventStore, isMessageBus, isSessionStore, type StateStores } from "./stores.js";

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { MemoryEventStore } from "../../../state/memory-event-store.js";
+import { MemorySessionStore } from "../../../state/memory-session-store.js";
 import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS, type Dispatcher } from "../../dispatcher.js";
 import { createHttpHandler } from "../server/server-handler.js";
 import { InMemoryEventStore } from "./event-store.js";
@@ -24,7 +26,8 @@ describe("session options", () => {
     expect(DEFAULT_MAX_QUEUED_EVENTS).toBe(100);
     expect(DEFAULT_RETRY_MS).toBe(1000);
     expect(DEFAULT_BACK_CHANNEL_TIMEOUT_MS).toBe(60_000);
-    expect(checkSessionOptions("test", {})).toEqual({
+    const { state, ...rest } = checkSessionOptions("test", {});
+    expect(rest).toEqual({
       legacy: "session",
       maxSessions: 1000,
       sessionIdleTimeoutMs: 1_800_000,
@@ -33,6 +36,13 @@ describe("session options", () => {
       backChannelTimeoutMs: 60_000,
       eventStore: undefined,
     });
+    expect(state.shared).toBe(false);
+    expect(state.bus).toBeUndefined();
+    expect(state.sessions).toBeInstanceOf(MemorySessionStore);
+    expect((state.sessions as MemorySessionStore).maxSessions).toBe(1000);
+    expect(state.events).toBeInstanceOf(MemoryEventStore);
+    expect((state.events as MemoryEventStore).maxEventsPerStream).toBe(100);
+    expect((state.events as MemoryEventStore).ttlMs).toBe(1_800_000);
   });
 
   it.each([
@@ -47,6 +57,10 @@ describe("session options", () => {
     [{ retryMs: -1 }, RangeError],
     [{ backChannelTimeoutMs: 0 }, RangeError],
     [{ eventStore: new InMemoryEventStore(1) }, TypeError],
+    [{ state: "redis" }, TypeError],
+    [{ state: { sessions: {} } }, TypeError],
+    [{ state: { events: new MemorySessionStore() } }, TypeError],
+    [{ state: { bus: { publish() {} } } }, TypeError],
   ])("refuse %j when the handler is built", (options, errorClass) => {
     expect(() => createHttpHandler(dispatcher, options as never)).toThrow(errorClass);
   });

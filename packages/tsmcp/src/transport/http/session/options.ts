@@ -4,8 +4,10 @@
  * built. Spec (2025-11-25): basic/transports §Session Management, §Resumability and Redelivery.
  */
 import { checkFunction, checkInteger, optionTypeError } from "../../../protocol/options.js";
+import type { StateStores } from "../../../state/stores.js";
 import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../../dispatcher.js";
 import type { EventStore } from "./event-store.js";
+import { resolveState, type SessionState } from "./state.js";
 
 /**
  * How a handshake-era client is served:
@@ -98,6 +100,12 @@ export interface SessionOptions {
    * `maxQueuedEvents` events per stream.
    */
   eventStore?: () => EventStore;
+  /**
+   * Where sessions, their SSE events and the messages between replicas are kept. Default: in
+   * memory, private to this handler. Give shared stores (all three) to serve any session from
+   * any replica of a fleet. See {@link StateStores}.
+   */
+  state?: StateStores;
 }
 
 /** {@link SessionOptions} with every default filled in. */
@@ -110,13 +118,15 @@ export interface CheckedSessionOptions {
   backChannelTimeoutMs: number;
   /** Undefined: the in-memory default. */
   eventStore: (() => EventStore) | undefined;
+  /** The stores, defaults filled in, and this handler's instance id. */
+  state: SessionState;
 }
 
 /**
  * Checks and completes the session options.
  *
- * @throws TypeError for a `legacy` other than the three modes, a non-number bound or an
- *   `eventStore` that is not a function; RangeError for
+ * @throws TypeError for a `legacy` other than the three modes, a non-number bound, an
+ *   `eventStore` that is not a function or a `state` whose stores lack a method; RangeError for
  *   a bound that is not an integer in range (`maxSessions`, `maxQueuedEvents` >= 1; the
  *   millisecond options >= 1 and at most 2^31 - 1; `retryMs` >= 0).
  */
@@ -151,6 +161,11 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     max: MAX_TIMER_MS,
     unit: "milliseconds",
   });
+  const bounds = {
+    maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
+    sessionIdleTimeoutMs: sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  };
   return {
     legacy: legacy ?? (isCloudflareWorkers() ? WORKERS_LEGACY_MODE : DEFAULT_LEGACY_MODE),
     maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
@@ -159,5 +174,6 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     retryMs: retryMs ?? DEFAULT_RETRY_MS,
     backChannelTimeoutMs: backChannelTimeoutMs ?? DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
     eventStore,
+    state: resolveState(owner, options.state, bounds),
   };
 }
