@@ -16,8 +16,9 @@ import type {
 } from "../../protocol/schema/methods.js";
 import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import { MemoryReplayCache } from "../../state/memory-replay-cache.js";
+import type { MessageBus } from "../../state/message-bus.js";
 import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
-import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
+import type { Dispatcher, LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   createHttpHandler,
   type HttpHandler,
@@ -386,6 +387,21 @@ export class MCPServer implements Dispatcher {
   /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
   notifyResourceUpdated(uri: string): void {
     this.server.notifyResourceUpdated(uri);
+  }
+
+  /**
+   * {@inheritDoc transport!Dispatcher.attachBus}
+   *
+   * Registering or removing a tool, prompt or resource then publishes its list_changed
+   * on the bus. See `Server.attachBus`.
+   */
+  attachBus(bus: MessageBus): () => void {
+    return this.server.attachBus(bus);
+  }
+
+  /** {@inheritDoc transport!Dispatcher.adoptSession} */
+  adoptSession(session: LegacySession): void {
+    this.server.adoptSession(session);
   }
 
   /** {@inheritDoc transport!Dispatcher.handle} */
