@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { rpc } from "../../../../test/helpers/meta.js";
 import type { JSONRPCNotification } from "../protocol/jsonrpc.js";
 import { MemoryMessageBus } from "../state/memory-message-bus.js";
@@ -257,6 +257,44 @@ describe("notifications that belong to no request, across replicas sharing a bus
 
 describe("a server with a bus the engine behind it fails", () => {
   /** A bus over `inner` whose `publish` or `subscribe` rejects while `failing` says so. */
+  it("hand every replica's view of one session the same once-key, so the session hears a broadcast once", async () => {
+    const { a, b } = replicas();
+    const keys: (string | undefined)[] = [];
+    const viewOn = (server: MCPServer) => {
+      const view: LegacySession = {
+        ...testSession("shared"),
+        handshake: {
+          protocolVersion: "2025-11-25",
+          clientInfo: { name: "c", version: "1" },
+          clientCapabilities: {},
+        },
+        initialized: true,
+        notify: (_notification, options) => keys.push(options?.onceKey),
+      };
+      view.resourceSubscriptions.add("notes://1");
+      server.adoptSession(view);
+    };
+    viewOn(a.mcp);
+    viewOn(b.mcp);
+
+    await expect(a.mcp.notifyResourceUpdated("notes://1")).resolves.toBe(true);
+    await expect(b.mcp.notifyResourceUpdated("notes://1")).resolves.toBe(true);
+    await vi.waitFor(() => expect(keys).toHaveLength(4));
+
+    const [first, second, third, fourth] = keys;
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).toBe(first);
+    expect(third).toBe(fourth);
+    expect(third).not.toBe(first);
+  });
+
+  it("answer false when the bus refuses a notification, true without a bus", async () => {
+    const server = new MCPServer("fleet", { logger: recordingLogger() });
+    await expect(server.notifyResourceUpdated("notes://1")).resolves.toBe(true);
+    attach(server, flaky(new MemoryMessageBus(), { publish: true, subscribe: false }));
+    await expect(server.notifyResourceUpdated("notes://1")).resolves.toBe(false);
+  });
+
   function flaky(inner: MessageBus, failing: { publish: boolean; subscribe: boolean }): MessageBus {
     return {
       publish: (topic, message) =>

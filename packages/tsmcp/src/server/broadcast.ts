@@ -18,19 +18,27 @@ export const SERVER_BUS_TOPIC = "tsmcp:server";
  * One notification to deliver, as it travels on {@link SERVER_BUS_TOPIC}:
  * `{"type":"list_changed","kind":"tools"}` or `{"type":"resource_updated","uri":"notes://1"}`.
  */
-export type ServerEvent =
+export type ServerEvent = (
   | { readonly type: "list_changed"; readonly kind: ListKind }
-  | { readonly type: "resource_updated"; readonly uri: string };
+  | { readonly type: "resource_updated"; readonly uri: string }
+) & {
+  /**
+   * A random id of this notification, the same on every replica: a session whose views several
+   * replicas hold gets it once (the `onceKey` of `LegacySession.notify`). Absent without a bus.
+   */
+  readonly id?: string;
+};
 
 const LIST_KINDS: readonly unknown[] = ["tools", "prompts", "resources"];
 
 /** The event a bus message carries, or undefined when it is not one. */
 export function parseServerEvent(message: BusMessage): ServerEvent | undefined {
+  const id = typeof message.id === "string" && message.id !== "" ? { id: message.id } : {};
   if (message.type === "list_changed" && LIST_KINDS.includes(message.kind)) {
-    return { type: "list_changed", kind: message.kind as ListKind };
+    return { type: "list_changed", kind: message.kind as ListKind, ...id };
   }
   if (message.type === "resource_updated" && typeof message.uri === "string") {
-    return { type: "resource_updated", uri: message.uri };
+    return { type: "resource_updated", uri: message.uri, ...id };
   }
   return undefined;
 }
@@ -68,16 +76,23 @@ export class ServerBroadcast {
     this.#log = log;
   }
 
-  /** Delivers `event` now (no bus attached) or publishes it on the attached bus. */
-  send(event: ServerEvent): void {
+  /**
+   * Delivers `event` now (no bus attached) or publishes it on the attached bus, with a fresh id.
+   * Resolves `true` once delivered or published, `false` when publishing failed (then it was
+   * delivered on this replica only); never rejects.
+   */
+  send(event: ServerEvent): Promise<boolean> {
     const bus = this.#bus;
     if (bus === undefined) {
       this.#deliver(event);
-      return;
+      return Promise.resolve(true);
     }
-    this.#queue = this.#queue
-      .then(() => this.#publish(bus, event))
-      .catch((error: unknown) => this.#log("error", `sending ${event.type} failed`, { error }));
+    const published = this.#queue.then(() => this.#publish(bus, { ...event, id: crypto.randomUUID() }));
+    this.#queue = published.then(
+      () => {},
+      (error: unknown) => this.#log("error", `sending ${event.type} failed`, { error }),
+    );
+    return published.catch(() => false);
   }
 
   /**
@@ -136,11 +151,11 @@ export class ServerBroadcast {
       });
   }
 
-  async #publish(bus: MessageBus, event: ServerEvent): Promise<void> {
+  async #publish(bus: MessageBus, event: ServerEvent): Promise<boolean> {
     if (this.#bus !== bus) {
       // Detached since it was sent: delivered as without a bus.
       this.#deliverSafely(event);
-      return;
+      return true;
     }
     const subscribed = (await (this.#subscription ?? this.#subscribe(bus))) !== undefined;
     try {
@@ -155,9 +170,10 @@ export class ServerBroadcast {
         },
       );
       this.#deliverSafely(event);
-      return;
+      return false;
     }
     if (!subscribed) this.#deliverSafely(event);
+    return true;
   }
 
   #receive(message: BusMessage): void {

@@ -214,18 +214,24 @@ export class Server implements Dispatcher {
    * the tools, prompts or resources list changed (sessions only when the capability declares
    * `listChanged`). Delivered before it returns; with a bus attached ({@link attachBus}) it is
    * published instead, and every replica delivers it to its own streams and sessions.
+   *
+   * @returns a promise of `true` once delivered (or published), `false` when the bus refused it
+   *   (delivered on this replica only, and logged); it never rejects, so it may be ignored.
    */
-  notifyListChanged(kind: ListKind): void {
-    this.#broadcast.send({ type: "list_changed", kind });
+  notifyListChanged(kind: ListKind): Promise<boolean> {
+    return this.#broadcast.send({ type: "list_changed", kind });
   }
 
   /**
    * Tells `subscriptions/listen` streams watching `uri` (or a resource it contains), and the 2025-era
    * sessions subscribed to exactly `uri`, that it changed. Delivered before it returns; with a bus
    * attached ({@link attachBus}) it is published instead, and every replica delivers it.
+   *
+   * @returns a promise of `true` once delivered (or published), `false` when the bus refused it
+   *   (delivered on this replica only, and logged); it never rejects, so it may be ignored.
    */
-  notifyResourceUpdated(uri: string): void {
-    this.#broadcast.send({ type: "resource_updated", uri });
+  notifyResourceUpdated(uri: string): Promise<boolean> {
+    return this.#broadcast.send({ type: "resource_updated", uri });
   }
 
   /**
@@ -249,11 +255,13 @@ export class Server implements Dispatcher {
   #deliver(event: ServerEvent): void {
     if (event.type === "list_changed") {
       this.#subscriptions.publishListChanged(event.kind);
-      if (this.capabilities[event.kind]?.listChanged) this.#legacy.sessions.publishListChanged(event.kind);
+      if (this.capabilities[event.kind]?.listChanged) {
+        this.#legacy.sessions.publishListChanged(event.kind, event.id);
+      }
       return;
     }
     this.#subscriptions.publishResourceUpdated(event.uri);
-    this.#legacy.sessions.publishResourceUpdated(event.uri);
+    this.#legacy.sessions.publishResourceUpdated(event.uri, event.id);
   }
 
   /** Ends every open `subscriptions/listen` stream with its final result. */

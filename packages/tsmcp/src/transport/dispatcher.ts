@@ -106,9 +106,11 @@ export interface LegacySession {
   readonly signal: AbortSignal;
   /**
    * Sends a notification that belongs to no request (list_changed, resources/updated): stdout on
-   * stdio, the standalone GET stream on HTTP (queued for it, bounded, when none is open).
+   * stdio, the standalone GET stream on HTTP (queued for it, bounded, when none is open). With
+   * `onceKey` (a fleet broadcast's id), views of one session held by several replicas deliver it
+   * once between them; a session held by one process ignores it.
    */
-  notify(notification: JSONRPCNotification): void;
+  notify(notification: JSONRPCNotification, options?: { readonly onceKey?: string }): void;
   /** A server -> client request not tied to a client request (e.g. `ping`); absent without a back-channel. */
   readonly request?: BackChannelRequest;
 }

@@ -384,9 +384,16 @@ export class MCPServer implements Dispatcher {
     return this;
   }
 
-  /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
-  notifyResourceUpdated(uri: string): void {
-    this.server.notifyResourceUpdated(uri);
+  /**
+   * Tells `subscriptions/listen` streams watching `uri` (or a resource it contains), and the 2025-era
+   * sessions subscribed to it, that it changed; on every replica when a bus is attached. See
+   * `Server.notifyResourceUpdated`.
+   *
+   * @returns a promise of `true` once delivered (or published), `false` when the bus refused it;
+   *   it never rejects, so it may be ignored.
+   */
+  notifyResourceUpdated(uri: string): Promise<boolean> {
+    return this.server.notifyResourceUpdated(uri);
   }
 
   /**
