@@ -85,6 +85,10 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
  * keeps the same rules: no redirect followed, `maxResponseBytes`, SSE parsed by
  * `eventsource-parser`, cancellation by the signal.
  *
+ * A message answered 503 with a `Retry-After` of at most `maxRetryAfterMs` is sent again, with
+ * the same body, after that delay (at most `maxServiceUnavailableRetries` times); the 503 that is
+ * not retried fails the message as described below.
+ *
  * `request` resolves with the server's response, including a JSON-RPC error response for the
  * request that came with a 4xx/5xx status. It rejects with an `McpError` (its `httpStatus` the
  * answer's status) when the server answered with a JSON-RPC error that has no id (a refusal of the
