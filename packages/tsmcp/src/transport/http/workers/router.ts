@@ -12,7 +12,7 @@ import { errorResponse } from "../../../protocol/jsonrpc.js";
 import { checkLogger, type Logger, stderrLogger } from "../../../protocol/logger.js";
 import { checkInteger, checkOptionsObject, isObject, optionTypeError } from "../../../protocol/options.js";
 import { MCP_HEADERS } from "../headers.js";
-import { DEFAULT_MAX_BODY_BYTES, readBodyText } from "../server/body.js";
+import { BoundedBody, DEFAULT_MAX_BODY_BYTES } from "../server/body.js";
 import { SESSION_ID_HEADER } from "../session/legacy.js";
 import { jsonAnswer, sessionNotFound, splitObjectSessionId } from "./session-id.js";
 import type { DurableObjectIdLike, DurableObjectNamespaceLike } from "./types.js";
@@ -58,12 +58,35 @@ function objectUnreachable(): Response {
   );
 }
 
-/** True when `request`'s body is one JSON-RPC `initialize` request (read from a copy, under `maxBodyBytes`). */
+/**
+ * True when `request`'s body is one JSON-RPC `initialize` request, read from a copy under
+ * `maxBodyBytes` (a body declared or found larger is not one). The copy is cancelled without
+ * waiting: a copy's cancellation settles only once the original's does too.
+ */
 async function isInitialize(request: Request, maxBodyBytes: number): Promise<boolean> {
-  const body = await readBodyText(request.clone(), maxBodyBytes);
-  if (body.kind !== "text") return false;
+  const body = new BoundedBody(maxBodyBytes);
+  if (request.body === null || request.bodyUsed || request.body.locked) return false;
+  if (body.declaresTooMuch(request.headers.get("content-length"))) return false;
+  const copy = request.clone().body;
+  if (copy === null) return false;
+  const reader = copy.getReader();
+  for (;;) {
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch {
+      return false;
+    }
+    if (next.done) break;
+    if (!body.push(next.value)) {
+      reader.cancel().catch(() => {});
+      return false;
+    }
+  }
+  const text = body.text();
+  if (text.kind !== "text") return false;
   try {
-    const message: unknown = JSON.parse(body.text);
+    const message: unknown = JSON.parse(text.text);
     return isObject(message) && message.method === "initialize" && "id" in message;
   } catch {
     return false;
