@@ -212,10 +212,12 @@ describe("handshake-era sessions in Durable Objects, under workerd (Miniflare)",
     "a 2026-07-28 tsmcp client is served by the Worker itself, statelessly, with every question in the response",
     async () => {
       const client = await Client.connect(url.href, {
-        elicitationCallback: async (params) => ({
-          action: "accept",
-          content: params.message.startsWith("Wipe") ? { ok: true } : { region: "eu-west-1" },
-        }),
+        elicitationCallback: async (params) => {
+          const content: Record<string, string | boolean> = params.message.startsWith("Wipe")
+            ? { ok: true }
+            : { region: "eu-west-1" };
+          return { action: "accept", content };
+        },
       });
       try {
         expect(await client.callTool("wipe", { disk: "sdc" })).toMatchObject({
