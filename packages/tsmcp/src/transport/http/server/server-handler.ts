@@ -288,7 +288,7 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
   const report = reporterOf(checked.logger);
   const challenge = checked.authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
-  const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
+  const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes }, report);
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const legacy =
     sessions.legacy === "reject"

@@ -64,7 +64,7 @@ export interface LegacyEntry {
     exchange: LegacyExchange,
     message: Exclude<ParsedMessage, { kind: "invalid" }>,
   ): Promise<HttpServerAnswer>;
-  get(exchange: LegacyExchange): HttpServerAnswer;
+  get(exchange: LegacyExchange): Promise<HttpServerAnswer>;
   delete(exchange: LegacyExchange): HttpServerAnswer;
 }
 
@@ -166,7 +166,7 @@ async function postOnSession(
  * GET: 405 in the stateless mode, 406 without `text/event-stream` in `Accept`; on the session it
  * names, the stream `Last-Event-ID` belongs to, else the standalone stream (409 when one is open).
  */
-function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): HttpServerAnswer {
+async function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): Promise<HttpServerAnswer> {
   if (entry.mode === "stateless") return methodNotAllowed();
   if (!acceptsEventStream(exchange.headers.get("accept"))) {
     return refusal(406, "Not Acceptable: the GET stream answers with text/event-stream");
@@ -175,7 +175,7 @@ function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): HttpSer
   if (!(found instanceof HttpSession)) return found;
   const lastEventId = exchange.headers.get("last-event-id")?.trim();
   if (lastEventId !== undefined && lastEventId !== "") {
-    const resumed = found.resume(lastEventId);
+    const resumed = await found.resume(lastEventId);
     if (resumed !== undefined) return sseAnswer(resumed);
   }
   if (found.standaloneOpen) {
@@ -390,7 +390,7 @@ function cancelledAnswer(session: HttpSession, streamable: boolean): HttpServerA
   if (!streamable) return { kind: "empty", status: 202 };
   const empty = session.openStream();
   const emptyReadable = empty.connect();
-  session.finishStream(empty);
+  void session.finishStream(empty);
   return sseAnswer(emptyReadable);
 }
 
@@ -449,11 +449,10 @@ async function serveRequest(
     onDone();
     return cancelled() ? cancelledAnswer(session, streamable) : sessionAnswer(response, entry.challenge);
   }
-  void outcome.then((response) => {
-    if (!cancelled()) opened.stream.send(response);
-    session.finishStream(opened.stream);
-    onDone();
-  });
+  void outcome
+    .then((response) => session.finishStream(opened.stream, cancelled() ? undefined : response))
+    .catch(entry.report)
+    .finally(onDone);
   return sseAnswer(opened.readable);
 }
 

@@ -3,10 +3,9 @@
  * `Mcp-Session-Id`, the GET stream), and the bounds of its sessions. Checked when the handler is
  * built. Spec (2025-11-25): basic/transports §Session Management, §Resumability and Redelivery.
  */
-import { checkFunction, checkInteger, optionTypeError } from "../../../protocol/options.js";
+import { checkInteger, optionTypeError } from "../../../protocol/options.js";
 import type { StateStores } from "../../../state/stores.js";
 import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../../dispatcher.js";
-import type { EventStore } from "./event-store.js";
 import { resolveState, type SessionState } from "./state.js";
 
 /**
@@ -95,12 +94,6 @@ export interface SessionOptions {
    */
   backChannelTimeoutMs?: number;
   /**
-   * Builds the event store of each new session (called once per session): where its SSE events
-   * are kept for `Last-Event-ID` resumption. Default: an `InMemoryEventStore` keeping
-   * `maxQueuedEvents` events per stream.
-   */
-  eventStore?: () => EventStore;
-  /**
    * Where sessions, their SSE events and the messages between replicas are kept. Default: in
    * memory, private to this handler. Give shared stores (all three) to serve any session from
    * any replica of a fleet. See {@link StateStores}.
@@ -116,8 +109,6 @@ export interface CheckedSessionOptions {
   maxQueuedEvents: number;
   retryMs: number;
   backChannelTimeoutMs: number;
-  /** Undefined: the in-memory default. */
-  eventStore: (() => EventStore) | undefined;
   /** The stores, defaults filled in, and this handler's instance id. */
   state: SessionState;
 }
@@ -125,22 +116,14 @@ export interface CheckedSessionOptions {
 /**
  * Checks and completes the session options.
  *
- * @throws TypeError for a `legacy` other than the three modes, a non-number bound, an
- *   `eventStore` that is not a function or a `state` whose stores lack a method; RangeError for
+ * @throws TypeError for a `legacy` other than the three modes, a non-number bound or a
+ *   `state` whose stores lack a method; RangeError for
  *   a bound that is not an integer in range (`maxSessions`, `maxQueuedEvents` >= 1; the
  *   millisecond options >= 1 and at most 2^31 - 1; `retryMs` >= 0).
  */
 export function checkSessionOptions(owner: string, options: SessionOptions): CheckedSessionOptions {
-  const {
-    legacy,
-    maxSessions,
-    sessionIdleTimeoutMs,
-    maxQueuedEvents,
-    retryMs,
-    backChannelTimeoutMs,
-    eventStore,
-  } = options;
-  checkFunction(owner, "eventStore", eventStore);
+  const { legacy, maxSessions, sessionIdleTimeoutMs, maxQueuedEvents, retryMs, backChannelTimeoutMs } =
+    options;
   if (legacy !== undefined && legacy !== "session" && legacy !== "stateless" && legacy !== "reject") {
     throw optionTypeError(
       owner,
@@ -173,7 +156,6 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
     retryMs: retryMs ?? DEFAULT_RETRY_MS,
     backChannelTimeoutMs: backChannelTimeoutMs ?? DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
-    eventStore,
     state: resolveState(owner, options.state, bounds),
   };
 }

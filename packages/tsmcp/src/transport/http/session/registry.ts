@@ -25,12 +25,13 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #idleTimers = new Map<string, Timer>();
   readonly #options: CheckedSessionOptions;
-  readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy">;
+  readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy" | "dropEventsOnEnd">;
   #closed = false;
 
   constructor(
     options: CheckedSessionOptions,
     streams: { keepAliveMs: number; maxStreamBufferBytes: number },
+    report: (error: unknown) => void,
   ) {
     this.#options = options;
     this.#sessionOptions = {
@@ -40,7 +41,8 @@ export class SessionRegistry {
       retryMs: options.retryMs,
       backChannelTimeoutMs: options.backChannelTimeoutMs,
       backChannel: true,
-      eventStore: options.eventStore,
+      events: options.state.events,
+      report,
     };
   }
 
@@ -55,13 +57,19 @@ export class SessionRegistry {
     return new HttpSession({
       ...this.#sessionOptions,
       id,
+      dropEventsOnEnd: !this.#options.state.shared,
       onBusy: (busy) => (busy ? this.#stopIdle(id) : this.#startIdle(id)),
     });
   }
 
   /** A one-request session of the stateless mode: no id, no back-channel. */
   createStateless(): HttpSession {
-    return new HttpSession({ ...this.#sessionOptions, id: undefined, backChannel: false });
+    return new HttpSession({
+      ...this.#sessionOptions,
+      id: undefined,
+      backChannel: false,
+      dropEventsOnEnd: true,
+    });
   }
 
   /** True when one more session can be added: there is room, or an idle session to evict. */

@@ -15,6 +15,7 @@ import type {
   RequestId,
 } from "../../../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../../../protocol/schema/base.js";
+import type { EventStore } from "../../../state/event-store.js";
 import type {
   BackChannelRequest,
   BackChannelRequestOptions,
@@ -23,7 +24,6 @@ import type {
 } from "../../dispatcher.js";
 import { InFlightRequests } from "../../in-flight.js";
 import type { SseStream } from "../server/sse.js";
-import { type EventStore, InMemoryEventStore } from "./event-store.js";
 import type { CheckedSessionOptions } from "./options.js";
 import { ResumableStream } from "./stream.js";
 
@@ -40,8 +40,15 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   readonly backChannelTimeoutMs: number;
   /** False in the stateless mode: no `request`, and `env.request` is never offered. */
   readonly backChannel: boolean;
-  /** Builds the session's event store; default an in-memory one bounded by `maxQueuedEvents`. */
-  readonly eventStore?: (() => EventStore) | undefined;
+  /** Where the session's SSE events are kept (the handler's `state.events`). */
+  readonly events: EventStore;
+  /**
+   * True when the session's events are forgotten as it ends (its store is private to this
+   * handler); false when another replica may still serve it.
+   */
+  readonly dropEventsOnEnd: boolean;
+  /** Receives a store failure. Must not throw. */
+  readonly report: (error: unknown) => void;
   /** Called when the session's busy count reaches zero (the idle clock starts) or leaves it. */
   readonly onBusy?: (busy: boolean) => void;
 }
@@ -68,7 +75,8 @@ export class HttpSession implements LegacySession {
 
   readonly #options: HttpSessionOptions;
   readonly #ended = new AbortController();
-  readonly #store: EventStore;
+  /** The session's key in the event store: its id, or a random one for a one-request session. */
+  readonly #key: string;
   readonly #streams = new Map<string, ResumableStream>();
   /** Finished POST streams whose end no connection carried, oldest first (kept for resumption). */
   readonly #undelivered: string[] = [];
@@ -85,7 +93,7 @@ export class HttpSession implements LegacySession {
   constructor(options: HttpSessionOptions) {
     this.id = options.id;
     this.#options = options;
-    this.#store = options.eventStore?.() ?? new InMemoryEventStore(options.maxQueuedEvents);
+    this.#key = options.id ?? `stateless-${crypto.randomUUID()}`;
     this.#outgoing = new InFlightRequests({
       onCancel: (id, reason) => {
         const route = this.#outgoingRoutes.get(id);
@@ -152,11 +160,12 @@ export class HttpSession implements LegacySession {
   }
 
   /**
-   * Ends a POST stream after its response. A stream whose end no connection carried is kept for
+   * Ends a POST stream after what it carried and its `response` (none for a request the client
+   * cancelled); resolves once that is stored and written. A stream whose end no connection carried is kept for
    * resumption (at most `maxQueuedEvents` of them, the oldest dropped first); others are forgotten.
    */
-  finishStream(stream: ResumableStream): void {
-    if (stream.finish()) {
+  async finishStream(stream: ResumableStream, response?: JSONRPCResponse): Promise<void> {
+    if (await stream.finish(response)) {
       this.#forgetStream(stream.id);
       return;
     }
@@ -181,12 +190,15 @@ export class HttpSession implements LegacySession {
    * the live ones (or the end, when that stream finished). `undefined` when the id names no stream
    * of this session that is still kept.
    */
-  resume(lastEventId: string): SseStream | undefined {
-    const found = this.#store.after(lastEventId);
+  async resume(lastEventId: string): Promise<SseStream | undefined> {
+    const found = await this.#options.events.after(this.#key, lastEventId);
     const stream = found === undefined ? undefined : this.#streams.get(found.streamId);
-    if (found === undefined || stream === undefined) return undefined;
-    const connection = stream.connect({ lastEventId, events: found.events });
-    if (stream.finished) this.#forgetStream(stream.id);
+    if (found === undefined || stream === undefined || this.ended) return undefined;
+    const connection = stream.connect(lastEventId);
+    if (stream.finished) {
+      const id = stream.id;
+      void stream.settled().then(() => this.#forgetStream(id));
+    }
     return connection;
   }
 
@@ -277,11 +289,19 @@ export class HttpSession implements LegacySession {
     const ended = new Error(reason);
     for (const stream of this.#streams.values()) stream.abandon(ended);
     this.#streams.clear();
+    if (this.#options.dropEventsOnEnd) this.dropEvents();
+  }
+
+  /** Forgets every stored event of the session (in the background; a failure is reported). */
+  dropEvents(): void {
+    this.#options.events.dropSession(this.#key).catch(this.#options.report);
   }
 
   #newStream(id: string): ResumableStream {
     return new ResumableStream(id, {
-      store: this.#store,
+      events: this.#options.events,
+      sessionKey: this.#key,
+      report: this.#options.report,
       keepAliveMs: this.#options.keepAliveMs,
       retryMs: this.#options.retryMs,
       maxBufferedBytes: this.#options.maxStreamBufferBytes,
@@ -291,7 +311,8 @@ export class HttpSession implements LegacySession {
 
   #forgetStream(id: string): void {
     this.#streams.delete(id);
-    this.#store.drop(id);
+    if (this.ended) return;
+    this.#options.events.dropStream(this.#key, id).catch(this.#options.report);
   }
 
   #setBusy(delta: number): void {
