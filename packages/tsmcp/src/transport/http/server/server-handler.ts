@@ -15,7 +15,8 @@ import {
 } from "../../../protocol/jsonrpc.js";
 import type { Logger } from "../../../protocol/logger.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
-import { type Dispatcher, isDispatcher } from "../../dispatcher.js";
+import type { MessageBus } from "../../../state/message-bus.js";
+import { type Dispatcher, isDispatcher, type LegacySession } from "../../dispatcher.js";
 import type { HttpExchange, HttpServerAnswer } from "../exchange.js";
 import { acceptsEventStream, isJsonContentType } from "../media-type.js";
 import { createLegacyEntry, type LegacyEntry } from "../session/legacy.js";
@@ -231,7 +232,31 @@ export function createExchangeHandler(
       return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
     }
   };
-  return Object.assign(handler, { close: () => ctx.registry.close() });
+  return Object.assign(handler, { close: () => ctx.close() });
+}
+
+/**
+ * The hooks a dispatcher may offer for a fleet (optional): `attachBus` takes the bus between
+ * replicas (list-changed, resource-updated and listen events then reach every replica) and returns
+ * the function that lets it go; `adoptSession` takes a session view this handler materialized from
+ * the session store, so the server counts it among its handshake-era sessions.
+ */
+interface FleetHooks {
+  attachBus?(bus: MessageBus): () => void;
+  adoptSession?(session: LegacySession): void;
+}
+
+/** Hands the bus to the dispatcher's `attachBus`, when it has one; returns the undoing. */
+function attachBus(dispatcher: Dispatcher, bus: MessageBus | undefined, report: (error: unknown) => void) {
+  const hooks = dispatcher as Dispatcher & FleetHooks;
+  if (bus === undefined || typeof hooks.attachBus !== "function") return () => {};
+  try {
+    const detach = hooks.attachBus(bus);
+    return typeof detach === "function" ? detach : () => {};
+  } catch (error) {
+    report(error);
+    return () => {};
+  }
 }
 
 /** The options once checked, as {@link checkOptions} returns them. */
@@ -255,6 +280,8 @@ interface HandlerContext {
   readonly registry: SessionRegistry;
   /** The handshake-era entry; undefined with `legacy: "reject"`. */
   readonly legacy: LegacyEntry | undefined;
+  /** Ends every session and lets go of the bus. Idempotent. */
+  readonly close: () => void;
 }
 
 /** A reporter that hands a failure to `logger.error`, swallowing the logger's own failure. */
@@ -289,6 +316,22 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
   const challenge = checked.authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
   const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes }, report);
+  const hooks = dispatcher as Dispatcher & FleetHooks;
+  registry.onMaterialized = (view) => {
+    try {
+      hooks.adoptSession?.(view);
+    } catch (error) {
+      report(error);
+    }
+  };
+  const detachBus = attachBus(dispatcher, sessions.state.bus, report);
+  let closed = false;
+  const close = () => {
+    registry.close();
+    if (closed) return;
+    closed = true;
+    detachBus();
+  };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const legacy =
     sessions.legacy === "reject"
@@ -305,6 +348,7 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
     streaming: { ...answering, streamable: true },
     registry,
     legacy,
+    close,
   };
 }
 

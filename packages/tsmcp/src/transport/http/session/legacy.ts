@@ -65,7 +65,7 @@ export interface LegacyEntry {
     message: Exclude<ParsedMessage, { kind: "invalid" }>,
   ): Promise<HttpServerAnswer>;
   get(exchange: LegacyExchange): Promise<HttpServerAnswer>;
-  delete(exchange: LegacyExchange): HttpServerAnswer;
+  delete(exchange: LegacyExchange): Promise<HttpServerAnswer>;
 }
 
 function json(body: unknown, status: number, headers?: Record<string, string>): HttpServerAnswer {
@@ -142,7 +142,7 @@ async function postOnSession(
   exchange: LegacyExchange,
   parsed: ServableMessage,
 ): Promise<HttpServerAnswer> {
-  const found = sessionOf(
+  const found = await sessionOf(
     entry.registry,
     exchange,
     parsed.kind === "request" ? parsed.message.id : undefined,
@@ -153,11 +153,14 @@ async function postOnSession(
     case "request":
       return serveRequest(entry, exchange, session, parsed.message, true);
     case "response":
-      session.settle(parsed.message);
+      await entry.registry.settle(session, parsed.message);
       return { kind: "empty", status: 202 };
     case "notification":
-      if (parsed.message.method === "notifications/cancelled") session.cancelIncoming(parsed.message);
+      if (parsed.message.method === "notifications/cancelled") {
+        await entry.registry.cancel(session, parsed.message);
+      }
       await dispatchNotification(entry, parsed.message, baseEnv(exchange, session.signal, session));
+      await entry.registry.persist(session);
       return { kind: "empty", status: 202 };
   }
 }
@@ -171,7 +174,7 @@ async function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): P
   if (!acceptsEventStream(exchange.headers.get("accept"))) {
     return refusal(406, "Not Acceptable: the GET stream answers with text/event-stream");
   }
-  const found = sessionOf(entry.registry, exchange);
+  const found = await sessionOf(entry.registry, exchange);
   if (!(found instanceof HttpSession)) return found;
   const lastEventId = exchange.headers.get("last-event-id")?.trim();
   if (lastEventId !== undefined && lastEventId !== "") {
@@ -184,12 +187,12 @@ async function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): P
   return sseAnswer(found.connectStandalone());
 }
 
-/** DELETE: 405 in the stateless mode; else ends the session it names (204). */
-function deleteSession(entry: LegacyEntryOptions, exchange: LegacyExchange): HttpServerAnswer {
+/** DELETE: 405 in the stateless mode; else ends the session it names (204), on every replica. */
+async function deleteSession(entry: LegacyEntryOptions, exchange: LegacyExchange): Promise<HttpServerAnswer> {
   if (entry.mode === "stateless") return methodNotAllowed();
-  const found = sessionOf(entry.registry, exchange);
+  const found = await sessionOf(entry.registry, exchange);
   if (!(found instanceof HttpSession)) return found;
-  entry.registry.delete(found.id as string);
+  await entry.registry.end(found.id as string);
   return { kind: "empty", status: 204 };
 }
 
@@ -245,18 +248,19 @@ async function dispatchNotification(
  * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
  * user).
  */
-function sessionOf(
+async function sessionOf(
   registry: SessionRegistry,
   exchange: LegacyExchange,
   id?: RequestId,
-): HttpSession | HttpServerAnswer {
+): Promise<HttpSession | HttpServerAnswer> {
   const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
   if (sessionId === undefined || sessionId === "") {
     return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
   }
-  const session = registry.get(sessionId);
+  await registry.routing?.ready();
   const principal = exchange.auth === undefined ? undefined : principalOf(exchange.auth);
-  if (session === undefined || session.principal !== principal) return refusal(404, "Session not found", id);
+  const session = await registry.find(sessionId, principal);
+  if (session === undefined) return refusal(404, "Session not found", id);
   const version = versionHeader(exchange.headers);
   const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;
   if (version !== undefined && negotiated !== undefined && version !== negotiated) {
@@ -276,6 +280,7 @@ async function initialize(
 ): Promise<HttpServerAnswer> {
   const { registry, mode } = entry;
   if (mode === "session" && !registry.hasRoom) return everySessionBusy(message.id);
+  if (mode === "session") await registry.routing?.ready();
   const session = mode === "session" ? registry.create() : registry.createStateless();
   if (exchange.auth !== undefined) session.principal = principalOf(exchange.auth);
   const response = await dispatch(entry, message, baseEnv(exchange, exchange.signal, session));
@@ -286,6 +291,12 @@ async function initialize(
   }
   session.negotiatedVersion = version;
   if (!registry.add(session)) return everySessionBusy(message.id);
+  try {
+    await registry.store(session);
+  } catch (error) {
+    registry.delete(session.id as string, "the session store failed");
+    throw error;
+  }
   return json(response, 200, { [SESSION_ID_HEADER]: session.id as string });
 }
 
@@ -317,7 +328,7 @@ interface LazyStream {
 }
 
 /** A {@link LazyStream} on `session`. */
-function lazyStream(session: HttpSession): LazyStream {
+function lazyStream(session: HttpSession, requestId: RequestId): LazyStream {
   let stream: ResumableStream | undefined;
   let readable: SseStream | undefined;
   let resolveFirstEvent!: () => void;
@@ -327,7 +338,7 @@ function lazyStream(session: HttpSession): LazyStream {
   return {
     open() {
       if (stream === undefined) {
-        stream = session.openStream();
+        stream = session.openStream(requestId);
         readable = stream.connect();
         resolveFirstEvent();
       }
@@ -386,9 +397,9 @@ export function backChannelUnavailable(method: string): McpError {
  * The answer to a request the client cancelled before anything was sent: an SSE stream that ends
  * at once, or 202 without a body for a client that does not accept SSE.
  */
-function cancelledAnswer(session: HttpSession, streamable: boolean): HttpServerAnswer {
+function cancelledAnswer(session: HttpSession, streamable: boolean, requestId: RequestId): HttpServerAnswer {
   if (!streamable) return { kind: "empty", status: 202 };
-  const empty = session.openStream();
+  const empty = session.openStream(requestId);
   const emptyReadable = empty.connect();
   void session.finishStream(empty);
   return sseAnswer(emptyReadable);
@@ -420,7 +431,7 @@ async function serveRequest(
   const untrack = session.trackIncoming(message.id, controller);
   const onSessionEnd = () => controller.abort(session.signal.reason);
   session.signal.addEventListener("abort", onSessionEnd, { once: true });
-  const lazy = lazyStream(session);
+  const lazy = lazyStream(session, message.id);
   let settled = false;
   /** The client cancelled the request (`notifications/cancelled`): it gets no response. */
   const cancelled = () => controller.signal.aborted && !session.ended;
@@ -434,7 +445,8 @@ async function serveRequest(
     backChannel,
     settled: () => settled,
   });
-  const outcome = dispatch(entry, message, env).then((response) => {
+  const outcome = dispatch(entry, message, env).then(async (response) => {
+    await entry.registry.persist(session).catch(entry.report);
     settled = true;
     exchange.signal.removeEventListener("abort", onClientGone);
     session.signal.removeEventListener("abort", onSessionEnd);
@@ -447,7 +459,9 @@ async function serveRequest(
   if (opened === undefined) {
     const response = await outcome;
     onDone();
-    return cancelled() ? cancelledAnswer(session, streamable) : sessionAnswer(response, entry.challenge);
+    return cancelled()
+      ? cancelledAnswer(session, streamable, message.id)
+      : sessionAnswer(response, entry.challenge);
   }
   void outcome
     .then((response) => session.finishStream(opened.stream, cancelled() ? undefined : response))

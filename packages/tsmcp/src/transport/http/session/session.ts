@@ -24,7 +24,9 @@ import type {
 } from "../../dispatcher.js";
 import { InFlightRequests } from "../../in-flight.js";
 import type { SseStream } from "../server/sse.js";
+import type { FleetRouting } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
+import type { SessionFacts } from "./records.js";
 import { ResumableStream } from "./stream.js";
 
 /** The id of the standalone GET stream within its session. */
@@ -49,6 +51,16 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   readonly dropEventsOnEnd: boolean;
   /** Receives a store failure. Must not throw. */
   readonly report: (error: unknown) => void;
+  /**
+   * This replica's id in a fleet: server -> client request ids become `"{instanceId}-{n}"` and
+   * POST stream ids name it, so another replica knows where an answer or a resumption goes.
+   * Undefined without a bus.
+   */
+  readonly instanceId?: string | undefined;
+  /** The bus side of this replica, to publish each stored event; undefined without a bus. */
+  readonly routing?: FleetRouting | undefined;
+  /** The place of the standalone stream another replica began (the session's record). */
+  readonly standaloneCursor?: string | undefined;
   /** Called when the session's busy count reaches zero (the idle clock starts) or leaves it. */
   readonly onBusy?: (busy: boolean) => void;
 }
@@ -72,6 +84,8 @@ export class HttpSession implements LegacySession {
    * opened without one. Every later request must come from the same principal.
    */
   principal: string | undefined;
+  /** The facts last written to (or read from) the session store; undefined without shared stores. */
+  persisted: SessionFacts | undefined;
 
   readonly #options: HttpSessionOptions;
   readonly #ended = new AbortController();
@@ -101,7 +115,7 @@ export class HttpSession implements LegacySession {
       },
       onHandlerError: () => {},
     });
-    this.#streams.set(STANDALONE_STREAM, this.#newStream(STANDALONE_STREAM));
+    this.#streams.set(STANDALONE_STREAM, this.#newStream(STANDALONE_STREAM, options.standaloneCursor));
     if (options.backChannel) this.request = this.backChannel((message) => this.#standalone.send(message));
   }
 
@@ -151,9 +165,18 @@ export class HttpSession implements LegacySession {
     };
   }
 
-  /** A new POST stream, registered for resumption. */
-  openStream(): ResumableStream {
-    const id = String(this.#nextStream++);
+  /**
+   * A new POST stream, registered for resumption. In a fleet its id names this replica and the
+   * request it answers (`{instanceId}.{n}.{base64url(JSON(requestId))}`), so a replica resuming it
+   * knows whom to ask whether it still runs and which id to answer.
+   */
+  openStream(requestId?: RequestId): ResumableStream {
+    const n = this.#nextStream++;
+    const { instanceId } = this.#options;
+    const id =
+      instanceId === undefined || requestId === undefined
+        ? String(n)
+        : `${instanceId}.${n}.${base64url(JSON.stringify(requestId))}`;
     const stream = this.#newStream(id);
     this.#streams.set(id, stream);
     return stream;
@@ -178,6 +201,12 @@ export class HttpSession implements LegacySession {
   /** Whether a GET without `Last-Event-ID` may open the standalone stream (one at a time). */
   get standaloneOpen(): boolean {
     return this.#standalone.connected;
+  }
+
+  /** The place of the standalone stream once its first event is stored (for the session's record). */
+  async standaloneCursor(): Promise<string | undefined> {
+    await this.#standalone.settled();
+    return this.#standalone.cursor;
   }
 
   /** Opens the standalone stream on a new connection: the messages queued for it, then the live ones. */
@@ -213,16 +242,19 @@ export class HttpSession implements LegacySession {
     };
   }
 
-  /** Aborts the client request `notifications/cancelled` names, if it is in flight. */
-  cancelIncoming(notification: JSONRPCNotification): void {
+  /**
+   * Aborts the client request `notifications/cancelled` names, if it is in flight here; false
+   * when it is not (another replica may run it).
+   */
+  cancelIncoming(notification: JSONRPCNotification): boolean {
     const requestId = notification.params?.requestId;
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return false;
     const reason = notification.params?.reason;
-    this.#incoming
-      .get(requestId)
-      ?.abort(
-        new Error(typeof reason === "string" && reason !== "" ? reason : "the client cancelled the request"),
-      );
+    const controller = this.#incoming.get(requestId);
+    controller?.abort(
+      new Error(typeof reason === "string" && reason !== "" ? reason : "the client cancelled the request"),
+    );
+    return controller !== undefined;
   }
 
   /** Settles the server -> client request a client's response answers; false when none is in flight. */
@@ -245,7 +277,8 @@ export class HttpSession implements LegacySession {
     options: BackChannelRequestOptions,
   ): Promise<Record<string, unknown>> {
     if (this.ended) throw sessionEnded();
-    const id = this.#nextOutgoingId++;
+    const n = this.#nextOutgoingId++;
+    const id: RequestId = this.#options.instanceId === undefined ? n : `${this.#options.instanceId}-${n}`;
     const request: JSONRPCRequest = {
       jsonrpc: "2.0",
       id,
@@ -297,8 +330,14 @@ export class HttpSession implements LegacySession {
     this.#options.events.dropSession(this.#key).catch(this.#options.report);
   }
 
-  #newStream(id: string): ResumableStream {
+  #newStream(id: string, cursor?: string): ResumableStream {
+    const { routing } = this.#options;
+    const sessionId = this.id;
     return new ResumableStream(id, {
+      cursor,
+      ...(routing === undefined || sessionId === undefined
+        ? {}
+        : { onStored: (event) => routing.publishEvent(sessionId, id, event) }),
       events: this.#options.events,
       sessionKey: this.#key,
       report: this.#options.report,
@@ -321,4 +360,11 @@ export class HttpSession implements LegacySession {
     const isBusy = this.#busy > 0;
     if (wasBusy !== isBusy) this.#options.onBusy?.(isBusy);
   }
+}
+
+/** `text` as base64url (UTF-8, no padding). */
+function base64url(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
