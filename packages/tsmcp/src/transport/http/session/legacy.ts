@@ -184,7 +184,7 @@ async function getStream(entry: LegacyEntryOptions, exchange: LegacyExchange): P
   if (found.standaloneOpen) {
     return refusal(409, "Conflict: this session's GET stream is already open");
   }
-  return sseAnswer(found.connectStandalone());
+  return sseAnswer(await found.connectStandalone());
 }
 
 /** DELETE: 405 in the stateless mode; else ends the session it names (204), on every replica. */

@@ -8,6 +8,7 @@ import {
   DEFAULT_LEGACY_MODE,
   DEFAULT_MAX_QUEUED_EVENTS,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_OWNER_PING_TIMEOUT_MS,
   DEFAULT_RETRY_MS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   WORKERS_LEGACY_MODE,
@@ -25,6 +26,7 @@ describe("session options", () => {
     expect(DEFAULT_MAX_QUEUED_EVENTS).toBe(100);
     expect(DEFAULT_RETRY_MS).toBe(1000);
     expect(DEFAULT_BACK_CHANNEL_TIMEOUT_MS).toBe(60_000);
+    expect(DEFAULT_OWNER_PING_TIMEOUT_MS).toBe(2000);
     const { state, ...rest } = checkSessionOptions("test", {});
     expect(rest).toEqual({
       legacy: "session",
@@ -33,6 +35,7 @@ describe("session options", () => {
       maxQueuedEvents: 100,
       retryMs: 1000,
       backChannelTimeoutMs: 60_000,
+      ownerPingTimeoutMs: 2000,
     });
     expect(state.shared).toBe(false);
     expect(state.bus).toBeUndefined();
@@ -54,6 +57,9 @@ describe("session options", () => {
     [{ maxQueuedEvents: 0 }, RangeError],
     [{ retryMs: -1 }, RangeError],
     [{ backChannelTimeoutMs: 0 }, RangeError],
+    [{ ownerPingTimeoutMs: 0 }, RangeError],
+    [{ ownerPingTimeoutMs: 2 ** 31 }, RangeError],
+    [{ ownerPingTimeoutMs: "2s" }, TypeError],
     [{ state: { events: () => new MemoryEventStore() } }, TypeError],
     [{ state: "redis" }, TypeError],
     [{ state: { sessions: {} } }, TypeError],

@@ -50,6 +50,12 @@ export const DEFAULT_MAX_QUEUED_EVENTS = 100;
 /** The `retry:` milliseconds sent to a client before the server closes a stream, by default. */
 export const DEFAULT_RETRY_MS = 1000;
 
+/**
+ * Milliseconds, by default, the replica serving a request has to answer a ping when its stream is
+ * resumed on another replica of a fleet: 2000.
+ */
+export const DEFAULT_OWNER_PING_TIMEOUT_MS = 2000;
+
 /** The longest delay a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -94,6 +100,13 @@ export interface SessionOptions {
    */
   backChannelTimeoutMs?: number;
   /**
+   * In a fleet (a `state.bus`), milliseconds the replica serving a request has to answer a ping
+   * when a client resumes that request's stream on another replica; one that does not has
+   * stopped, and the stream ends with a JSON-RPC error (-32603) asking the client to send the
+   * request again. Default {@link DEFAULT_OWNER_PING_TIMEOUT_MS} (2000).
+   */
+  ownerPingTimeoutMs?: number;
+  /**
    * Where sessions, their SSE events and the messages between replicas are kept. Default: in
    * memory, private to this handler. Give shared stores (all three) to serve any session from
    * any replica of a fleet. See {@link StateStores}.
@@ -109,6 +122,7 @@ export interface CheckedSessionOptions {
   maxQueuedEvents: number;
   retryMs: number;
   backChannelTimeoutMs: number;
+  ownerPingTimeoutMs: number;
   /** The stores, defaults filled in, and this handler's instance id. */
   state: SessionState;
 }
@@ -122,8 +136,15 @@ export interface CheckedSessionOptions {
  *   millisecond options >= 1 and at most 2^31 - 1; `retryMs` >= 0).
  */
 export function checkSessionOptions(owner: string, options: SessionOptions): CheckedSessionOptions {
-  const { legacy, maxSessions, sessionIdleTimeoutMs, maxQueuedEvents, retryMs, backChannelTimeoutMs } =
-    options;
+  const {
+    legacy,
+    maxSessions,
+    sessionIdleTimeoutMs,
+    maxQueuedEvents,
+    retryMs,
+    backChannelTimeoutMs,
+    ownerPingTimeoutMs,
+  } = options;
   if (legacy !== undefined && legacy !== "session" && legacy !== "stateless" && legacy !== "reject") {
     throw optionTypeError(
       owner,
@@ -144,6 +165,11 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     max: MAX_TIMER_MS,
     unit: "milliseconds",
   });
+  checkInteger(owner, "ownerPingTimeoutMs", ownerPingTimeoutMs, {
+    min: 1,
+    max: MAX_TIMER_MS,
+    unit: "milliseconds",
+  });
   const bounds = {
     maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
@@ -156,6 +182,7 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
     retryMs: retryMs ?? DEFAULT_RETRY_MS,
     backChannelTimeoutMs: backChannelTimeoutMs ?? DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
+    ownerPingTimeoutMs: ownerPingTimeoutMs ?? DEFAULT_OWNER_PING_TIMEOUT_MS,
     state: resolveState(owner, options.state, bounds),
   };
 }

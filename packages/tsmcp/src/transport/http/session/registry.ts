@@ -32,6 +32,7 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #idleTimers = new Map<string, Timer>();
   readonly #options: CheckedSessionOptions;
+  readonly #report: (error: unknown) => void;
   readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy" | "dropEventsOnEnd">;
   /** The bus side of this replica; undefined without a bus (one process). */
   readonly routing: FleetRouting | undefined;
@@ -45,6 +46,7 @@ export class SessionRegistry {
     report: (error: unknown) => void,
   ) {
     this.#options = options;
+    this.#report = report;
     this.#sessionOptions = {
       keepAliveMs: streams.keepAliveMs,
       maxStreamBufferBytes: streams.maxStreamBufferBytes,
@@ -52,6 +54,7 @@ export class SessionRegistry {
       retryMs: options.retryMs,
       backChannelTimeoutMs: options.backChannelTimeoutMs,
       backChannel: true,
+      ownerPingTimeoutMs: options.ownerPingTimeoutMs,
       events: options.state.events,
       report,
     };
@@ -93,6 +96,12 @@ export class SessionRegistry {
       ...this.#sessionOptions,
       id,
       standaloneCursor,
+      onStandaloneCursor: (cursor) => {
+        if (!this.shared) return;
+        this.#options.state.sessions
+          .update(id, { standaloneCursor: cursor }, this.#options.sessionIdleTimeoutMs)
+          .catch(this.#report);
+      },
       dropEventsOnEnd: !this.#options.state.shared,
       onBusy: (busy) => (busy ? this.#stopIdle(id) : this.#startIdle(id)),
     });
@@ -135,6 +144,7 @@ export class SessionRegistry {
     const local = this.get(id);
     if (local !== undefined) {
       applyRecord(local, record);
+      local.refreshStandalone(record.standaloneCursor);
       local.persisted = factsOf(local);
       return local;
     }

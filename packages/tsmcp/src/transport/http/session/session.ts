@@ -27,7 +27,8 @@ import type { SseStream } from "../server/sse.js";
 import type { FleetRouting } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionFacts } from "./records.js";
-import { ResumableStream } from "./stream.js";
+import { base64url, followRemote, parsePostStreamId } from "./remote-stream.js";
+import { ResumableStream, type StreamOptions } from "./stream.js";
 
 /** The id of the standalone GET stream within its session. */
 const STANDALONE_STREAM = "0";
@@ -61,6 +62,10 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   readonly routing?: FleetRouting | undefined;
   /** The place of the standalone stream another replica began (the session's record). */
   readonly standaloneCursor?: string | undefined;
+  /** Called with the standalone stream's place when a connection of it ends here (in a fleet). */
+  readonly onStandaloneCursor?: ((cursor: string) => void) | undefined;
+  /** Milliseconds the replica serving a resumed POST stream has to answer a ping. */
+  readonly ownerPingTimeoutMs: number;
   /** Called when the session's busy count reaches zero (the idle clock starts) or leaves it. */
   readonly onBusy?: (busy: boolean) => void;
 }
@@ -92,6 +97,8 @@ export class HttpSession implements LegacySession {
   /** The session's key in the event store: its id, or a random one for a one-request session. */
   readonly #key: string;
   readonly #streams = new Map<string, ResumableStream>();
+  /** POST streams of other replicas resumed here, while connected. */
+  readonly #remote = new Set<ResumableStream>();
   /** Finished POST streams whose end no connection carried, oldest first (kept for resumption). */
   readonly #undelivered: string[] = [];
   #nextStream = 1;
@@ -101,6 +108,8 @@ export class HttpSession implements LegacySession {
   #nextOutgoingId = 0;
   readonly #incoming = new Map<RequestId, AbortController>();
   #busy = 0;
+  /** Ends what a fleet's standalone connection holds (its subscription), recording its place. */
+  #standaloneDetached: (() => void) | undefined;
   #serving = 0;
   #used = false;
 
@@ -209,9 +218,32 @@ export class HttpSession implements LegacySession {
     return this.#standalone.cursor;
   }
 
-  /** Opens the standalone stream on a new connection: the messages queued for it, then the live ones. */
-  connectStandalone(): SseStream {
-    return this.#standalone.connect();
+  /**
+   * Opens the standalone stream on a new connection: the messages queued for it, then the live
+   * ones. In a fleet, the events other replicas store on it too (subscribed first), and the place
+   * the connection reached is recorded when it ends, for the next GET on any replica. Rejects
+   * when the bus cannot be reached.
+   */
+  async connectStandalone(): Promise<SseStream> {
+    const { routing } = this.#options;
+    const standalone = this.#standalone;
+    if (routing === undefined || this.id === undefined) return standalone.connect();
+    const subscription = await routing.subscribeStream(this.id, STANDALONE_STREAM, (event) =>
+      standalone.deliver(event),
+    );
+    this.#standaloneDetached?.();
+    this.#standaloneDetached = () => {
+      this.#standaloneDetached = undefined;
+      subscription.unsubscribe().catch(this.#options.report);
+      const cursor = standalone.cursor;
+      if (cursor !== undefined && !this.ended) this.#options.onStandaloneCursor?.(cursor);
+    };
+    return standalone.connect();
+  }
+
+  /** Moves the standalone stream's place to the one the session's record names (in a fleet). */
+  refreshStandalone(cursor: string | undefined): void {
+    if (cursor !== undefined && !this.#standalone.connected) this.#standalone.moveCursor(cursor);
   }
 
   /**
@@ -221,14 +253,49 @@ export class HttpSession implements LegacySession {
    */
   async resume(lastEventId: string): Promise<SseStream | undefined> {
     const found = await this.#options.events.after(this.#key, lastEventId);
-    const stream = found === undefined ? undefined : this.#streams.get(found.streamId);
-    if (found === undefined || stream === undefined || this.ended) return undefined;
+    if (found === undefined || this.ended) return undefined;
+    const stream = this.#streams.get(found.streamId);
+    if (stream === undefined) return this.#resumeRemote(found.streamId, lastEventId);
     const connection = stream.connect(lastEventId);
     if (stream.finished) {
       const id = stream.id;
       void stream.settled().then(() => this.#forgetStream(id));
     }
     return connection;
+  }
+
+  /**
+   * Resumes a POST stream another replica serves (in a fleet): see `followRemote`. Undefined for
+   * a stream id that names no such stream.
+   */
+  async #resumeRemote(streamId: string, lastEventId: string): Promise<SseStream | undefined> {
+    const { routing, instanceId } = this.#options;
+    const post = parsePostStreamId(streamId);
+    if (routing === undefined || this.id === undefined || post === undefined) return undefined;
+    let stop = () => {};
+    const stream = this.#newStream(streamId, lastEventId, {
+      endsWith: post.requestId,
+      onDetached: () => {
+        this.#remote.delete(stream);
+        stop();
+      },
+    });
+    this.#remote.add(stream);
+    const followed = await followRemote({
+      routing,
+      sessionId: this.id,
+      stream,
+      owner: post.owner,
+      requestId: post.requestId,
+      lastEventId,
+      pingTimeoutMs: this.#options.ownerPingTimeoutMs,
+      // This replica runs no request of a stream it does not hold: its view was dropped.
+      ownerGone: post.owner === instanceId,
+      report: this.#options.report,
+    });
+    stop = followed.stop;
+    if (this.ended) stream.abandon(new Error("the session ended"));
+    return followed.connection;
   }
 
   /**
@@ -320,8 +387,9 @@ export class HttpSession implements LegacySession {
     for (const controller of this.#incoming.values()) controller.abort(this.signal.reason);
     this.#incoming.clear();
     const ended = new Error(reason);
-    for (const stream of this.#streams.values()) stream.abandon(ended);
+    for (const stream of [...this.#streams.values(), ...this.#remote]) stream.abandon(ended);
     this.#streams.clear();
+    this.#remote.clear();
     if (this.#options.dropEventsOnEnd) this.dropEvents();
   }
 
@@ -330,11 +398,16 @@ export class HttpSession implements LegacySession {
     this.#options.events.dropSession(this.#key).catch(this.#options.report);
   }
 
-  #newStream(id: string, cursor?: string): ResumableStream {
+  #newStream(
+    id: string,
+    cursor?: string,
+    extra: Pick<StreamOptions, "endsWith"> & { onDetached?: () => void } = {},
+  ): ResumableStream {
     const { routing } = this.#options;
     const sessionId = this.id;
     return new ResumableStream(id, {
       cursor,
+      endsWith: extra.endsWith,
       ...(routing === undefined || sessionId === undefined
         ? {}
         : { onStored: (event) => routing.publishEvent(sessionId, id, event) }),
@@ -344,7 +417,12 @@ export class HttpSession implements LegacySession {
       keepAliveMs: this.#options.keepAliveMs,
       retryMs: this.#options.retryMs,
       maxBufferedBytes: this.#options.maxStreamBufferBytes,
-      onConnection: (open) => this.#setBusy(open ? 1 : -1),
+      onConnection: (open) => {
+        this.#setBusy(open ? 1 : -1);
+        if (open) return;
+        extra.onDetached?.();
+        if (id === STANDALONE_STREAM) this.#standaloneDetached?.();
+      },
     });
   }
 
@@ -360,11 +438,4 @@ export class HttpSession implements LegacySession {
     const isBusy = this.#busy > 0;
     if (wasBusy !== isBusy) this.#options.onBusy?.(isBusy);
   }
-}
-
-/** `text` as base64url (UTF-8, no padding). */
-function base64url(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

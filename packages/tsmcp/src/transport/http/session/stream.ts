@@ -8,7 +8,7 @@
  * the connection in the order they were sent. Spec (2025-11-25): basic/transports §Sending
  * Messages to the Server, §Resumability and Redelivery.
  */
-import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
+import type { JSONRPCMessage, RequestId } from "../../../protocol/jsonrpc.js";
 import type { EventStore, StoredEvent } from "../../../state/event-store.js";
 import { formatPrimingEvent, SseStream } from "../server/sse.js";
 
@@ -43,6 +43,22 @@ export interface StreamOptions {
   readonly cursor?: string | undefined;
   /** Called with each event once it is stored (to tell other replicas). */
   readonly onStored?: (event: StoredEvent) => void;
+  /**
+   * The request whose response ends the stream when a connection carries it (a POST stream
+   * another replica serves, resumed here); the stream then finishes by itself.
+   */
+  readonly endsWith?: RequestId | undefined;
+}
+
+/** True when `message` is the response (result or error) to request `id`. */
+function isResponseTo(message: JSONRPCMessage | undefined, id: RequestId | undefined): boolean {
+  return (
+    id !== undefined &&
+    message !== undefined &&
+    !("method" in message) &&
+    "id" in message &&
+    message.id === id
+  );
 }
 
 /** A logical SSE stream with at most one HTTP connection attached. */
@@ -126,6 +142,7 @@ export class ResumableStream {
       if (event.message !== undefined) connection.replay(event.message, event.id);
       this.#remember(event.id);
       this.#lastWritten = event.id;
+      if (isResponseTo(event.message, this.#options.endsWith)) this.#finished = true;
     }
     this.#primed = connection;
     if (this.#finished) this.#detach(connection);
@@ -168,6 +185,20 @@ export class ResumableStream {
       this.#remember(event.id);
       if (event.message !== undefined) connection.send(event.message, event.id);
       this.#lastWritten = event.id;
+      if (isResponseTo(event.message, this.#options.endsWith)) {
+        this.#finished = true;
+        this.#detach(connection);
+      }
+    });
+  }
+
+  /**
+   * Moves the place a new connection starts from (the session's record names where the last
+   * connection, on any replica, stopped); ignored while a connection is attached here.
+   */
+  moveCursor(cursor: string): void {
+    this.#enqueue(async () => {
+      if (this.#connection === undefined) this.#lastWritten = cursor;
     });
   }
 
@@ -210,7 +241,7 @@ export class ResumableStream {
     this.#finishing = true;
     let delivered = false;
     const done = this.#enqueue(async () => {
-      if (last !== undefined) await this.#append(last);
+      if (last !== undefined && !this.#finished) await this.#append(last);
       delivered = this.connected && this.#primed === this.#connection;
       this.#finished = true;
       if (this.#connection !== undefined) this.#detach(this.#connection);
