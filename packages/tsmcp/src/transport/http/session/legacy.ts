@@ -31,6 +31,7 @@ import type { SseStream } from "../server/sse.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionRegistry } from "./registry.js";
 import { HttpSession } from "./session.js";
+import { StateFailure, stateUnavailableAnswer } from "./state-guard.js";
 import type { ResumableStream } from "./stream.js";
 
 /** The session header, as the spec spells it. */
@@ -88,10 +89,33 @@ function versionHeader(headers: HeaderReader): string | undefined {
 /** Builds the legacy entry of one handler. */
 export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
   return {
-    post: (exchange, parsed) => post(options, exchange, parsed),
-    get: (exchange) => getStream(options, exchange),
-    delete: (exchange) => deleteSession(options, exchange),
+    post: (exchange, parsed) =>
+      guarded(
+        options,
+        post(options, exchange, parsed),
+        parsed.kind === "request" ? parsed.message.id : undefined,
+      ),
+    get: (exchange) => guarded(options, getStream(options, exchange)),
+    delete: (exchange) => guarded(options, deleteSession(options, exchange)),
   };
+}
+
+/**
+ * The answer, or, when the session state failed while serving it, 503 with `Retry-After` (the
+ * cause reported); other failures pass on (500).
+ */
+async function guarded(
+  entry: LegacyEntryOptions,
+  answer: Promise<HttpServerAnswer>,
+  id?: RequestId,
+): Promise<HttpServerAnswer> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (!(error instanceof StateFailure)) throw error;
+    entry.report(error.cause);
+    return stateUnavailableAnswer(error, id);
+  }
 }
 
 /** A message the legacy entry serves (framing errors already answered). */

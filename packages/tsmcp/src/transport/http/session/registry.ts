@@ -15,6 +15,8 @@ import { FleetRouting, ownerOfRequestId } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
 import { applyRecord, changedFacts, factsOf, principalDigest, recordOf } from "./records.js";
 import { HttpSession, type HttpSessionOptions } from "./session.js";
+import type { SessionState } from "./state.js";
+import { guardState } from "./state-guard.js";
 
 /**
  * A new session id: a random UUID (122 bits from the platform CSPRNG), visible ASCII only as the
@@ -33,6 +35,8 @@ export class SessionRegistry {
   readonly #idleTimers = new Map<string, Timer>();
   readonly #options: CheckedSessionOptions;
   readonly #report: (error: unknown) => void;
+  /** The stores and bus, each failure a `StateFailure`. */
+  readonly #state: SessionState;
   readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy" | "dropEventsOnEnd">;
   /** The bus side of this replica; undefined without a bus (one process). */
   readonly routing: FleetRouting | undefined;
@@ -47,6 +51,7 @@ export class SessionRegistry {
   ) {
     this.#options = options;
     this.#report = report;
+    this.#state = guardState(options.state);
     this.#sessionOptions = {
       keepAliveMs: streams.keepAliveMs,
       maxStreamBufferBytes: streams.maxStreamBufferBytes,
@@ -55,10 +60,10 @@ export class SessionRegistry {
       backChannelTimeoutMs: options.backChannelTimeoutMs,
       backChannel: true,
       ownerPingTimeoutMs: options.ownerPingTimeoutMs,
-      events: options.state.events,
+      events: this.#state.events,
       report,
     };
-    const { bus, instanceId } = options.state;
+    const { bus, instanceId } = this.#state;
     if (bus !== undefined) {
       this.routing = new FleetRouting(
         bus,
@@ -78,7 +83,7 @@ export class SessionRegistry {
 
   /** True when sessions live in stores shared with other replicas (the `state` option). */
   get shared(): boolean {
-    return this.#options.state.shared;
+    return this.#state.shared;
   }
 
   /** How many sessions are live. */
@@ -98,11 +103,11 @@ export class SessionRegistry {
       standaloneCursor,
       onStandaloneCursor: (cursor) => {
         if (!this.shared) return;
-        this.#options.state.sessions
+        this.#state.sessions
           .update(id, { standaloneCursor: cursor }, this.#options.sessionIdleTimeoutMs)
           .catch(this.#report);
       },
-      dropEventsOnEnd: !this.#options.state.shared,
+      dropEventsOnEnd: !this.#state.shared,
       onBusy: (busy) => (busy ? this.#stopIdle(id) : this.#startIdle(id)),
     });
   }
@@ -114,11 +119,7 @@ export class SessionRegistry {
   async store(session: HttpSession): Promise<void> {
     if (!this.shared) return;
     const record = await recordOf(session, await session.standaloneCursor());
-    await this.#options.state.sessions.create(
-      session.id as string,
-      record,
-      this.#options.sessionIdleTimeoutMs,
-    );
+    await this.#state.sessions.create(session.id as string, record, this.#options.sessionIdleTimeoutMs);
     session.persisted = factsOf(session);
   }
 
@@ -134,7 +135,7 @@ export class SessionRegistry {
       const session = this.get(id);
       return session === undefined || session.principal !== principal ? undefined : session;
     }
-    const record = await this.#options.state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
+    const record = await this.#state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
     const digest = await principalDigest(principal);
     if (record === undefined) {
       this.delete(id, "the session ended");
@@ -172,11 +173,7 @@ export class SessionRegistry {
     const changes = changedFacts(session.persisted, now);
     if (changes === undefined) return;
     session.persisted = now;
-    const live = await this.#options.state.sessions.update(
-      session.id,
-      changes,
-      this.#options.sessionIdleTimeoutMs,
-    );
+    const live = await this.#state.sessions.update(session.id, changes, this.#options.sessionIdleTimeoutMs);
     if (!live) this.delete(session.id, "the session ended");
   }
 
@@ -187,7 +184,7 @@ export class SessionRegistry {
   async settle(session: HttpSession, response: JSONRPCResponse): Promise<void> {
     if (session.settle(response)) return;
     const owner = ownerOfRequestId(response.id);
-    if (this.routing === undefined || owner === undefined || owner === this.#options.state.instanceId) return;
+    if (this.routing === undefined || owner === undefined || owner === this.#state.instanceId) return;
     await this.routing.forwardResponse(owner, session.id as string, response);
   }
 
@@ -207,8 +204,8 @@ export class SessionRegistry {
   async end(id: string): Promise<void> {
     this.delete(id);
     if (!this.shared) return;
-    await this.#options.state.sessions.delete(id);
-    await this.#options.state.events.dropSession(id);
+    await this.#state.sessions.delete(id);
+    await this.#state.events.dropSession(id);
     await this.routing?.sessionEnded(id);
   }
 

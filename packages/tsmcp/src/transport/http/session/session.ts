@@ -28,6 +28,7 @@ import type { FleetRouting } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionFacts } from "./records.js";
 import { base64url, followRemote, parsePostStreamId } from "./remote-stream.js";
+import { StateFailure } from "./state-guard.js";
 import { ResumableStream, type StreamOptions } from "./stream.js";
 
 /** The id of the standalone GET stream within its session. */
@@ -213,9 +214,12 @@ export class HttpSession implements LegacySession {
   }
 
   /** The place of the standalone stream once its first event is stored (for the session's record). */
-  async standaloneCursor(): Promise<string | undefined> {
+  async standaloneCursor(): Promise<string> {
     await this.#standalone.settled();
-    return this.#standalone.cursor;
+    const cursor = this.#standalone.cursor;
+    if (cursor === undefined)
+      throw new StateFailure(new Error("the event store did not take the stream's first event"));
+    return cursor;
   }
 
   /**
