@@ -72,7 +72,9 @@ export interface HttpHandler {
   (request: Request): Promise<Response>;
   /**
    * Ends every handshake-era session (their requests abort, their streams close, their ids get 404
-   * from then on). Idempotent; the handler keeps answering.
+   * from then on) and, in a fleet, unsubscribes from the bus and undoes the dispatcher's
+   * `attachBus`; sessions kept in shared stores live on for the other replicas. Idempotent; the
+   * handler keeps answering.
    */
   close(): void;
 }
@@ -197,8 +199,18 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpServerAnswer
  * standalone stream (409 when one is open) or, with `Last-Event-ID`, resumes the stream that id
  * belongs to; DELETE ends the session (204).
  *
+ * With shared stores and a bus (the `state` option, see {@link SessionOptions}), any replica
+ * serves any session: a request on a session another replica opened is served from the
+ * `SessionStore`, a server -> client request's answer and a `notifications/cancelled` reach the
+ * replica that awaits them over the bus, streams resume on any replica, and DELETE ends the
+ * session everywhere. A store or the bus failing while serving a handshake-era request: 503 with
+ * `Retry-After` and -32603 "Service Unavailable: session state is unreachable; retry later", the
+ * cause to `logger.error`. The dispatcher's optional `attachBus(bus)` is given the bus when the
+ * handler is built (its returned function is called on `close()`), and its optional
+ * `adoptSession(session)` each session view materialized from the store.
+ *
  * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`. `close()`
- * ends every session.
+ * ends every session this handler serves and unsubscribes from the bus.
  *
  * A `Request` whose body was already read (`bodyUsed`, by a middleware) gets 500 with -32603
  * naming the cause: no request can succeed until the server is wired to pass it unread.

@@ -6,8 +6,13 @@
  * basic/transports §Session Management; basic/security_best_practices §Session Hijacking.
  */
 import type { SessionChanges, SessionRecord } from "../../../state/session-store.js";
-import type { LegacyHandshake } from "../../dispatcher.js";
-import type { HttpSession } from "./session.js";
+import type { LegacyHandshake, LegacySession } from "../../dispatcher.js";
+
+/** What the records read and set of a local session view. */
+type SessionView = Pick<LegacySession, "handshake" | "initialized" | "logLevel" | "resourceSubscriptions"> & {
+  negotiatedVersion: string | undefined;
+  readonly principal: string | undefined;
+};
 
 const encoder = new TextEncoder();
 
@@ -20,7 +25,7 @@ export async function principalDigest(principal: string | undefined): Promise<st
 
 /** The record of a session whose `initialize` succeeded. */
 export async function recordOf(
-  session: HttpSession,
+  session: SessionView,
   standaloneCursor: string | undefined,
 ): Promise<SessionRecord> {
   const handshake = session.handshake;
@@ -41,7 +46,7 @@ export type SessionFacts = Required<Pick<SessionChanges, "initialized" | "resour
   Pick<SessionChanges, "logLevel">;
 
 /** A view's facts now. */
-export function factsOf(session: HttpSession): SessionFacts {
+export function factsOf(session: SessionView): SessionFacts {
   return {
     initialized: session.initialized,
     logLevel: session.logLevel,
@@ -61,7 +66,7 @@ export function changedFacts(before: SessionFacts, after: SessionFacts): Session
 }
 
 /** Sets a view's facts from its record (another replica may have changed them). */
-export function applyRecord(session: HttpSession, record: SessionRecord): void {
+export function applyRecord(session: SessionView, record: SessionRecord): void {
   const handshake: LegacyHandshake = {
     protocolVersion: record.protocolVersion,
     clientInfo: record.clientInfo as unknown as LegacyHandshake["clientInfo"],

@@ -5,25 +5,17 @@
  * flight (so `notifications/cancelled` can abort one). Spec (2025-11-25): basic/transports
  * §Session Management, basic/utilities/cancellation, basic/lifecycle.
  */
-import { linkSignal } from "../../../protocol/async.js";
-import { McpError } from "../../../protocol/errors.js";
 import type {
   JSONRPCMessage,
   JSONRPCNotification,
-  JSONRPCRequest,
   JSONRPCResponse,
   RequestId,
 } from "../../../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../../../protocol/schema/base.js";
 import type { EventStore } from "../../../state/event-store.js";
-import type {
-  BackChannelRequest,
-  BackChannelRequestOptions,
-  LegacyHandshake,
-  LegacySession,
-} from "../../dispatcher.js";
-import { InFlightRequests } from "../../in-flight.js";
+import type { BackChannelRequest, LegacyHandshake, LegacySession } from "../../dispatcher.js";
 import type { SseStream } from "../server/sse.js";
+import { OutgoingRequests } from "./back-channel.js";
 import type { FleetRouting } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionFacts } from "./records.js";
@@ -71,10 +63,6 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   readonly onBusy?: (busy: boolean) => void;
 }
 
-function sessionEnded(): McpError {
-  return McpError.of("INVALID_REQUEST", "The session ended before the client answered");
-}
-
 /** One Streamable HTTP session. */
 export class HttpSession implements LegacySession {
   readonly id: string | undefined;
@@ -103,10 +91,7 @@ export class HttpSession implements LegacySession {
   /** Finished POST streams whose end no connection carried, oldest first (kept for resumption). */
   readonly #undelivered: string[] = [];
   #nextStream = 1;
-  readonly #outgoing: InFlightRequests;
-  /** Where each server -> client request went, to send its cancellation the same way. */
-  readonly #outgoingRoutes = new Map<RequestId, (message: JSONRPCMessage) => void>();
-  #nextOutgoingId = 0;
+  readonly #outgoing: OutgoingRequests;
   readonly #incoming = new Map<RequestId, AbortController>();
   #busy = 0;
   /** Ends what a fleet's standalone connection holds (its subscription), recording its place. */
@@ -118,12 +103,10 @@ export class HttpSession implements LegacySession {
     this.id = options.id;
     this.#options = options;
     this.#key = options.id ?? `stateless-${crypto.randomUUID()}`;
-    this.#outgoing = new InFlightRequests({
-      onCancel: (id, reason) => {
-        const route = this.#outgoingRoutes.get(id);
-        route?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } });
-      },
-      onHandlerError: () => {},
+    this.#outgoing = new OutgoingRequests({
+      signal: this.#ended.signal,
+      timeoutMs: options.backChannelTimeoutMs,
+      instanceId: options.instanceId,
     });
     this.#streams.set(STANDALONE_STREAM, this.#newStream(STANDALONE_STREAM, options.standaloneCursor));
     if (options.backChannel) this.request = this.backChannel((message) => this.#standalone.send(message));
@@ -330,7 +313,7 @@ export class HttpSession implements LegacySession {
 
   /** Settles the server -> client request a client's response answers; false when none is in flight. */
   settle(response: JSONRPCResponse): boolean {
-    return this.#outgoing.resolve(response);
+    return this.#outgoing.settle(response);
   }
 
   /**
@@ -338,56 +321,14 @@ export class HttpSession implements LegacySession {
    * standalone stream) and resolves with the client's answer. See `BackChannelRequest`.
    */
   backChannel(send: (message: JSONRPCMessage) => void): BackChannelRequest {
-    return (method, params, options = {}) => this.#sendRequest(send, method, params, options);
-  }
-
-  async #sendRequest(
-    send: (message: JSONRPCMessage) => void,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: BackChannelRequestOptions,
-  ): Promise<Record<string, unknown>> {
-    if (this.ended) throw sessionEnded();
-    const n = this.#nextOutgoingId++;
-    const id: RequestId = this.#options.instanceId === undefined ? n : `${this.#options.instanceId}-${n}`;
-    const request: JSONRPCRequest = {
-      jsonrpc: "2.0",
-      id,
-      method,
-      ...(params === undefined ? {} : { params }),
-    };
-    const controller = new AbortController();
-    const unlinkCaller = linkSignal(options.signal, controller);
-    const onEnded = () => controller.abort(sessionEnded());
-    this.signal.addEventListener("abort", onEnded, { once: true });
-    const timer = setTimeout(
-      () => controller.abort(McpError.of("REQUEST_TIMEOUT", "Request timed out")),
-      options.timeoutMs ?? this.#options.backChannelTimeoutMs,
-    );
-    try {
-      const entry = this.#outgoing.add(request, { signal: controller.signal });
-      // A session that ended needs no cancellation: nobody reads its streams any more.
-      this.#outgoingRoutes.set(id, (message) => {
-        if (!this.ended) send(message);
-      });
-      send(request);
-      entry.markWritten();
-      const response = await entry.response;
-      if ("error" in response) throw McpError.fromObject(response.error);
-      return response.result;
-    } finally {
-      clearTimeout(timer);
-      unlinkCaller();
-      this.signal.removeEventListener("abort", onEnded);
-      this.#outgoingRoutes.delete(id);
-    }
+    return (method, params, options = {}) => this.#outgoing.send(send, method, params, options);
   }
 
   /** Ends the session: its signal aborts, its streams close, its pending requests reject. Idempotent. */
   end(reason = "the session ended"): void {
     if (this.ended) return;
     this.#ended.abort(new Error(reason));
-    this.#outgoing.rejectAll(sessionEnded());
+    this.#outgoing.rejectAll();
     for (const controller of this.#incoming.values()) controller.abort(this.signal.reason);
     this.#incoming.clear();
     const ended = new Error(reason);
