@@ -14,6 +14,7 @@ import { testRequestStateSecurity } from "../../../../../../test/helpers/request
 import type { JSONRPCRequest, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import type { HttpClientTransport } from "../client/client.js";
+import type { HttpHandlerOptions } from "../server/server-handler.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -42,6 +43,10 @@ function replicaServer(index: number, seen: Seen): MCPServer {
       requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     });
     return answer.action === "accept" ? `hello ${String(answer.content?.name)} from ${index}` : "declined";
+  });
+  mcp.tool("log", { inputSchema: z.object({}) }, (_args, ctx) => {
+    ctx.log("info", `logged on ${index}`);
+    return `replica ${index}`;
   });
   mcp.tool("wait", { inputSchema: z.object({}) }, async (_args, ctx) => {
     seen.ranOn.push(index);
@@ -94,11 +99,11 @@ describe("handshake-era sessions across three replicas sharing state", () => {
   let transport: HttpClientTransport | undefined;
   const seen: Seen = { ranOn: [], aborted: [] };
 
-  async function start(): Promise<Replicas> {
+  async function start(http: HttpHandlerOptions = {}): Promise<Replicas> {
     seen.ranOn.length = 0;
     seen.aborted.length = 0;
     fleet = await startReplicas(3, (index) => replicaServer(index, seen), {
-      http: { keepAliveMs: 0, retryMs: 50 },
+      http: { keepAliveMs: 0, retryMs: 50, ...http },
     });
     return fleet;
   }
@@ -232,5 +237,57 @@ describe("handshake-era sessions across three replicas sharing state", () => {
       expect(call.status).toBe(404);
     }
     expect(seen.ranOn).toEqual([]);
+  });
+
+  it("answers 404 on another replica to another principal than the one that opened the session, and 400 to another protocol version", async () => {
+    await start({
+      authenticate: (incoming) => ({ token: "t", clientId: incoming.headers.get("x-user") ?? "nobody" }),
+    });
+    fleet.pin(0);
+    const init = await fleet.fetch(fleet.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-User": "ada" },
+      body: JSON.stringify(
+        request(1, "initialize", {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "fleet-test", version: "1" },
+        }),
+      ),
+    });
+    const sessionId = init.headers.get("mcp-session-id") as string;
+    const where = (replica: number, headers: Record<string, string>) => {
+      fleet.pin(replica);
+      return fleet.fetch(fleet.url, {
+        method: "POST",
+        headers: { ...sessionHeaders(sessionId), ...headers },
+        body: JSON.stringify(request(2, "tools/call", { name: "where", arguments: {} })),
+      });
+    };
+    expect((await where(1, { "X-User": "bob" })).status).toBe(404);
+    expect((await where(2, {})).status).toBe(404);
+    const otherVersion = await where(2, { "X-User": "ada", "MCP-Protocol-Version": "2025-06-18" });
+    expect(otherVersion.status).toBe(400);
+    expect(await otherVersion.json()).toMatchObject({ id: 2, error: { code: -32022 } });
+    expect((await where(1, { "X-User": "ada" })).status).toBe(200);
+    expect(seen.ranOn).toEqual([1]);
+  });
+
+  it("writes back the log level set on one replica: a tool on another replica logs at it", async () => {
+    await start();
+    transport = fleet.transport();
+    fleet.pin(0);
+    await initialize(transport);
+    fleet.pin(1);
+    expect(await transport.request(request(2, "logging/setLevel", { level: "info" }))).toMatchObject({
+      result: {},
+    });
+    fleet.pin(2);
+    const logged: unknown[] = [];
+    const response = await transport.request(request(3, "tools/call", { name: "log", arguments: {} }), {
+      onNotification: (notification) => logged.push(notification.params?.data),
+    });
+    expect(textOf(response)).toBe("replica 2");
+    expect(logged).toEqual(["logged on 2"]);
   });
 });

@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { memoryState, type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
+import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
 import { MCPServer } from "../../../server/mcp/server.js";
+import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import { MemorySessionStore } from "../../../state/memory-session-store.js";
 import type { SessionChanges } from "../../../state/session-store.js";
 import { SseReader } from "../http-test-fixtures.js";
@@ -53,6 +55,30 @@ function replicaServer(index: number): MCPServer {
   return mcp;
 }
 
+/** An event store that tells when a message is stored. */
+class WatchedEventStore extends MemoryEventStore {
+  #waiters: { match: (message: JSONRPCMessage) => boolean; resolve: () => void }[] = [];
+
+  appended(match: (message: JSONRPCMessage) => boolean): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push({ match, resolve }));
+  }
+
+  override async append(
+    sessionId: string,
+    streamId: string,
+    message: JSONRPCMessage | undefined,
+  ): Promise<string> {
+    const id = await super.append(sessionId, streamId, message);
+    for (const waiter of [...this.#waiters]) {
+      if (message !== undefined && waiter.match(message)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+    return id;
+  }
+}
+
 /** A session store that tells when a standalone stream's place is written. */
 class WatchedSessionStore extends MemorySessionStore {
   #waiters: (() => void)[] = [];
@@ -71,11 +97,13 @@ class WatchedSessionStore extends MemorySessionStore {
 describe("a handshake-era session's streams across three replicas", () => {
   let fleet: Replicas;
   let sessions: WatchedSessionStore;
+  let events: WatchedEventStore;
 
   async function start(): Promise<void> {
     sessions = new WatchedSessionStore();
+    events = new WatchedEventStore();
     fleet = await startReplicas(3, replicaServer, {
-      state: { ...memoryState(), sessions },
+      state: { ...memoryState(), sessions, events },
       http: { keepAliveMs: 0, retryMs: 50, ownerPingTimeoutMs: 100 },
     });
   }
@@ -196,6 +224,24 @@ describe("a handshake-era session's streams across three replicas", () => {
       result: { content: [{ type: "text", text: "polled on 0" }] },
     });
     expect(await resumed.rest()).toEqual([]);
+  });
+
+  it("resumes on replica B a POST stream that finished on replica A while no connection carried it: the response, then the end", async () => {
+    await start();
+    const headers = await open(0);
+    const polled = new SseReader(await send(0, "POST", headers, call(5, "poll")));
+    const priming = await polled.next();
+    expect(await polled.next()).toBeUndefined();
+    const stored = events.appended(
+      (message) => "id" in message && message.id === 5 && !("method" in message),
+    );
+    gate.release();
+    await stored;
+    const resumed = new SseReader(await send(1, "GET", getHeaders(headers, priming?.id)));
+    const carried = await resumed.rest();
+    expect(carried.filter((event) => event.data !== "").map((event) => JSON.parse(event.data))).toEqual([
+      { jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "polled on 0" }] } },
+    ]);
   });
 
   it("ends a resumed stream with -32603 when the replica serving its request stopped", async () => {

@@ -144,9 +144,13 @@ export class SessionRegistry {
     if (record.principal !== digest) return undefined;
     const local = this.get(id);
     if (local !== undefined) {
-      applyRecord(local, record);
-      local.refreshStandalone(record.standaloneCursor);
-      local.persisted = factsOf(local);
+      // A view serving a request keeps its facts: that request may have changed them and not
+      // written them back yet.
+      if (!local.serving) {
+        applyRecord(local, record);
+        local.refreshStandalone(record.standaloneCursor);
+        local.persisted = factsOf(local);
+      }
       return local;
     }
     return this.#materialize(id, record);
