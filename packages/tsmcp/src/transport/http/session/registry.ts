@@ -10,6 +10,7 @@
  */
 
 import type { JSONRPCNotification, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
+import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import type { SessionRecord } from "../../../state/session-store.js";
 import { FleetRouting, ownerOfRequestId } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
@@ -219,6 +220,8 @@ export class SessionRegistry {
       ...this.#sessionOptions,
       id: undefined,
       backChannel: false,
+      // Its events outlive no request: they stay in this process, whatever the shared stores.
+      events: new MemoryEventStore({ maxEventsPerStream: this.#options.maxQueuedEvents }),
       dropEventsOnEnd: true,
     });
   }

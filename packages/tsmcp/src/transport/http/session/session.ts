@@ -219,13 +219,15 @@ export class HttpSession implements LegacySession {
       standalone.deliver(event),
     );
     this.#standaloneDetached?.();
+    // Connecting detaches any earlier connection (and its subscription) first.
+    const connection = standalone.connect();
     this.#standaloneDetached = () => {
       this.#standaloneDetached = undefined;
       subscription.unsubscribe().catch(this.#options.report);
       const cursor = standalone.cursor;
       if (cursor !== undefined && !this.ended) this.#options.onStandaloneCursor?.(cursor);
     };
-    return standalone.connect();
+    return connection;
   }
 
   /** Moves the standalone stream's place to the one the session's record names (in a fleet). */
