@@ -290,4 +290,34 @@ describe("handshake-era sessions across three replicas sharing state", () => {
     expect(textOf(response)).toBe("replica 2");
     expect(logged).toEqual(["logged on 2"]);
   });
+
+  it("keeps serving a session whose local view a replica evicted for room: the shared store still holds it", async () => {
+    await start({ maxSessions: 1 });
+    const open = async () => {
+      fleet.pin(0);
+      const init = await fleet.fetch(fleet.url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(
+          request(1, "initialize", {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "fleet-test", version: "1" },
+          }),
+        ),
+      });
+      return init.headers.get("mcp-session-id") as string;
+    };
+    const first = await open();
+    const second = await open();
+    for (const sessionId of [first, second, first]) {
+      const call = await fleet.fetch(fleet.url, {
+        method: "POST",
+        headers: sessionHeaders(sessionId),
+        body: JSON.stringify(request(2, "tools/call", { name: "where", arguments: {} })),
+      });
+      expect(call.status).toBe(200);
+    }
+    expect(seen.ranOn).toEqual([0, 0, 0]);
+  });
 });
