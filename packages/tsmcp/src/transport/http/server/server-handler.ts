@@ -15,7 +15,8 @@ import {
 } from "../../../protocol/jsonrpc.js";
 import type { Logger } from "../../../protocol/logger.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
-import { type Dispatcher, isDispatcher } from "../../dispatcher.js";
+import type { MessageBus } from "../../../state/message-bus.js";
+import { type Dispatcher, isDispatcher, type LegacySession } from "../../dispatcher.js";
 import type { HttpExchange, HttpServerAnswer } from "../exchange.js";
 import { acceptsEventStream, isJsonContentType } from "../media-type.js";
 import { createLegacyEntry, type LegacyEntry } from "../session/legacy.js";
@@ -71,7 +72,9 @@ export interface HttpHandler {
   (request: Request): Promise<Response>;
   /**
    * Ends every handshake-era session (their requests abort, their streams close, their ids get 404
-   * from then on). Idempotent; the handler keeps answering.
+   * from then on) and, in a fleet, unsubscribes from the bus and undoes the dispatcher's
+   * `attachBus`; sessions kept in shared stores live on for the other replicas. Idempotent; the
+   * handler keeps answering.
    */
   close(): void;
 }
@@ -196,8 +199,18 @@ function errorJson(error: McpError, id: RequestId | undefined): HttpServerAnswer
  * standalone stream (409 when one is open) or, with `Last-Event-ID`, resumes the stream that id
  * belongs to; DELETE ends the session (204).
  *
+ * With shared stores and a bus (the `state` option, see {@link SessionOptions}), any replica
+ * serves any session: a request on a session another replica opened is served from the
+ * `SessionStore`, a server -> client request's answer and a `notifications/cancelled` reach the
+ * replica that awaits them over the bus, streams resume on any replica, and DELETE ends the
+ * session everywhere. A store or the bus failing while serving a handshake-era request: 503 with
+ * `Retry-After` and -32603 "Service Unavailable: session state is unreachable; retry later", the
+ * cause to `logger.error`. The dispatcher's optional `attachBus(bus)` is given the bus when the
+ * handler is built (its returned function is called on `close()`), and its optional
+ * `adoptSession(session)` each session view materialized from the store.
+ *
  * Anything unexpected: 500 with -32603 "Internal error", the cause to `logger.error`. `close()`
- * ends every session.
+ * ends every session this handler serves and unsubscribes from the bus.
  *
  * A `Request` whose body was already read (`bodyUsed`, by a middleware) gets 500 with -32603
  * naming the cause: no request can succeed until the server is wired to pass it unread.
@@ -231,7 +244,31 @@ export function createExchangeHandler(
       return json(errorResponse(undefined, internalError()), ERRORS.INTERNAL_ERROR.httpStatus);
     }
   };
-  return Object.assign(handler, { close: () => ctx.registry.close() });
+  return Object.assign(handler, { close: () => ctx.close() });
+}
+
+/**
+ * The hooks a dispatcher may offer for a fleet (optional): `attachBus` takes the bus between
+ * replicas (list-changed, resource-updated and listen events then reach every replica) and returns
+ * the function that lets it go; `adoptSession` takes a session view this handler materialized from
+ * the session store, so the server counts it among its handshake-era sessions.
+ */
+interface FleetHooks {
+  attachBus?(bus: MessageBus): () => void;
+  adoptSession?(session: LegacySession): void;
+}
+
+/** Hands the bus to the dispatcher's `attachBus`, when it has one; returns the undoing. */
+function attachBus(dispatcher: Dispatcher, bus: MessageBus | undefined, report: (error: unknown) => void) {
+  const hooks = dispatcher as Dispatcher & FleetHooks;
+  if (bus === undefined || typeof hooks.attachBus !== "function") return () => {};
+  try {
+    const detach = hooks.attachBus(bus);
+    return typeof detach === "function" ? detach : () => {};
+  } catch (error) {
+    report(error);
+    return () => {};
+  }
 }
 
 /** The options once checked, as {@link checkOptions} returns them. */
@@ -255,6 +292,8 @@ interface HandlerContext {
   readonly registry: SessionRegistry;
   /** The handshake-era entry; undefined with `legacy: "reject"`. */
   readonly legacy: LegacyEntry | undefined;
+  /** Ends every session and lets go of the bus. Idempotent. */
+  readonly close: () => void;
 }
 
 /** A reporter that hands a failure to `logger.error`, swallowing the logger's own failure. */
@@ -288,7 +327,23 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
   const report = reporterOf(checked.logger);
   const challenge = checked.authenticate?.challenge;
   const answering = { streamable: false, keepAliveMs, maxStreamBufferBytes, report, challenge };
-  const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes });
+  const registry = new SessionRegistry(sessions, { keepAliveMs, maxStreamBufferBytes }, report);
+  const hooks = dispatcher as Dispatcher & FleetHooks;
+  registry.onMaterialized = (view) => {
+    try {
+      hooks.adoptSession?.(view);
+    } catch (error) {
+      report(error);
+    }
+  };
+  const detachBus = attachBus(dispatcher, sessions.state.bus, report);
+  let closed = false;
+  const close = () => {
+    registry.close();
+    if (closed) return;
+    closed = true;
+    detachBus();
+  };
   const supportedVersions = dispatcher.supportedVersions ?? MODERN_PROTOCOL_VERSIONS;
   const legacy =
     sessions.legacy === "reject"
@@ -305,6 +360,7 @@ function resolveHandler(dispatcher: Dispatcher, options: HttpHandlerOptions, own
     streaming: { ...answering, streamable: true },
     registry,
     legacy,
+    close,
   };
 }
 

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import { baseHeaders, META, post, rpc, SseReader } from "../http-test-fixtures.js";
-import { InMemoryEventStore } from "./event-store.js";
 import {
   callTool,
   type FrontEnd,
@@ -94,20 +94,14 @@ describe.each([
     expect((await callTool(served.url, sessionId, 2, "echo")).status).toBe(404);
   });
 
-  it("keeps each session's events in the store eventStore builds", async () => {
-    const stores: InMemoryEventStore[] = [];
-    served = await frontEnd(scriptedDispatcher(), {
-      eventStore: () => {
-        const store = new InMemoryEventStore(10);
-        stores.push(store);
-        return store;
-      },
-    });
+  it("keeps each session's events in the event store state.events names, keyed by session id", async () => {
+    const events = new MemoryEventStore({ maxEventsPerStream: 10 });
+    served = await frontEnd(scriptedDispatcher(), { state: { events } });
     const sessionId = await initialize(served.url);
-    expect(stores).toHaveLength(1);
     const reader = new SseReader(await getStream(served.url, sessionId));
     const priming = await reader.next();
-    expect(stores[0]?.after(priming?.id as string)).toEqual({ streamId: "0", events: [] });
+    expect(await events.after(sessionId, priming?.id as string)).toEqual({ streamId: "0", events: [] });
+    expect(await events.after("another-session", priming?.id as string)).toBeUndefined();
     await reader.cancel();
   });
 

@@ -3,12 +3,12 @@ import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import { MemorySessionStore } from "../../../state/memory-session-store.js";
 import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS, type Dispatcher } from "../../dispatcher.js";
 import { createHttpHandler } from "../server/server-handler.js";
-import { InMemoryEventStore } from "./event-store.js";
 import {
   checkSessionOptions,
   DEFAULT_LEGACY_MODE,
   DEFAULT_MAX_QUEUED_EVENTS,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_OWNER_PING_TIMEOUT_MS,
   DEFAULT_RETRY_MS,
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   WORKERS_LEGACY_MODE,
@@ -26,6 +26,7 @@ describe("session options", () => {
     expect(DEFAULT_MAX_QUEUED_EVENTS).toBe(100);
     expect(DEFAULT_RETRY_MS).toBe(1000);
     expect(DEFAULT_BACK_CHANNEL_TIMEOUT_MS).toBe(60_000);
+    expect(DEFAULT_OWNER_PING_TIMEOUT_MS).toBe(2000);
     const { state, ...rest } = checkSessionOptions("test", {});
     expect(rest).toEqual({
       legacy: "session",
@@ -34,7 +35,7 @@ describe("session options", () => {
       maxQueuedEvents: 100,
       retryMs: 1000,
       backChannelTimeoutMs: 60_000,
-      eventStore: undefined,
+      ownerPingTimeoutMs: 2000,
     });
     expect(state.shared).toBe(false);
     expect(state.bus).toBeUndefined();
@@ -56,7 +57,10 @@ describe("session options", () => {
     [{ maxQueuedEvents: 0 }, RangeError],
     [{ retryMs: -1 }, RangeError],
     [{ backChannelTimeoutMs: 0 }, RangeError],
-    [{ eventStore: new InMemoryEventStore(1) }, TypeError],
+    [{ ownerPingTimeoutMs: 0 }, RangeError],
+    [{ ownerPingTimeoutMs: 2 ** 31 }, RangeError],
+    [{ ownerPingTimeoutMs: "2s" }, TypeError],
+    [{ state: { events: () => new MemoryEventStore() } }, TypeError],
     [{ state: "redis" }, TypeError],
     [{ state: { sessions: {} } }, TypeError],
     [{ state: { events: new MemorySessionStore() } }, TypeError],
@@ -78,39 +82,5 @@ describe("session ids", () => {
     expect(ids.size).toBe(100);
     for (const id of ids)
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  });
-});
-
-describe("InMemoryEventStore", () => {
-  it("replays only what followed on the stream an id names", () => {
-    const store = new InMemoryEventStore(10);
-    const a0 = store.append("1", undefined);
-    const b0 = store.append("2", undefined);
-    const ping = { jsonrpc: "2.0", method: "a" } as const;
-    const a1 = store.append("1", ping);
-    store.append("2", { jsonrpc: "2.0", method: "b" });
-    expect(a0).not.toBe(b0);
-    expect(store.after(a0)).toEqual({ streamId: "1", events: [{ id: a1, message: ping }] });
-    expect(store.after(a1)).toEqual({ streamId: "1", events: [] });
-    expect(store.after(b0)?.events.map((event) => event.message)).toEqual([{ jsonrpc: "2.0", method: "b" }]);
-  });
-
-  it("keeps at most its bound per stream, the oldest dropped first", () => {
-    const store = new InMemoryEventStore(2);
-    const first = store.append("1", undefined);
-    for (const method of ["a", "b", "c"]) store.append("1", { jsonrpc: "2.0", method });
-    expect(store.after(first)?.events.map((event) => (event.message as { method: string }).method)).toEqual([
-      "b",
-      "c",
-    ]);
-  });
-
-  it("knows no id of a dropped stream or of another shape", () => {
-    const store = new InMemoryEventStore(2);
-    const id = store.append("1", undefined);
-    store.drop("1");
-    expect(store.after(id)).toBeUndefined();
-    expect(store.after("nonsense")).toBeUndefined();
-    expect(store.after("1_x")).toBeUndefined();
   });
 });

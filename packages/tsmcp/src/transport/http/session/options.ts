@@ -3,10 +3,9 @@
  * `Mcp-Session-Id`, the GET stream), and the bounds of its sessions. Checked when the handler is
  * built. Spec (2025-11-25): basic/transports §Session Management, §Resumability and Redelivery.
  */
-import { checkFunction, checkInteger, optionTypeError } from "../../../protocol/options.js";
+import { checkInteger, optionTypeError } from "../../../protocol/options.js";
 import type { StateStores } from "../../../state/stores.js";
 import { DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../../dispatcher.js";
-import type { EventStore } from "./event-store.js";
 import { resolveState, type SessionState } from "./state.js";
 
 /**
@@ -50,6 +49,12 @@ export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_QUEUED_EVENTS = 100;
 /** The `retry:` milliseconds sent to a client before the server closes a stream, by default. */
 export const DEFAULT_RETRY_MS = 1000;
+
+/**
+ * Milliseconds, by default, the replica serving a request has to answer a ping when its stream is
+ * resumed on another replica of a fleet: 2000.
+ */
+export const DEFAULT_OWNER_PING_TIMEOUT_MS = 2000;
 
 /** The longest delay a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -95,11 +100,12 @@ export interface SessionOptions {
    */
   backChannelTimeoutMs?: number;
   /**
-   * Builds the event store of each new session (called once per session): where its SSE events
-   * are kept for `Last-Event-ID` resumption. Default: an `InMemoryEventStore` keeping
-   * `maxQueuedEvents` events per stream.
+   * In a fleet (a `state.bus`), milliseconds the replica serving a request has to answer a ping
+   * when a client resumes that request's stream on another replica; one that does not has
+   * stopped, and the stream ends with a JSON-RPC error (-32603) asking the client to send the
+   * request again. Default {@link DEFAULT_OWNER_PING_TIMEOUT_MS} (2000).
    */
-  eventStore?: () => EventStore;
+  ownerPingTimeoutMs?: number;
   /**
    * Where sessions, their SSE events and the messages between replicas are kept. Default: in
    * memory, private to this handler. Give shared stores (all three) to serve any session from
@@ -116,8 +122,7 @@ export interface CheckedSessionOptions {
   maxQueuedEvents: number;
   retryMs: number;
   backChannelTimeoutMs: number;
-  /** Undefined: the in-memory default. */
-  eventStore: (() => EventStore) | undefined;
+  ownerPingTimeoutMs: number;
   /** The stores, defaults filled in, and this handler's instance id. */
   state: SessionState;
 }
@@ -125,8 +130,8 @@ export interface CheckedSessionOptions {
 /**
  * Checks and completes the session options.
  *
- * @throws TypeError for a `legacy` other than the three modes, a non-number bound, an
- *   `eventStore` that is not a function or a `state` whose stores lack a method; RangeError for
+ * @throws TypeError for a `legacy` other than the three modes, a non-number bound or a
+ *   `state` whose stores lack a method; RangeError for
  *   a bound that is not an integer in range (`maxSessions`, `maxQueuedEvents` >= 1; the
  *   millisecond options >= 1 and at most 2^31 - 1; `retryMs` >= 0).
  */
@@ -138,9 +143,8 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     maxQueuedEvents,
     retryMs,
     backChannelTimeoutMs,
-    eventStore,
+    ownerPingTimeoutMs,
   } = options;
-  checkFunction(owner, "eventStore", eventStore);
   if (legacy !== undefined && legacy !== "session" && legacy !== "stateless" && legacy !== "reject") {
     throw optionTypeError(
       owner,
@@ -161,6 +165,11 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     max: MAX_TIMER_MS,
     unit: "milliseconds",
   });
+  checkInteger(owner, "ownerPingTimeoutMs", ownerPingTimeoutMs, {
+    min: 1,
+    max: MAX_TIMER_MS,
+    unit: "milliseconds",
+  });
   const bounds = {
     maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
@@ -173,7 +182,7 @@ export function checkSessionOptions(owner: string, options: SessionOptions): Che
     maxQueuedEvents: maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS,
     retryMs: retryMs ?? DEFAULT_RETRY_MS,
     backChannelTimeoutMs: backChannelTimeoutMs ?? DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
-    eventStore,
+    ownerPingTimeoutMs: ownerPingTimeoutMs ?? DEFAULT_OWNER_PING_TIMEOUT_MS,
     state: resolveState(owner, options.state, bounds),
   };
 }

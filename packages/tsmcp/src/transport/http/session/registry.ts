@@ -4,10 +4,20 @@
  * or holding a stream open), the idle timeout, and
  * ending them all when the handler closes. An id that was never minted, or whose session ended
  * (DELETE, eviction, idle timeout, close), is unknown: the request gets 404 and the client
- * re-initializes. Spec (2025-11-25): basic/transports §Session Management.
+ * re-initializes. With stores shared by a fleet (the `state` option), a session is what the
+ * `SessionStore` holds and the registry keeps local views of it: any replica serves any session,
+ * and dropping a view (eviction, idle timeout) does not end the session; DELETE does, everywhere. Spec (2025-11-25): basic/transports §Session Management.
  */
+
+import type { JSONRPCNotification, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
+import { MemoryEventStore } from "../../../state/memory-event-store.js";
+import type { SessionRecord } from "../../../state/session-store.js";
+import { FleetRouting, ownerOfRequestId } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
+import { applyRecord, changedFacts, factsOf, principalDigest, recordOf } from "./records.js";
 import { HttpSession, type HttpSessionOptions } from "./session.js";
+import type { SessionState } from "./state.js";
+import { guardState } from "./state-guard.js";
 
 /**
  * A new session id: a random UUID (122 bits from the platform CSPRNG), visible ASCII only as the
@@ -25,14 +35,24 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #idleTimers = new Map<string, Timer>();
   readonly #options: CheckedSessionOptions;
-  readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy">;
+  readonly #report: (error: unknown) => void;
+  /** The stores and bus, each failure a `StateFailure`. */
+  readonly #state: SessionState;
+  readonly #sessionOptions: Omit<HttpSessionOptions, "id" | "onBusy" | "dropEventsOnEnd">;
+  /** The bus side of this replica; undefined without a bus (one process). */
+  readonly routing: FleetRouting | undefined;
+  /** Called with each view materialized from the store (to tell the server about it). */
+  onMaterialized: ((session: HttpSession) => void) | undefined;
   #closed = false;
 
   constructor(
     options: CheckedSessionOptions,
     streams: { keepAliveMs: number; maxStreamBufferBytes: number },
+    report: (error: unknown) => void,
   ) {
     this.#options = options;
+    this.#report = report;
+    this.#state = guardState(options.state);
     this.#sessionOptions = {
       keepAliveMs: streams.keepAliveMs,
       maxStreamBufferBytes: streams.maxStreamBufferBytes,
@@ -40,8 +60,31 @@ export class SessionRegistry {
       retryMs: options.retryMs,
       backChannelTimeoutMs: options.backChannelTimeoutMs,
       backChannel: true,
-      eventStore: options.eventStore,
+      ownerPingTimeoutMs: options.ownerPingTimeoutMs,
+      events: this.#state.events,
+      report,
     };
+    const { bus, instanceId } = this.#state;
+    if (bus !== undefined) {
+      this.routing = new FleetRouting(
+        bus,
+        instanceId,
+        {
+          settle: (id, response) => this.#sessions.get(id)?.settle(response),
+          ended: (id) => this.delete(id, "the client ended the session"),
+          cancel: (id, notification) => this.#sessions.get(id)?.cancelIncoming(notification),
+        },
+        report,
+      );
+      this.#sessionOptions = { ...this.#sessionOptions, instanceId, routing: this.routing };
+    } else {
+      this.routing = undefined;
+    }
+  }
+
+  /** True when sessions live in stores shared with other replicas (the `state` option). */
+  get shared(): boolean {
+    return this.#state.shared;
   }
 
   /** How many sessions are live. */
@@ -51,17 +94,136 @@ export class SessionRegistry {
 
   /** A session with a fresh id, not yet registered (it is once its `initialize` succeeds). */
   create(): HttpSession {
-    const id = mintSessionId();
+    return this.#view(mintSessionId(), undefined);
+  }
+
+  #view(id: string, standaloneCursor: string | undefined): HttpSession {
     return new HttpSession({
       ...this.#sessionOptions,
       id,
+      standaloneCursor,
+      onStandaloneCursor: (cursor) => {
+        if (!this.shared) return;
+        this.#state.sessions
+          .update(id, { standaloneCursor: cursor }, this.#options.sessionIdleTimeoutMs)
+          .catch(this.#report);
+      },
+      dropEventsOnEnd: !this.#state.shared,
       onBusy: (busy) => (busy ? this.#stopIdle(id) : this.#startIdle(id)),
     });
   }
 
+  /**
+   * With shared stores, stores the record of a session whose `initialize` succeeded (its facts
+   * and the place of its standalone stream). Rejects when the store does.
+   */
+  async store(session: HttpSession): Promise<void> {
+    if (!this.shared) return;
+    const record = await recordOf(session, await session.standaloneCursor());
+    await this.#state.sessions.create(session.id as string, record, this.#options.sessionIdleTimeoutMs);
+    session.persisted = factsOf(session);
+  }
+
+  /**
+   * The session `id` names for a request from `principal` (`principalOf` of its identity), or
+   * undefined when it is unknown, ended or was opened by another principal. With shared stores the
+   * store decides: its record is read (restarting its idle clock), a local view is refreshed from
+   * it or materialized, and a session the store no longer has ends here too. Rejects when the
+   * store does.
+   */
+  async find(id: string, principal: string | undefined): Promise<HttpSession | undefined> {
+    if (!this.shared) {
+      const session = this.get(id);
+      return session === undefined || session.principal !== principal ? undefined : session;
+    }
+    const record = await this.#state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
+    const digest = await principalDigest(principal);
+    if (record === undefined) {
+      this.delete(id, "the session ended");
+      return undefined;
+    }
+    if (record.principal !== digest) return undefined;
+    const local = this.get(id);
+    if (local !== undefined) {
+      // A view serving a request keeps its facts: that request may have changed them and not
+      // written them back yet.
+      if (!local.serving) {
+        applyRecord(local, record);
+        local.refreshStandalone(record.standaloneCursor);
+        local.persisted = factsOf(local);
+      }
+      return local;
+    }
+    return this.#materialize(id, record);
+  }
+
+  /** A local view of a session another replica began, registered; undefined when closed or full. */
+  #materialize(id: string, record: SessionRecord): HttpSession | undefined {
+    if (this.#closed) return undefined;
+    const view = this.#view(id, record.standaloneCursor);
+    applyRecord(view, record);
+    view.persisted = factsOf(view);
+    if (!this.add(view)) return undefined;
+    this.onMaterialized?.(view);
+    return view;
+  }
+
+  /**
+   * With shared stores, writes back the facts a dispatch changed on `session` (initialized, log
+   * level, subscriptions). Rejects when the store does.
+   */
+  async persist(session: HttpSession): Promise<void> {
+    if (!this.shared || session.id === undefined || session.persisted === undefined) return;
+    const now = factsOf(session);
+    const changes = changedFacts(session.persisted, now);
+    if (changes === undefined) return;
+    session.persisted = now;
+    const live = await this.#state.sessions.update(session.id, changes, this.#options.sessionIdleTimeoutMs);
+    if (!live) this.delete(session.id, "the session ended");
+  }
+
+  /**
+   * Settles the server -> client request a client's `response` answers: here, or, in a fleet, on
+   * the replica its id names (over the bus). Rejects when the bus does.
+   */
+  async settle(session: HttpSession, response: JSONRPCResponse): Promise<void> {
+    if (session.settle(response)) return;
+    const owner = ownerOfRequestId(response.id);
+    if (this.routing === undefined || owner === undefined || owner === this.#state.instanceId) return;
+    await this.routing.forwardResponse(owner, session.id as string, response);
+  }
+
+  /**
+   * Aborts the request `notifications/cancelled` names: here when it runs here, else, in a fleet,
+   * on the replica that runs it (over the bus). Rejects when the bus does.
+   */
+  async cancel(session: HttpSession, notification: JSONRPCNotification): Promise<void> {
+    if (session.cancelIncoming(notification) || this.routing === undefined) return;
+    await this.routing.cancel(session.id as string, notification);
+  }
+
+  /**
+   * Ends the session `id` everywhere (DELETE): its record and events are forgotten and, in a
+   * fleet, every replica ends its view. Rejects when a store or the bus does.
+   */
+  async end(id: string): Promise<void> {
+    this.delete(id);
+    if (!this.shared) return;
+    await this.#state.sessions.delete(id);
+    await this.#state.events.dropSession(id);
+    await this.routing?.sessionEnded(id);
+  }
+
   /** A one-request session of the stateless mode: no id, no back-channel. */
   createStateless(): HttpSession {
-    return new HttpSession({ ...this.#sessionOptions, id: undefined, backChannel: false });
+    return new HttpSession({
+      ...this.#sessionOptions,
+      id: undefined,
+      backChannel: false,
+      // Its events outlive no request: they stay in this process, whatever the shared stores.
+      events: new MemoryEventStore({ maxEventsPerStream: this.#options.maxQueuedEvents }),
+      dropEventsOnEnd: true,
+    });
   }
 
   /** True when one more session can be added: there is room, or an idle session to evict. */
@@ -140,6 +302,7 @@ export class SessionRegistry {
   /** Ends every session; later `add`s end theirs at once. Idempotent. */
   close(): void {
     this.#closed = true;
+    this.routing?.close();
     for (const id of [...this.#sessions.keys()]) this.delete(id, "the server closed");
   }
 

@@ -5,27 +5,23 @@
  * flight (so `notifications/cancelled` can abort one). Spec (2025-11-25): basic/transports
  * §Session Management, basic/utilities/cancellation, basic/lifecycle.
  */
-import { linkSignal } from "../../../protocol/async.js";
-import { McpError } from "../../../protocol/errors.js";
 import type {
   JSONRPCMessage,
   JSONRPCNotification,
-  JSONRPCRequest,
   JSONRPCResponse,
   RequestId,
 } from "../../../protocol/jsonrpc.js";
 import type { LoggingLevel } from "../../../protocol/schema/base.js";
-import type {
-  BackChannelRequest,
-  BackChannelRequestOptions,
-  LegacyHandshake,
-  LegacySession,
-} from "../../dispatcher.js";
-import { InFlightRequests } from "../../in-flight.js";
+import type { EventStore } from "../../../state/event-store.js";
+import type { BackChannelRequest, LegacyHandshake, LegacySession } from "../../dispatcher.js";
 import type { SseStream } from "../server/sse.js";
-import { type EventStore, InMemoryEventStore } from "./event-store.js";
+import { OutgoingRequests } from "./back-channel.js";
+import type { FleetRouting } from "./fleet-routing.js";
 import type { CheckedSessionOptions } from "./options.js";
-import { ResumableStream } from "./stream.js";
+import type { SessionFacts } from "./records.js";
+import { base64url, followRemote, parsePostStreamId } from "./remote-stream.js";
+import { StateFailure } from "./state-guard.js";
+import { ResumableStream, type StreamOptions } from "./stream.js";
 
 /** The id of the standalone GET stream within its session. */
 const STANDALONE_STREAM = "0";
@@ -40,14 +36,31 @@ export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueu
   readonly backChannelTimeoutMs: number;
   /** False in the stateless mode: no `request`, and `env.request` is never offered. */
   readonly backChannel: boolean;
-  /** Builds the session's event store; default an in-memory one bounded by `maxQueuedEvents`. */
-  readonly eventStore?: (() => EventStore) | undefined;
+  /** Where the session's SSE events are kept (the handler's `state.events`). */
+  readonly events: EventStore;
+  /**
+   * True when the session's events are forgotten as it ends (its store is private to this
+   * handler); false when another replica may still serve it.
+   */
+  readonly dropEventsOnEnd: boolean;
+  /** Receives a store failure. Must not throw. */
+  readonly report: (error: unknown) => void;
+  /**
+   * This replica's id in a fleet: server -> client request ids become `"{instanceId}-{n}"` and
+   * POST stream ids name it, so another replica knows where an answer or a resumption goes.
+   * Undefined without a bus.
+   */
+  readonly instanceId?: string | undefined;
+  /** The bus side of this replica, to publish each stored event; undefined without a bus. */
+  readonly routing?: FleetRouting | undefined;
+  /** The place of the standalone stream another replica began (the session's record). */
+  readonly standaloneCursor?: string | undefined;
+  /** Called with the standalone stream's place when a connection of it ends here (in a fleet). */
+  readonly onStandaloneCursor?: ((cursor: string) => void) | undefined;
+  /** Milliseconds the replica serving a resumed POST stream has to answer a ping. */
+  readonly ownerPingTimeoutMs: number;
   /** Called when the session's busy count reaches zero (the idle clock starts) or leaves it. */
   readonly onBusy?: (busy: boolean) => void;
-}
-
-function sessionEnded(): McpError {
-  return McpError.of("INVALID_REQUEST", "The session ended before the client answered");
 }
 
 /** One Streamable HTTP session. */
@@ -65,35 +78,37 @@ export class HttpSession implements LegacySession {
    * opened without one. Every later request must come from the same principal.
    */
   principal: string | undefined;
+  /** The facts last written to (or read from) the session store; undefined without shared stores. */
+  persisted: SessionFacts | undefined;
 
   readonly #options: HttpSessionOptions;
   readonly #ended = new AbortController();
-  readonly #store: EventStore;
+  /** The session's key in the event store: its id, or a random one for a one-request session. */
+  readonly #key: string;
   readonly #streams = new Map<string, ResumableStream>();
+  /** POST streams of other replicas resumed here, while connected. */
+  readonly #remote = new Set<ResumableStream>();
   /** Finished POST streams whose end no connection carried, oldest first (kept for resumption). */
   readonly #undelivered: string[] = [];
   #nextStream = 1;
-  readonly #outgoing: InFlightRequests;
-  /** Where each server -> client request went, to send its cancellation the same way. */
-  readonly #outgoingRoutes = new Map<RequestId, (message: JSONRPCMessage) => void>();
-  #nextOutgoingId = 0;
+  readonly #outgoing: OutgoingRequests;
   readonly #incoming = new Map<RequestId, AbortController>();
   #busy = 0;
+  /** Ends what a fleet's standalone connection holds (its subscription), recording its place. */
+  #standaloneDetached: (() => void) | undefined;
   #serving = 0;
   #used = false;
 
   constructor(options: HttpSessionOptions) {
     this.id = options.id;
     this.#options = options;
-    this.#store = options.eventStore?.() ?? new InMemoryEventStore(options.maxQueuedEvents);
-    this.#outgoing = new InFlightRequests({
-      onCancel: (id, reason) => {
-        const route = this.#outgoingRoutes.get(id);
-        route?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } });
-      },
-      onHandlerError: () => {},
+    this.#key = options.id ?? `stateless-${crypto.randomUUID()}`;
+    this.#outgoing = new OutgoingRequests({
+      signal: this.#ended.signal,
+      timeoutMs: options.backChannelTimeoutMs,
+      instanceId: options.instanceId,
     });
-    this.#streams.set(STANDALONE_STREAM, this.#newStream(STANDALONE_STREAM));
+    this.#streams.set(STANDALONE_STREAM, this.#newStream(STANDALONE_STREAM, options.standaloneCursor));
     if (options.backChannel) this.request = this.backChannel((message) => this.#standalone.send(message));
   }
 
@@ -143,20 +158,30 @@ export class HttpSession implements LegacySession {
     };
   }
 
-  /** A new POST stream, registered for resumption. */
-  openStream(): ResumableStream {
-    const id = String(this.#nextStream++);
+  /**
+   * A new POST stream, registered for resumption. In a fleet its id names this replica and the
+   * request it answers (`{instanceId}.{n}.{base64url(JSON(requestId))}`), so a replica resuming it
+   * knows whom to ask whether it still runs and which id to answer.
+   */
+  openStream(requestId?: RequestId): ResumableStream {
+    const n = this.#nextStream++;
+    const { instanceId } = this.#options;
+    const id =
+      instanceId === undefined || requestId === undefined
+        ? String(n)
+        : `${instanceId}.${n}.${base64url(JSON.stringify(requestId))}`;
     const stream = this.#newStream(id);
     this.#streams.set(id, stream);
     return stream;
   }
 
   /**
-   * Ends a POST stream after its response. A stream whose end no connection carried is kept for
+   * Ends a POST stream after what it carried and its `response` (none for a request the client
+   * cancelled); resolves once that is stored and written. A stream whose end no connection carried is kept for
    * resumption (at most `maxQueuedEvents` of them, the oldest dropped first); others are forgotten.
    */
-  finishStream(stream: ResumableStream): void {
-    if (stream.finish()) {
+  async finishStream(stream: ResumableStream, response?: JSONRPCResponse): Promise<void> {
+    if (await stream.finish(response)) {
       this.#forgetStream(stream.id);
       return;
     }
@@ -171,9 +196,43 @@ export class HttpSession implements LegacySession {
     return this.#standalone.connected;
   }
 
-  /** Opens the standalone stream on a new connection: the messages queued for it, then the live ones. */
-  connectStandalone(): SseStream {
-    return this.#standalone.connect();
+  /** The place of the standalone stream once its first event is stored (for the session's record). */
+  async standaloneCursor(): Promise<string> {
+    await this.#standalone.settled();
+    const cursor = this.#standalone.cursor;
+    if (cursor === undefined)
+      throw new StateFailure(new Error("the event store did not take the stream's first event"));
+    return cursor;
+  }
+
+  /**
+   * Opens the standalone stream on a new connection: the messages queued for it, then the live
+   * ones. In a fleet, the events other replicas store on it too (subscribed first), and the place
+   * the connection reached is recorded when it ends, for the next GET on any replica. Rejects
+   * when the bus cannot be reached.
+   */
+  async connectStandalone(): Promise<SseStream> {
+    const { routing } = this.#options;
+    const standalone = this.#standalone;
+    if (routing === undefined || this.id === undefined) return standalone.connect();
+    const subscription = await routing.subscribeStream(this.id, STANDALONE_STREAM, (event) =>
+      standalone.deliver(event),
+    );
+    this.#standaloneDetached?.();
+    // Connecting detaches any earlier connection (and its subscription) first.
+    const connection = standalone.connect();
+    this.#standaloneDetached = () => {
+      this.#standaloneDetached = undefined;
+      subscription.unsubscribe().catch(this.#options.report);
+      const cursor = standalone.cursor;
+      if (cursor !== undefined && !this.ended) this.#options.onStandaloneCursor?.(cursor);
+    };
+    return connection;
+  }
+
+  /** Moves the standalone stream's place to the one the session's record names (in a fleet). */
+  refreshStandalone(cursor: string | undefined): void {
+    if (cursor !== undefined && !this.#standalone.connected) this.#standalone.moveCursor(cursor);
   }
 
   /**
@@ -181,13 +240,51 @@ export class HttpSession implements LegacySession {
    * the live ones (or the end, when that stream finished). `undefined` when the id names no stream
    * of this session that is still kept.
    */
-  resume(lastEventId: string): SseStream | undefined {
-    const found = this.#store.after(lastEventId);
-    const stream = found === undefined ? undefined : this.#streams.get(found.streamId);
-    if (found === undefined || stream === undefined) return undefined;
-    const connection = stream.connect({ lastEventId, events: found.events });
-    if (stream.finished) this.#forgetStream(stream.id);
+  async resume(lastEventId: string): Promise<SseStream | undefined> {
+    const found = await this.#options.events.after(this.#key, lastEventId);
+    if (found === undefined || this.ended) return undefined;
+    const stream = this.#streams.get(found.streamId);
+    if (stream === undefined) return this.#resumeRemote(found.streamId, lastEventId);
+    const connection = stream.connect(lastEventId);
+    if (stream.finished) {
+      const id = stream.id;
+      void stream.settled().then(() => this.#forgetStream(id));
+    }
     return connection;
+  }
+
+  /**
+   * Resumes a POST stream another replica serves (in a fleet): see `followRemote`. Undefined for
+   * a stream id that names no such stream.
+   */
+  async #resumeRemote(streamId: string, lastEventId: string): Promise<SseStream | undefined> {
+    const { routing, instanceId } = this.#options;
+    const post = parsePostStreamId(streamId);
+    if (routing === undefined || this.id === undefined || post === undefined) return undefined;
+    let stop = () => {};
+    const stream = this.#newStream(streamId, lastEventId, {
+      endsWith: post.requestId,
+      onDetached: () => {
+        this.#remote.delete(stream);
+        stop();
+      },
+    });
+    this.#remote.add(stream);
+    const followed = await followRemote({
+      routing,
+      sessionId: this.id,
+      stream,
+      owner: post.owner,
+      requestId: post.requestId,
+      lastEventId,
+      pingTimeoutMs: this.#options.ownerPingTimeoutMs,
+      // This replica runs no request of a stream it does not hold: its view was dropped.
+      ownerGone: post.owner === instanceId,
+      report: this.#options.report,
+    });
+    stop = followed.stop;
+    if (this.ended) stream.abandon(new Error("the session ended"));
+    return followed.connection;
   }
 
   /**
@@ -201,21 +298,24 @@ export class HttpSession implements LegacySession {
     };
   }
 
-  /** Aborts the client request `notifications/cancelled` names, if it is in flight. */
-  cancelIncoming(notification: JSONRPCNotification): void {
+  /**
+   * Aborts the client request `notifications/cancelled` names, if it is in flight here; false
+   * when it is not (another replica may run it).
+   */
+  cancelIncoming(notification: JSONRPCNotification): boolean {
     const requestId = notification.params?.requestId;
-    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return false;
     const reason = notification.params?.reason;
-    this.#incoming
-      .get(requestId)
-      ?.abort(
-        new Error(typeof reason === "string" && reason !== "" ? reason : "the client cancelled the request"),
-      );
+    const controller = this.#incoming.get(requestId);
+    controller?.abort(
+      new Error(typeof reason === "string" && reason !== "" ? reason : "the client cancelled the request"),
+    );
+    return controller !== undefined;
   }
 
   /** Settles the server -> client request a client's response answers; false when none is in flight. */
   settle(response: JSONRPCResponse): boolean {
-    return this.#outgoing.resolve(response);
+    return this.#outgoing.settle(response);
   }
 
   /**
@@ -223,75 +323,60 @@ export class HttpSession implements LegacySession {
    * standalone stream) and resolves with the client's answer. See `BackChannelRequest`.
    */
   backChannel(send: (message: JSONRPCMessage) => void): BackChannelRequest {
-    return (method, params, options = {}) => this.#sendRequest(send, method, params, options);
-  }
-
-  async #sendRequest(
-    send: (message: JSONRPCMessage) => void,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: BackChannelRequestOptions,
-  ): Promise<Record<string, unknown>> {
-    if (this.ended) throw sessionEnded();
-    const id = this.#nextOutgoingId++;
-    const request: JSONRPCRequest = {
-      jsonrpc: "2.0",
-      id,
-      method,
-      ...(params === undefined ? {} : { params }),
-    };
-    const controller = new AbortController();
-    const unlinkCaller = linkSignal(options.signal, controller);
-    const onEnded = () => controller.abort(sessionEnded());
-    this.signal.addEventListener("abort", onEnded, { once: true });
-    const timer = setTimeout(
-      () => controller.abort(McpError.of("REQUEST_TIMEOUT", "Request timed out")),
-      options.timeoutMs ?? this.#options.backChannelTimeoutMs,
-    );
-    try {
-      const entry = this.#outgoing.add(request, { signal: controller.signal });
-      // A session that ended needs no cancellation: nobody reads its streams any more.
-      this.#outgoingRoutes.set(id, (message) => {
-        if (!this.ended) send(message);
-      });
-      send(request);
-      entry.markWritten();
-      const response = await entry.response;
-      if ("error" in response) throw McpError.fromObject(response.error);
-      return response.result;
-    } finally {
-      clearTimeout(timer);
-      unlinkCaller();
-      this.signal.removeEventListener("abort", onEnded);
-      this.#outgoingRoutes.delete(id);
-    }
+    return (method, params, options = {}) => this.#outgoing.send(send, method, params, options);
   }
 
   /** Ends the session: its signal aborts, its streams close, its pending requests reject. Idempotent. */
   end(reason = "the session ended"): void {
     if (this.ended) return;
     this.#ended.abort(new Error(reason));
-    this.#outgoing.rejectAll(sessionEnded());
+    this.#outgoing.rejectAll();
     for (const controller of this.#incoming.values()) controller.abort(this.signal.reason);
     this.#incoming.clear();
     const ended = new Error(reason);
-    for (const stream of this.#streams.values()) stream.abandon(ended);
+    for (const stream of [...this.#streams.values(), ...this.#remote]) stream.abandon(ended);
     this.#streams.clear();
+    this.#remote.clear();
+    if (this.#options.dropEventsOnEnd) this.dropEvents();
   }
 
-  #newStream(id: string): ResumableStream {
+  /** Forgets every stored event of the session (in the background; a failure is reported). */
+  dropEvents(): void {
+    this.#options.events.dropSession(this.#key).catch(this.#options.report);
+  }
+
+  #newStream(
+    id: string,
+    cursor?: string,
+    extra: Pick<StreamOptions, "endsWith"> & { onDetached?: () => void } = {},
+  ): ResumableStream {
+    const { routing } = this.#options;
+    const sessionId = this.id;
     return new ResumableStream(id, {
-      store: this.#store,
+      cursor,
+      endsWith: extra.endsWith,
+      ...(routing === undefined || sessionId === undefined
+        ? {}
+        : { onStored: (event) => routing.publishEvent(sessionId, id, event) }),
+      events: this.#options.events,
+      sessionKey: this.#key,
+      report: this.#options.report,
       keepAliveMs: this.#options.keepAliveMs,
       retryMs: this.#options.retryMs,
       maxBufferedBytes: this.#options.maxStreamBufferBytes,
-      onConnection: (open) => this.#setBusy(open ? 1 : -1),
+      onConnection: (open) => {
+        this.#setBusy(open ? 1 : -1);
+        if (open) return;
+        extra.onDetached?.();
+        if (id === STANDALONE_STREAM) this.#standaloneDetached?.();
+      },
     });
   }
 
   #forgetStream(id: string): void {
     this.#streams.delete(id);
-    this.#store.drop(id);
+    if (this.ended) return;
+    this.#options.events.dropStream(this.#key, id).catch(this.#options.report);
   }
 
   #setBusy(delta: number): void {

@@ -1,0 +1,182 @@
+/**
+ * The messages one replica of a fleet sends the others over the `MessageBus`, for handshake-era
+ * sessions served by any replica: a client's answer to a server -> client request, carried to the
+ * replica whose handler awaits it; a session ended by DELETE; a `notifications/cancelled` for a
+ * request another replica runs; each event of a session stream, for the replica holding that
+ * stream's connection; and the liveness ping of a replica that owns a stream. Topics (all under
+ * `tsmcp:`): `instance:{instanceId}`, `sessions`, `stream:{sessionId}:{streamId}`.
+ */
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
+import type { StoredEvent } from "../../../state/event-store.js";
+import type { BusMessage, BusSubscription, MessageBus } from "../../../state/message-bus.js";
+
+/** The topic of the messages for one replica. */
+export const instanceTopic = (instanceId: string): string => `tsmcp:instance:${instanceId}`;
+/** The topic every replica hears: sessions ended, cancellations. */
+export const SESSIONS_TOPIC = "tsmcp:sessions";
+/** The topic of one session stream's events. */
+export const streamTopic = (sessionId: string, streamId: string): string =>
+  `tsmcp:stream:${sessionId}:${streamId}`;
+
+/** What a replica does with the messages it hears. */
+export interface FleetHandlers {
+  /** A client's answer to a server -> client request this replica made on session `sessionId`. */
+  settle(sessionId: string, response: JSONRPCResponse): void;
+  /** The session `sessionId` ended on some replica. */
+  ended(sessionId: string): void;
+  /** The client cancelled a request of session `sessionId`. */
+  cancel(sessionId: string, notification: JSONRPCNotification): void;
+}
+
+/** The instance a back-channel request id of the form `{instanceId}-{n}` names, if any. */
+export function ownerOfRequestId(id: unknown): string | undefined {
+  if (typeof id !== "string") return undefined;
+  const match = /^([^-]+)-\d+$/.exec(id);
+  return match?.[1];
+}
+
+/** One replica's side of the bus. */
+export class FleetRouting {
+  readonly #bus: MessageBus;
+  readonly #instanceId: string;
+  readonly #handlers: FleetHandlers;
+  readonly #report: (error: unknown) => void;
+  #ready: Promise<BusSubscription[]> | undefined;
+  readonly #pongs = new Map<string, () => void>();
+  #nextPing = 0;
+  #closed = false;
+
+  constructor(
+    bus: MessageBus,
+    instanceId: string,
+    handlers: FleetHandlers,
+    report: (error: unknown) => void,
+  ) {
+    this.#bus = bus;
+    this.#instanceId = instanceId;
+    this.#handlers = handlers;
+    this.#report = report;
+  }
+
+  /**
+   * Resolves once this replica hears its topics (subscribing on first use); rejects while the bus
+   * cannot be reached, and tries again on the next call.
+   */
+  ready(): Promise<void> {
+    if (this.#ready === undefined) {
+      const subscribing = Promise.all([
+        this.#bus.subscribe(instanceTopic(this.#instanceId), (message) => this.#onInstance(message)),
+        this.#bus.subscribe(SESSIONS_TOPIC, (message) => this.#onSessions(message)),
+      ]);
+      this.#ready = subscribing;
+      subscribing.then(
+        (subscriptions) => {
+          if (this.#closed) for (const subscription of subscriptions) void subscription.unsubscribe();
+        },
+        () => {
+          if (this.#ready === subscribing) this.#ready = undefined;
+        },
+      );
+    }
+    return this.#ready.then(() => undefined);
+  }
+
+  /** Carries a client's `response` to the replica `owner` that awaits it. */
+  forwardResponse(owner: string, sessionId: string, response: JSONRPCResponse): Promise<void> {
+    return this.#bus.publish(instanceTopic(owner), { type: "response", sessionId, response });
+  }
+
+  /** Tells every replica that session `sessionId` ended. */
+  sessionEnded(sessionId: string): Promise<void> {
+    return this.#bus.publish(SESSIONS_TOPIC, { type: "ended", sessionId });
+  }
+
+  /** Tells every replica the client cancelled a request of session `sessionId`. */
+  cancel(sessionId: string, notification: JSONRPCNotification): Promise<void> {
+    return this.#bus.publish(SESSIONS_TOPIC, { type: "cancel", sessionId, notification });
+  }
+
+  /** Publishes an event stored on a session stream, for the replica holding its connection. */
+  publishEvent(sessionId: string, streamId: string, event: StoredEvent): void {
+    const message = { type: "event", from: this.#instanceId, id: event.id, message: event.message ?? null };
+    this.#bus.publish(streamTopic(sessionId, streamId), message).catch(this.#report);
+  }
+
+  /** Delivers the events other replicas store on a session stream to `onEvent`, from when it resolves. */
+  subscribeStream(
+    sessionId: string,
+    streamId: string,
+    onEvent: (event: StoredEvent) => void,
+  ): Promise<BusSubscription> {
+    return this.#bus.subscribe(streamTopic(sessionId, streamId), (message) => {
+      if (message.type !== "event" || typeof message.id !== "string") return;
+      const body = message.message as JSONRPCMessage | null;
+      onEvent({ id: message.id, message: body ?? undefined });
+    });
+  }
+
+  /**
+   * True when replica `owner` answers a ping within `timeoutMs`; false when it does not (or the
+   * bus cannot be reached).
+   */
+  async ping(owner: string, timeoutMs: number): Promise<boolean> {
+    if (owner === this.#instanceId) return !this.#closed;
+    const nonce = `${this.#instanceId}:${this.#nextPing++}`;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const answered = new Promise<boolean>((resolve) => {
+      this.#pongs.set(nonce, () => resolve(true));
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    try {
+      await this.ready();
+      await this.#bus.publish(instanceTopic(owner), { type: "ping", from: this.#instanceId, nonce });
+      return await answered;
+    } catch (error) {
+      this.#report(error);
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.#pongs.delete(nonce);
+    }
+  }
+
+  /** Stops hearing the bus. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#ready?.then(
+      (subscriptions) => {
+        for (const subscription of subscriptions) subscription.unsubscribe().catch(this.#report);
+      },
+      () => {},
+    );
+  }
+
+  #onInstance(message: BusMessage): void {
+    switch (message.type) {
+      case "response":
+        if (typeof message.sessionId === "string") {
+          this.#handlers.settle(message.sessionId, message.response as JSONRPCResponse);
+        }
+        return;
+      case "ping":
+        if (typeof message.from === "string" && !this.#closed) {
+          this.#bus
+            .publish(instanceTopic(message.from), { type: "pong", nonce: message.nonce })
+            .catch(this.#report);
+        }
+        return;
+      case "pong":
+        if (typeof message.nonce === "string") this.#pongs.get(message.nonce)?.();
+        return;
+    }
+  }
+
+  #onSessions(message: BusMessage): void {
+    if (typeof message.sessionId !== "string") return;
+    if (message.type === "ended") this.#handlers.ended(message.sessionId);
+    else if (message.type === "cancel") {
+      this.#handlers.cancel(message.sessionId, message.notification as JSONRPCNotification);
+    }
+  }
+}
