@@ -1,0 +1,183 @@
+/**
+ * The Redis {@link EventStore}: one Redis Stream per session stream, trimmed to a length and
+ * expiring, plus one set per session naming its streams.
+ */
+import { type EventStore, type EventsAfter, type StoredEvent, splitEventId } from "tsmcp/state";
+import { type RedisClientLike, runCommand } from "./client.js";
+import {
+  checkClient,
+  integerOption,
+  keyPart,
+  type RedisStoreOptions,
+  type StoreSettings,
+  storeSettings,
+} from "./options.js";
+
+/** A JSON-RPC message, as the EventStore seam names it. */
+type JSONRPCMessage = NonNullable<Parameters<EventStore["append"]>[2]>;
+
+/** Events kept per stream by default: 100. */
+export const DEFAULT_REDIS_MAX_EVENTS_PER_STREAM = 100;
+/** Milliseconds a stream is kept after its last event by default: 30 minutes. */
+export const DEFAULT_REDIS_EVENT_TTL_MS = 30 * 60 * 1000;
+
+/**
+ * Appends one entry (field `m`: the message's JSON, empty for a priming event) trimmed to
+ * ARGV[1] entries, restarts the stream's and the session set's TTL (ARGV[2]) and records the
+ * stream id (ARGV[3]) in the set; returns the entry id.
+ */
+const APPEND = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'm', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return id`;
+
+/** The stream's first entry id and its entries from ARGV[1] on; nil when the stream is not kept. */
+const AFTER = `local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+if #first == 0 then return false end
+return {first[1][1], redis.call('XRANGE', KEYS[1], ARGV[1], '+')}`;
+
+/** Forgets one stream and its name in the session set. */
+const DROP_STREAM = `redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return 1`;
+
+/** Options of a {@link RedisEventStore}. */
+export interface RedisEventStoreOptions extends RedisStoreOptions {
+  /** Events kept per stream, from 1 (the oldest go first). Default {@link DEFAULT_REDIS_MAX_EVENTS_PER_STREAM}. */
+  maxEventsPerStream?: number;
+  /** Milliseconds a stream is kept after its last append, from 1. Default {@link DEFAULT_REDIS_EVENT_TTL_MS}. */
+  ttlMs?: number;
+}
+
+/** A Redis Stream entry id, `{milliseconds}-{sequence}`, each part an unsigned 64-bit integer. */
+const ENTRY_ID = /^(\d{1,20})-(\d{1,20})$/;
+const U64_MAX = 2n ** 64n - 1n;
+
+/** The parts of a Redis Stream entry id, or undefined when `position` is not one. */
+function entryId(position: string): [bigint, bigint] | undefined {
+  const match = ENTRY_ID.exec(position);
+  if (match === null) return undefined;
+  const parts: [bigint, bigint] = [BigInt(match[1] as string), BigInt(match[2] as string)];
+  return parts[0] <= U64_MAX && parts[1] <= U64_MAX ? parts : undefined;
+}
+
+/** Whether entry id `a` comes before `b`. */
+function before(a: [bigint, bigint], b: [bigint, bigint]): boolean {
+  return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+}
+
+/**
+ * An {@link EventStore} on Redis Streams, shared by every replica connected to the same Redis.
+ * Stream `streamId` of session `sessionId` is the Redis Stream
+ * `{keyPrefix}events:{sessionId}:{streamId}` (the session id in braces, a Redis Cluster hash
+ * tag, so a session's keys share a slot); `append` is `XADD ... MAXLEN maxEventsPerStream *`, so
+ * event ids are `{streamId}_{entryId}` with Redis's entry id (`{ms}-{seq}`, no `_`), growing
+ * within the stream. Each append restarts the stream's TTL (`ttlMs`) and that of the set
+ * `{keyPrefix}events:{sessionId}` naming the session's streams, which `dropSession` reads.
+ * `after` answers `XRANGE` from the id on; an id past the stream's last entry, or inside the kept
+ * range but never handed out, is unknown (`undefined`); an id before the oldest entry kept gets
+ * every entry kept.
+ *
+ * Every method rejects with `StateUnavailableError` (from `tsmcp/state`) when Redis cannot be
+ * reached: at once while the connection is down, or after `commandTimeoutMs`.
+ *
+ * @throws TypeError for a client that is not a node-redis client or options of the wrong type;
+ *   RangeError for a bound below 1.
+ */
+export class RedisEventStore implements EventStore {
+  /** Events kept per stream. */
+  readonly maxEventsPerStream: number;
+  /** Milliseconds a stream is kept after its last append. */
+  readonly ttlMs: number;
+  readonly #client: RedisClientLike;
+  readonly #settings: StoreSettings;
+
+  /**
+   * @param client a node-redis client (connected by the caller) whose commands the store sends.
+   * @param options bounds, key prefix and command timeout.
+   */
+  constructor(client: RedisClientLike, options: RedisEventStoreOptions = {}) {
+    checkClient("RedisEventStore", client);
+    this.#client = client;
+    this.#settings = storeSettings("RedisEventStore", options);
+    this.maxEventsPerStream = integerOption(
+      "RedisEventStore",
+      "maxEventsPerStream",
+      options.maxEventsPerStream,
+      DEFAULT_REDIS_MAX_EVENTS_PER_STREAM,
+    );
+    this.ttlMs = integerOption("RedisEventStore", "ttlMs", options.ttlMs, DEFAULT_REDIS_EVENT_TTL_MS);
+  }
+
+  async append(sessionId: string, streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
+    const payload = message === undefined ? "" : JSON.stringify(message);
+    const entry = await this.#eval<string>(
+      APPEND,
+      [this.#streamKey(sessionId, streamId), this.#setKey(sessionId)],
+      [String(this.maxEventsPerStream), String(this.ttlMs), streamId, payload],
+    );
+    return `${streamId}_${entry}`;
+  }
+
+  async after(sessionId: string, lastEventId: string): Promise<EventsAfter | undefined> {
+    const split = splitEventId(lastEventId);
+    const position = split === undefined ? undefined : entryId(split.position);
+    if (split === undefined || position === undefined) return undefined;
+    const reply = await this.#eval<[string, [string, string[]][]] | null>(
+      AFTER,
+      [this.#streamKey(sessionId, split.streamId)],
+      [split.position],
+    );
+    if (!Array.isArray(reply)) return undefined;
+    const [first, entries] = reply;
+    if (entries.length === 0) return undefined;
+    const [head] = entries;
+    let kept = entries;
+    if (head?.[0] === split.position) kept = entries.slice(1);
+    // Not an entry: unknown unless it precedes the oldest entry kept (trimmed or forgotten).
+    else if (!before(position, entryId(first) ?? [0n, 0n])) return undefined;
+    return { streamId: split.streamId, events: kept.map((entry) => this.#event(split.streamId, entry)) };
+  }
+
+  async dropStream(sessionId: string, streamId: string): Promise<void> {
+    await this.#eval(
+      DROP_STREAM,
+      [this.#streamKey(sessionId, streamId), this.#setKey(sessionId)],
+      [streamId],
+    );
+  }
+
+  async dropSession(sessionId: string): Promise<void> {
+    const setKey = this.#setKey(sessionId);
+    const streams = await runCommand<string[]>(this.#client, this.#settings, ["SMEMBERS", setKey]);
+    const keys = streams.map((streamId) => this.#streamKey(sessionId, streamId));
+    await runCommand(this.#client, this.#settings, ["DEL", ...keys, setKey]);
+  }
+
+  #event(streamId: string, [id, fields]: [string, string[]]): StoredEvent {
+    const payload = fields[fields.indexOf("m") + 1] ?? "";
+    return {
+      id: `${streamId}_${id}`,
+      message: payload === "" ? undefined : (JSON.parse(payload) as JSONRPCMessage),
+    };
+  }
+
+  #setKey(sessionId: string): string {
+    return `${this.#settings.keyPrefix}events:{${keyPart(sessionId)}}`;
+  }
+
+  #streamKey(sessionId: string, streamId: string): string {
+    return `${this.#setKey(sessionId)}:${keyPart(streamId)}`;
+  }
+
+  #eval<T>(script: string, keys: string[], args: string[]): Promise<T> {
+    return runCommand<T>(this.#client, this.#settings, [
+      "EVAL",
+      script,
+      String(keys.length),
+      ...keys,
+      ...args,
+    ]);
+  }
+}
