@@ -123,7 +123,7 @@ export function eventStoreContract(
       const { store } = await build();
       const session = freshSession();
       const start = await store.append(session, "s", undefined);
-      const message = note(1) as { params: { data: { n: number } } };
+      const message = note(1) as unknown as { params: { data: { n: number } } };
       await store.append(session, "s", message as unknown as JSONRPCMessage);
       message.params.data.n = 99;
       const first = await store.after(session, start);

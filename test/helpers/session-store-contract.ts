@@ -87,7 +87,7 @@ export function sessionStoreContract(
       const subscriptions = ["file:///x"];
       await store.update(id, { resourceSubscriptions: subscriptions }, idle);
       subscriptions.push("file:///y");
-      const first = (await store.get(id, idle)) as {
+      const first = (await store.get(id, idle)) as unknown as {
         clientInfo: { name: string };
         resourceSubscriptions: string[];
       };

@@ -1,5 +1,5 @@
 /**
- * The Redis {@link EventStore}: one Redis Stream per session stream, trimmed to a length and
+ * The Redis `EventStore`: one Redis Stream per session stream, trimmed to a length and
  * expiring, plus one set per session naming its streams.
  */
 import { type EventStore, type EventsAfter, type StoredEvent, splitEventId } from "tsmcp/state";
@@ -13,7 +13,7 @@ import {
   storeSettings,
 } from "./options.js";
 
-/** A JSON-RPC message, as the EventStore seam names it. */
+/** A JSON-RPC message (`JSONRPCMessage` of `tsmcp/types`), as the EventStore seam names it. */
 type JSONRPCMessage = NonNullable<Parameters<EventStore["append"]>[2]>;
 
 /** Events kept per stream by default: 100. */
@@ -68,7 +68,7 @@ function before(a: [bigint, bigint], b: [bigint, bigint]): boolean {
 }
 
 /**
- * An {@link EventStore} on Redis Streams, shared by every replica connected to the same Redis.
+ * An `EventStore` on Redis Streams, shared by every replica connected to the same Redis.
  * Stream `streamId` of session `sessionId` is the Redis Stream
  * `{keyPrefix}events:{sessionId}:{streamId}` (the session id in braces, a Redis Cluster hash
  * tag, so a session's keys share a slot); `append` is `XADD ... MAXLEN maxEventsPerStream *`, so

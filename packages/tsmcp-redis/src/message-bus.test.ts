@@ -16,9 +16,12 @@ let peerSubscriber: RedisClientLike;
 
 beforeAll(async () => {
   fixture = await startRedisFixture();
-  [publisher, subscriber, peerPublisher, peerSubscriber] = await Promise.all(
-    Array.from({ length: 4 }, () => fixture.connect()),
-  );
+  [publisher, subscriber, peerPublisher, peerSubscriber] = await Promise.all([
+    fixture.connect(),
+    fixture.connect(),
+    fixture.connect(),
+    fixture.connect(),
+  ]);
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The Redis {@link MessageBus}: Redis Pub/Sub, published on the command connection and received on
+ * The Redis `MessageBus`: Redis Pub/Sub, published on the command connection and received on
  * a connection of its own, with a bounded local delivery queue.
  */
 import type { BusMessage, BusSubscription, MessageBus } from "tsmcp/state";
@@ -37,7 +37,7 @@ interface Active {
 }
 
 /**
- * A {@link MessageBus} on Redis Pub/Sub, shared by every replica connected to the same Redis. Topic
+ * A `MessageBus` on Redis Pub/Sub, shared by every replica connected to the same Redis. Topic
  * `topic` is the channel `{keyPrefix}bus:{topic}`; a message travels as its JSON text (so each
  * subscriber gets its own copy, `undefined` members left out). `publish` is `PUBLISH` on the
  * command connection; subscriptions live on the subscriber connection (a client in Pub/Sub mode),

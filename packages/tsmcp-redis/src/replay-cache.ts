@@ -1,5 +1,5 @@
 /**
- * The Redis {@link ReplayCache}: one key per used `requestState` id, set once with `SET NX PXAT`.
+ * The Redis `ReplayCache`: one key per used `requestState` id, set once with `SET NX PXAT`.
  */
 import type { ReplayCache } from "tsmcp/state";
 import { type RedisClientLike, runCommand } from "./client.js";
@@ -15,7 +15,7 @@ import {
 export type RedisReplayCacheOptions = RedisStoreOptions;
 
 /**
- * A {@link ReplayCache} on Redis, shared by every replica connected to the same Redis (Redis 6.2 or
+ * A `ReplayCache` on Redis, shared by every replica connected to the same Redis (Redis 6.2 or
  * later, for `PXAT`). `markUsed(id, expiresAtMs)` is the single atomic command
  * `SET {keyPrefix}replay:{id} 1 NX PXAT expiresAtMs`: exactly one call per id succeeds while the
  * key lives, on every replica, and Redis forgets the key at `expiresAtMs` (its own clock). An
@@ -41,8 +41,11 @@ export class RedisReplayCache implements ReplayCache {
   }
 
   /**
-   * {@inheritDoc ReplayCache.markUsed}
+   * Marks `id` as used until `expiresAtMs` (epoch milliseconds), atomically across every replica.
    *
+   * @param id the state's unique id (opaque, at most a few dozen URL-safe characters).
+   * @param expiresAtMs when the entry may be forgotten: the state's expiry, epoch milliseconds.
+   * @returns `true` the first time `id` is marked (while its entry lives), `false` after.
    * @throws (rejects) TypeError for an empty or non-string `id` or a non-finite `expiresAtMs`;
    *   `StateUnavailableError` (from `tsmcp/state`) when Redis cannot be reached or refuses the write.
    */

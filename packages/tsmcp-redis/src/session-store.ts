@@ -1,5 +1,5 @@
 /**
- * The Redis {@link SessionStore}: one hash per session, its idle timeout the key's TTL, so Redis
+ * The Redis `SessionStore`: one hash per session, its idle timeout the key's TTL, so Redis
  * itself forgets a session that nobody used.
  */
 import type { SessionChanges, SessionRecord, SessionStore } from "tsmcp/state";
@@ -39,8 +39,8 @@ return 1`;
 export type RedisSessionStoreOptions = RedisStoreOptions;
 
 /**
- * A {@link SessionStore} on Redis, shared by every replica connected to the same Redis. Session
- * `id` lives in the hash `{keyPrefix}session:{id}` (one field per {@link SessionRecord} fact, its
+ * A `SessionStore` on Redis, shared by every replica connected to the same Redis. Session
+ * `id` lives in the hash `{keyPrefix}session:{id}` (one field per `SessionRecord` fact, its
  * value JSON), whose TTL is the idle timeout: Redis forgets it `idleTimeoutMs` after the last
  * `create`, `get`, `update` or `touch`. `update` runs as one Lua script that changes the hash only
  * if it still exists, and `touch` is a `PEXPIRE` (which never creates a key), so a deleted or
