@@ -6,7 +6,7 @@
  * started, the calls throw: the tests that need it fail rather than skip.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,7 +78,7 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (after {@link RedisServer.stop}); resolves once it accepts connections. */
   restart(): Promise<void>;
-  /** Stops it and removes its scratch directory. */
+  /** Stops it and removes its scratch directory (not a `dir` it was given). */
   close(): Promise<void>;
 }
 
@@ -87,9 +87,29 @@ interface Running {
   readonly exited: Promise<void>;
 }
 
+/** Options of {@link startRedisServer}. */
+export interface RedisServerOptions {
+  /**
+   * Keep every write in an append-only file (`--appendonly yes --appendfsync always`), so a
+   * `restart()` after a kill finds the data again. Default false: no persistence at all.
+   */
+  readonly persistent?: boolean;
+  /** The server's `--dir` (created when missing, kept on close). Default a scratch directory, removed on close. */
+  readonly dir?: string;
+}
+
 /** Runs `binary` on `port` in `dir`; resolves once it logs that it accepts connections. */
-async function launch(binary: string, port: number, dir: string, output: string[]): Promise<Running> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+async function launch(
+  binary: string,
+  port: number,
+  dir: string,
+  output: string[],
+  persistent: boolean,
+): Promise<Running> {
+  const persistence = persistent
+    ? ["--appendonly", "yes", "--appendfsync", "always"]
+    : ["--appendonly", "no"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence];
   const child = spawn(binary, [...args, "--dir", dir, "--logfile", ""], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -111,13 +131,17 @@ async function launch(binary: string, port: number, dir: string, output: string[
 
 /**
  * Starts a redis-server (installing it first when missing) on a free 127.0.0.1 port, with no
- * persistence (`--save "" --appendonly no`) and a scratch `--dir` of its own.
+ * persistence (`--save "" --appendonly no`, unless `persistent`) and a scratch `--dir` of its own
+ * (unless `dir`).
  *
  * @throws Error when redis-server cannot be installed or started.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const binary = ensureRedisServer();
-  const dir = mkdtempSync(join(tmpdir(), "tsmcp-redis-"));
+  const scratch = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "tsmcp-redis-"));
+  if (!scratch) mkdirSync(dir, { recursive: true });
+  const persistent = options.persistent ?? false;
   const output: string[] = [];
   let port = 0;
   let running: Running | undefined;
@@ -125,10 +149,10 @@ export async function startRedisServer(): Promise<RedisServer> {
   for (let attempt = 1; running === undefined; attempt++) {
     port = await freePort();
     try {
-      running = await launch(binary, port, dir, output);
+      running = await launch(binary, port, dir, output, persistent);
     } catch (error) {
       if (attempt >= 3) {
-        rmSync(dir, { recursive: true, force: true });
+        if (scratch) rmSync(dir, { recursive: true, force: true });
         throw error;
       }
     }
@@ -149,11 +173,11 @@ export async function startRedisServer(): Promise<RedisServer> {
     stop,
     async restart() {
       await stop();
-      running = await launch(binary, port, dir, output);
+      running = await launch(binary, port, dir, output, persistent);
     },
     async close() {
       await stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (scratch) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
