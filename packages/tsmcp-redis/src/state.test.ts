@@ -41,13 +41,14 @@ describe("createRedisState", () => {
       await state.sessions.create("s", record, 60_000);
       await expect(state.sessions.get("s", 60_000)).resolves.toEqual(record);
       await expect(state.replayCache.markUsed("r", Date.now() + 60_000)).resolves.toBe(true);
-      const clients = await state.sessions.touch("s", 60_000);
-      expect(clients).toBe(true);
+      await expect(state.sessions.touch("s", 60_000)).resolves.toBe(true);
+      await expect(state.events.append("s", "0", undefined)).resolves.toMatch(/^0_\d+-\d+$/);
     } finally {
       await state.close();
       await state.close();
     }
     expect(state.isReady).toBe(false);
+    await expect(state.ready()).rejects.toThrow("ready() after close()");
   });
 
   it("rejects with StateUnavailableError naming the URL, its password hidden, when nothing listens there", async () => {

@@ -78,7 +78,10 @@ export interface RedisState {
   readonly replayCache: RedisReplayCache;
   /** True while both connections are up. */
   readonly isReady: boolean;
-  /** Resolves once both connections are up (at once when they are); after an outage, once both reconnected. */
+  /**
+   * Resolves once both connections are up (at once when they are); after an outage, once both
+   * reconnected. Rejects after {@link RedisState.close}.
+   */
   ready(): Promise<void>;
   /** Closes the connections this factory opened (not a `client` you gave). Idempotent. */
   close(): Promise<void>;
@@ -170,7 +173,10 @@ export async function createRedisState(options: RedisStateOptions = {}): Promise
     get isReady() {
       return command.isReady && subscriber.isReady;
     },
-    ready: () => Promise.all([whenReady(command), whenReady(subscriber)]).then(() => {}),
+    ready: async () => {
+      if (closed !== undefined) throw new Error("createRedisState: ready() after close()");
+      await Promise.all([whenReady(command), whenReady(subscriber)]);
+    },
     close: () => {
       closed ??= (async () => {
         command.off("error", onError);
