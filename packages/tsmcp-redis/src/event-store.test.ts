@@ -35,7 +35,7 @@ eventStoreContract(
       advance: elapse,
     };
   },
-  { ttlMs: 1_000 },
+  { ttlMs: 1_500 },
 );
 
 describe("RedisEventStore's ids and keys", () => {

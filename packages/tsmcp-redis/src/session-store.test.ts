@@ -28,7 +28,7 @@ sessionStoreContract(
     peer: new RedisSessionStore(other, { keyPrefix: fixture.keyPrefix }),
     advance: elapse,
   }),
-  { idleTimeoutMs: 1_000 },
+  { idleTimeoutMs: 1_500 },
 );
 
 describe("RedisSessionStore's keys", () => {
