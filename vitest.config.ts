@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^tsmcp\/client$/, replacement: src("client/index.ts") },
       { find: /^tsmcp\/client\/auth$/, replacement: src("client/auth/index.ts") },
       { find: /^tsmcp\/state$/, replacement: src("state/index.ts") },
+      { find: /^tsmcp\/workers$/, replacement: src("transport/http/workers/index.ts") },
       { find: /^tsmcp\/types$/, replacement: src("protocol/index.ts") },
       { find: /^tsmcp\/transport$/, replacement: src("transport/index.ts") },
       { find: /^tsmcp\/node$/, replacement: src("node/index.ts") },

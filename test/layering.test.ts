@@ -56,6 +56,8 @@ const ALLOWED: Record<string, string[]> = {
   "transport/http/session": ["protocol", "state", "transport", ...HTTP_SERVER],
   /** The `node:http` adapter and the framework adapters: on the handler. */
   "transport/http/node": ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node"],
+  /** The Durable Object session adapter (tsmcp/workers): on the handler, never the client side. */
+  "transport/http/workers": ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/workers"],
   /** The HTTP client transport: never the server side. */
   "transport/http/client": ["protocol", "state", "transport", ...HTTP_CLIENT],
   /** transport/http/index.ts, the HTTP transport's entry: both sides. */
@@ -114,6 +116,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/client": "client",
   "tsmcp/client/auth": "client/auth",
   "tsmcp/state": "state",
+  "tsmcp/workers": "transport/http/workers",
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
 };

@@ -27,6 +27,7 @@ const NEUTRAL_ENTRIES = [
   "tsmcp/client",
   "tsmcp/client/auth",
   "tsmcp/state",
+  "tsmcp/workers",
   "tsmcp/types",
   "tsmcp/transport",
 ] as const;
@@ -42,6 +43,7 @@ const ALLOWED_BUILTINS: Record<Entry, readonly string[]> = {
   "tsmcp/client": [],
   "tsmcp/client/auth": [],
   "tsmcp/state": [],
+  "tsmcp/workers": [],
   "tsmcp/types": [],
   "tsmcp/transport": [],
 };

@@ -213,12 +213,14 @@ describe("the snippets of README.md and docs/", () => {
     expect(exercised.has("examples/run.ts")).toBe(true); // spawned by path
   });
 
-  it("in the deploying guide all come from the files the fleet test runs", () => {
+  it("in the deploying guide all come from the files the fleet test and the Workers test run", () => {
     const deploying = read("docs/deploying.md");
     expect(blocks(deploying).map((block) => block.source)).toEqual([
       "examples/fleet/instance.ts",
       "examples/fleet/instance.ts",
       "examples/fleet/nginx.conf",
+      "examples/edge/worker-sessions.ts",
+      "examples/edge/wrangler.toml",
     ]);
     expect(blocks(section(deploying, "Behind a load balancer")).map((block) => block.source)).toEqual([
       "examples/fleet/nginx.conf",

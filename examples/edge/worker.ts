@@ -6,7 +6,8 @@
  * the shared key (`wrangler secret put STATE_KEY`) and the worker's public hostname (a request
  * naming another `Host` gets 403). Handshake-era (2025-11-25) clients are served without sessions,
  * the handler's default on Workers (`legacy: "stateless"`): plain calls work, and a tool that asks
- * such a client something answers -32600 saying so; 2026-07-28 clients get every question.
+ * such a client something answers -32600 saying so; 2026-07-28 clients get every question. To ask
+ * handshake-era clients too, serve their sessions from Durable Objects: see `worker-sessions.ts`.
  */
 import type { HttpHandler } from "tsmcp/transport";
 import { createEdgeServer } from "./provisioning.js";

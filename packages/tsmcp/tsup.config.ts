@@ -6,6 +6,7 @@ export default defineConfig({
     "client/index": "src/client/index.ts",
     "client/auth/index": "src/client/auth/index.ts",
     "state/index": "src/state/index.ts",
+    "transport/http/workers/index": "src/transport/http/workers/index.ts",
     "protocol/index": "src/protocol/index.ts",
     "transport/index": "src/transport/index.ts",
     "node/index": "src/node/index.ts",

@@ -5,6 +5,7 @@ import { Client } from "tsmcp/client";
 import { elicitationRequest, inputRequired, MCPServer, RequestStateSecurity } from "tsmcp/server";
 import { createHttpHandler } from "tsmcp/transport";
 import type { CallToolResult, ElicitResult } from "tsmcp/types";
+import { createSessionObject, createSessionRouter } from "tsmcp/workers";
 
 export async function run(): Promise<string> {
   const mcp = new MCPServer("edge", { version: "1.0.0" });
@@ -22,6 +23,8 @@ export async function run(): Promise<string> {
   const fetchHandler: (request: Request) => Promise<Response> = createHttpHandler(mcp);
   void fetchHandler;
   void RequestStateSecurity;
+  void createSessionRouter;
+  void createSessionObject(() => mcp);
   const client = await Client.connect(mcp);
   const result: CallToolResult = await client.callTool("provision", {});
   await client.close();

@@ -30,7 +30,9 @@ import { checkFunction } from "../protocol/options.js";
 import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
+import type { MessageBus } from "../state/message-bus.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
+import { ServerBroadcast, type ServerEvent } from "./broadcast.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
 import { canListen, deriveCapabilities } from "./discover.js";
 import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./handlers.js";
@@ -137,6 +139,7 @@ export class Server implements Dispatcher {
   readonly #legacyInputRequired: LegacyInputRequired;
   readonly #maxResourceSubscriptions: number;
   readonly #legacy: LegacyCore;
+  readonly #broadcast: ServerBroadcast;
   #chain: Next;
 
   constructor(name: string, options: ServerOptions = {}) {
@@ -169,6 +172,10 @@ export class Server implements Dispatcher {
     this.#legacyInputRequired = options.legacyInputRequired ?? "refuse";
     this.#maxResourceSubscriptions = options.maxResourceSubscriptions ?? DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS;
     this.#legacy = this.#legacyCore();
+    this.#broadcast = new ServerBroadcast(
+      (event) => this.#deliver(event),
+      (level, message, fields) => this.#log(level, message, fields),
+    );
   }
 
   /** What the 2025-era path reads of this server (the chain read at each call, as `use` replaces it). */
@@ -205,20 +212,56 @@ export class Server implements Dispatcher {
   /**
    * Tells `subscriptions/listen` streams that asked for it, and every live 2025-era session, that
    * the tools, prompts or resources list changed (sessions only when the capability declares
-   * `listChanged`).
+   * `listChanged`). Delivered before it returns; with a bus attached ({@link attachBus}) it is
+   * published instead, and every replica delivers it to its own streams and sessions.
+   *
+   * @returns a promise of `true` once delivered (or published), `false` when the bus refused it
+   *   (delivered on this replica only, and logged); it never rejects, so it may be ignored.
    */
-  notifyListChanged(kind: ListKind): void {
-    this.#subscriptions.publishListChanged(kind);
-    if (this.capabilities[kind]?.listChanged) this.#legacy.sessions.publishListChanged(kind);
+  notifyListChanged(kind: ListKind): Promise<boolean> {
+    return this.#broadcast.send({ type: "list_changed", kind });
   }
 
   /**
    * Tells `subscriptions/listen` streams watching `uri` (or a resource it contains), and the 2025-era
-   * sessions subscribed to exactly `uri`, that it changed.
+   * sessions subscribed to exactly `uri`, that it changed. Delivered before it returns; with a bus
+   * attached ({@link attachBus}) it is published instead, and every replica delivers it.
+   *
+   * @returns a promise of `true` once delivered (or published), `false` when the bus refused it
+   *   (delivered on this replica only, and logged); it never rejects, so it may be ignored.
    */
-  notifyResourceUpdated(uri: string): void {
-    this.#subscriptions.publishResourceUpdated(uri);
-    this.#legacy.sessions.publishResourceUpdated(uri);
+  notifyResourceUpdated(uri: string): Promise<boolean> {
+    return this.#broadcast.send({ type: "resource_updated", uri });
+  }
+
+  /**
+   * {@inheritDoc transport!Dispatcher.attachBus}
+   *
+   * A message on the topic that is not one of these notifications is ignored and logged (warn).
+   * When publishing fails (the bus rejects), the notification is logged and delivered on this
+   * replica only; when this replica's subscription could not be taken, it is published and also
+   * delivered here, and subscribing is tried again at the next notification.
+   */
+  attachBus(bus: MessageBus): () => void {
+    return this.#broadcast.attach(bus, "Server");
+  }
+
+  /** {@inheritDoc transport!Dispatcher.adoptSession} */
+  adoptSession(session: LegacySession): void {
+    this.#legacy.sessions.add(session);
+  }
+
+  /** Hands a notification that belongs to no request to this server's own streams and sessions. */
+  #deliver(event: ServerEvent): void {
+    if (event.type === "list_changed") {
+      this.#subscriptions.publishListChanged(event.kind);
+      if (this.capabilities[event.kind]?.listChanged) {
+        this.#legacy.sessions.publishListChanged(event.kind, event.id);
+      }
+      return;
+    }
+    this.#subscriptions.publishResourceUpdated(event.uri);
+    this.#legacy.sessions.publishResourceUpdated(event.uri, event.id);
   }
 
   /** Ends every open `subscriptions/listen` stream with its final result. */
@@ -257,8 +300,13 @@ export class Server implements Dispatcher {
 
   /** Logs an error; a logger that throws is ignored, so answering never fails on it. */
   #logError(message: string, fields: LogFields): void {
+    this.#log("error", message, fields);
+  }
+
+  /** Logs at `level`; a logger that throws is ignored. */
+  #log(level: "warn" | "error", message: string, fields: LogFields): void {
     try {
-      this.logger.error(message, fields);
+      this.logger[level](message, fields);
     } catch {
       // The dispatcher contract says handle() never rejects.
     }

@@ -39,6 +39,9 @@ export interface EventsAfter {
  * - **Unknown ids.** `after` resolves `undefined` for an id that names no stream kept for that
  *   session, or a place beyond the last event appended (an id never given out); an id of another
  *   session is unknown.
+ * - **Once per key.** `appendOnce` with a key already used for that session (while its stream
+ *   lives) appends nothing, atomically across every instance sharing the store: replicas that each
+ *   hold a view of a session can all deliver one broadcast and the client still sees it once.
  * - **Failures reject** (`StateUnavailableError` when the engine cannot be reached).
  */
 export interface EventStore {
@@ -47,6 +50,16 @@ export interface EventStore {
    * session `sessionId`; resolves with its id.
    */
   append(sessionId: string, streamId: string, message: JSONRPCMessage | undefined): Promise<string>;
+  /**
+   * {@link append}, unless an `appendOnce` of session `sessionId` already used `onceKey` (while
+   * the stream lives): then nothing is stored and the promise resolves `undefined`.
+   */
+  appendOnce(
+    sessionId: string,
+    streamId: string,
+    onceKey: string,
+    message: JSONRPCMessage,
+  ): Promise<string | undefined>;
   /** The stream `lastEventId` names in session `sessionId` and its events after it (see above). */
   after(sessionId: string, lastEventId: string): Promise<EventsAfter | undefined>;
   /** Forgets the events of one stream. */

@@ -23,6 +23,8 @@ export interface MemoryEventStoreOptions {
 
 interface StreamEvents {
   next: number;
+  /** The `appendOnce` keys used on this stream. */
+  onceKeys: Set<string>;
   expiresAtMs: number;
   events: { sequence: number; event: StoredEvent }[];
 }
@@ -76,7 +78,7 @@ export class MemoryEventStore implements EventStore {
     }
     let stream = streams.get(streamId);
     if (stream === undefined) {
-      stream = { next: 0, expiresAtMs: 0, events: [] };
+      stream = { next: 0, onceKeys: new Set(), expiresAtMs: 0, events: [] };
       streams.set(streamId, stream);
     }
     const now = this.#clock.now();
@@ -91,6 +93,24 @@ export class MemoryEventStore implements EventStore {
     stream.events.push({ sequence, event });
     if (stream.events.length > this.maxEventsPerStream) stream.events.shift();
     return event.id;
+  }
+
+  async appendOnce(
+    sessionId: string,
+    streamId: string,
+    onceKey: string,
+    message: JSONRPCMessage,
+  ): Promise<string | undefined> {
+    const stream = this.#sweep(sessionId)?.get(streamId);
+    if (stream?.onceKeys.has(onceKey)) return undefined;
+    const id = this.appendNow(sessionId, streamId, message);
+    const keys = this.#sessions.get(sessionId)?.get(streamId)?.onceKeys;
+    keys?.add(onceKey);
+    // Bounded like the events: a key older than every kept event guards nothing a replica still sends.
+    if (keys !== undefined && keys.size > this.maxEventsPerStream) {
+      keys.delete(keys.values().next().value as string);
+    }
+    return id;
   }
 
   async after(sessionId: string, lastEventId: string): Promise<EventsAfter | undefined> {

@@ -8,6 +8,7 @@ import type { McpError } from "../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/schema/base.js";
+import type { MessageBus } from "../state/message-bus.js";
 
 /**
  * Who the request comes from, as established by an auth layer (a verified bearer token).
@@ -105,9 +106,11 @@ export interface LegacySession {
   readonly signal: AbortSignal;
   /**
    * Sends a notification that belongs to no request (list_changed, resources/updated): stdout on
-   * stdio, the standalone GET stream on HTTP (queued for it, bounded, when none is open).
+   * stdio, the standalone GET stream on HTTP (queued for it, bounded, when none is open). With
+   * `onceKey` (a fleet broadcast's id), views of one session held by several replicas deliver it
+   * once between them; a session held by one process ignores it.
    */
-  notify(notification: JSONRPCNotification): void;
+  notify(notification: JSONRPCNotification, options?: { readonly onceKey?: string }): void;
   /** A server -> client request not tied to a client request (e.g. `ping`); absent without a back-channel. */
   readonly request?: BackChannelRequest;
 }
@@ -188,6 +191,32 @@ export interface Dispatcher {
    * is ignored).
    */
   onServedOverHttp?(): void;
+  /**
+   * Puts the dispatcher in fleet mode on `bus`: the notifications that belong to no request
+   * (`notifications/{tools,prompts,resources}/list_changed`, `notifications/resources/updated`)
+   * go out as messages on the bus topic `tsmcp:server`, and every replica attached to that bus,
+   * the publisher included, delivers each one it receives to its own `subscriptions/listen`
+   * streams and its own 2025-era sessions. A Streamable HTTP handler given a bus (its `state.bus`
+   * option) calls it once when it is built, and calls the returned function once when it closes.
+   * Several handlers of one dispatcher may attach the same bus: it is subscribed once, and
+   * unsubscribed when the last of them detaches; the returned function is idempotent.
+   *
+   * @returns the function that detaches this attachment.
+   * @throws TypeError when `bus` is not a `MessageBus`, or while another bus is attached.
+   */
+  attachBus?(bus: MessageBus): () => void;
+  /**
+   * Registers a 2025-era session that completed `initialize` elsewhere (a local view of a session
+   * another replica of a fleet initialized, materialized from the shared session store) for the
+   * notifications that belong to no request, as a session initialized here is: its `notify`
+   * receives list_changed, and resources/updated for the URIs in its `resourceSubscriptions`.
+   * Idempotent; the session leaves when its `signal` aborts; an ended session is ignored. The
+   * Streamable HTTP handler calls it for each view it materializes. In fleet mode every replica
+   * delivers to every session registered with it, so where several replicas hold a view of one
+   * session, the transport makes the `notify` of all but one (the view holding the session's
+   * standalone GET connection) skip these notifications, and the session hears each once.
+   */
+  adoptSession?(session: LegacySession): void;
 }
 
 /** True for an object that implements {@link Dispatcher}. */

@@ -32,25 +32,33 @@ export class LegacySessions {
     session.signal.addEventListener("abort", () => this.#sessions.delete(session), { once: true });
   }
 
-  /** Sends `notifications/<kind>/list_changed` to every live session. */
-  publishListChanged(kind: ListKind): void {
-    this.#send(() => true, { jsonrpc: "2.0", method: `notifications/${kind}/list_changed` });
+  /**
+   * Sends `notifications/<kind>/list_changed` to every live session; `onceKey` (a broadcast's id)
+   * lets views of one session on several replicas deliver it once.
+   */
+  publishListChanged(kind: ListKind, onceKey?: string): void {
+    this.#send(() => true, { jsonrpc: "2.0", method: `notifications/${kind}/list_changed` }, onceKey);
   }
 
-  /** Sends `notifications/resources/updated` to the live sessions subscribed to `uri`. */
-  publishResourceUpdated(uri: string): void {
-    this.#send((session) => session.resourceSubscriptions.has(uri), {
-      jsonrpc: "2.0",
-      method: "notifications/resources/updated",
-      params: { uri },
-    });
+  /** Sends `notifications/resources/updated` to the live sessions subscribed to `uri` (`onceKey` as above). */
+  publishResourceUpdated(uri: string, onceKey?: string): void {
+    this.#send(
+      (session) => session.resourceSubscriptions.has(uri),
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } },
+      onceKey,
+    );
   }
 
-  #send(to: (session: LegacySession) => boolean, notification: JSONRPCNotification): void {
+  #send(
+    to: (session: LegacySession) => boolean,
+    notification: JSONRPCNotification,
+    onceKey: string | undefined,
+  ): void {
     for (const session of this.#sessions) {
       if (session.signal.aborted || !to(session)) continue;
       try {
-        session.notify(notification);
+        if (onceKey === undefined) session.notify(notification);
+        else session.notify(notification, { onceKey });
       } catch (error) {
         this.#onError(`sending ${notification.method} to a session failed`, { error });
       }

@@ -16,8 +16,9 @@ import type {
 } from "../../protocol/schema/methods.js";
 import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import { MemoryReplayCache } from "../../state/memory-replay-cache.js";
+import type { MessageBus } from "../../state/message-bus.js";
 import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
-import type { Dispatcher, RequestEnvironment } from "../../transport/dispatcher.js";
+import type { Dispatcher, LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   createHttpHandler,
   type HttpHandler,
@@ -383,9 +384,31 @@ export class MCPServer implements Dispatcher {
     return this;
   }
 
-  /** Tells `subscriptions/listen` streams watching `uri` (or a resource it contains) that it changed. */
-  notifyResourceUpdated(uri: string): void {
-    this.server.notifyResourceUpdated(uri);
+  /**
+   * Tells `subscriptions/listen` streams watching `uri` (or a resource it contains), and the 2025-era
+   * sessions subscribed to it, that it changed; on every replica when a bus is attached. See
+   * `Server.notifyResourceUpdated`.
+   *
+   * @returns a promise of `true` once delivered (or published), `false` when the bus refused it;
+   *   it never rejects, so it may be ignored.
+   */
+  notifyResourceUpdated(uri: string): Promise<boolean> {
+    return this.server.notifyResourceUpdated(uri);
+  }
+
+  /**
+   * {@inheritDoc transport!Dispatcher.attachBus}
+   *
+   * Registering or removing a tool, prompt or resource then publishes its list_changed
+   * on the bus. See `Server.attachBus`.
+   */
+  attachBus(bus: MessageBus): () => void {
+    return this.server.attachBus(bus);
+  }
+
+  /** {@inheritDoc transport!Dispatcher.adoptSession} */
+  adoptSession(session: LegacySession): void {
+    this.server.adoptSession(session);
   }
 
   /** {@inheritDoc transport!Dispatcher.handle} */

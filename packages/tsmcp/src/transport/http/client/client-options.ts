@@ -16,6 +16,12 @@ import {
   DEFAULT_RECONNECT_DELAY_MS,
   type ReconnectPolicy,
 } from "./reconnect.js";
+import {
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  DEFAULT_MAX_SERVICE_UNAVAILABLE_RETRIES,
+  MAX_TIMER_MS,
+  type ServiceUnavailablePolicy,
+} from "./unavailable.js";
 
 /** The largest response body, or SSE event, an `HttpClientTransport` reads by default: 32 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -64,6 +70,23 @@ export interface HttpClientTransportOptions {
    * callbacks. An integer >= 1. Default {@link DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS} (16).
    */
   maxConcurrentServerRequests?: number;
+  /**
+   * Times one message is sent again when the server answers 503 Service Unavailable with a
+   * `Retry-After` header (the server refused it before running anything: a POST of a request, a
+   * notification or an answer to a server request, or the GET that opens an SSE stream), each after
+   * the delay `Retry-After` names (delta-seconds or an HTTP-date), with the same body. A 503 without
+   * `Retry-After`, or one asking for more than `maxRetryAfterMs`, is not retried; the 503 after the
+   * last re-send fails the message as any 503 does. The wait ends when the request's signal aborts
+   * or the transport closes. A non-negative integer; 0 turns retrying off. Default
+   * {@link DEFAULT_MAX_SERVICE_UNAVAILABLE_RETRIES} (3).
+   */
+  maxServiceUnavailableRetries?: number;
+  /**
+   * The longest `Retry-After` of a 503 the transport waits out before sending again, in
+   * milliseconds; a 503 asking for a longer wait fails the message at once. An integer from 0
+   * (retry only a `Retry-After: 0`) to 2147483647. Default {@link DEFAULT_MAX_RETRY_AFTER_MS} (5000).
+   */
+  maxRetryAfterMs?: number;
 }
 
 /** {@link HttpClientTransportOptions} checked, with every default filled in. */
@@ -77,6 +100,7 @@ export interface CheckedClientOptions {
   readonly maxResponseBytes: number;
   readonly reconnect: ReconnectPolicy;
   readonly maxConcurrentServerRequests: number;
+  readonly serviceUnavailable: ServiceUnavailablePolicy;
 }
 
 /**
@@ -85,7 +109,9 @@ export interface CheckedClientOptions {
  * @throws TypeError when a header is not a valid HTTP header, `fetch` is not a function, or `auth`
  *   has no `headers` and `onChallenge` methods;
  *   RangeError when `maxResponseBytes` is not a positive integer, or
- *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer.
+ *   `maxReconnectAttempts` / `reconnectDelayMs` / `maxServiceUnavailableRetries` is not a
+ *   non-negative integer, `maxConcurrentServerRequests` is not a positive integer, or
+ *   `maxRetryAfterMs` is not an integer from 0 to 2147483647.
  */
 export function checkClientOptions(options: HttpClientTransportOptions): CheckedClientOptions {
   const owner = "HttpClientTransport";
@@ -97,6 +123,8 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
     maxReconnectAttempts,
     reconnectDelayMs,
     maxConcurrentServerRequests,
+    maxServiceUnavailableRetries,
+    maxRetryAfterMs,
   } = checkOptionsObject(owner, options);
   checkObject(owner, "headers", headers);
   // `Headers` validates each name and value (TypeError) and lower-cases the names.
@@ -107,6 +135,8 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
   checkInteger(owner, "maxReconnectAttempts", maxReconnectAttempts);
   checkInteger(owner, "reconnectDelayMs", reconnectDelayMs, { unit: "milliseconds" });
   checkInteger(owner, "maxConcurrentServerRequests", maxConcurrentServerRequests, { min: 1 });
+  checkInteger(owner, "maxServiceUnavailableRetries", maxServiceUnavailableRetries);
+  checkInteger(owner, "maxRetryAfterMs", maxRetryAfterMs, { max: MAX_TIMER_MS, unit: "milliseconds" });
   return {
     headers: checkedHeaders,
     auth,
@@ -117,6 +147,10 @@ export function checkClientOptions(options: HttpClientTransportOptions): Checked
       delayMs: reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS,
     },
     maxConcurrentServerRequests: maxConcurrentServerRequests ?? DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS,
+    serviceUnavailable: {
+      maxRetries: maxServiceUnavailableRetries ?? DEFAULT_MAX_SERVICE_UNAVAILABLE_RETRIES,
+      maxRetryAfterMs: maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    },
   };
 }
 

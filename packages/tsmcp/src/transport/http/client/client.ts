@@ -40,6 +40,7 @@ import { authorizationRefusal } from "./refusal.js";
 import { readRequestStream } from "./request-stream.js";
 import { senderFor } from "./sender.js";
 import { StandaloneStream } from "./standalone-stream.js";
+import { retryingSender } from "./unavailable.js";
 
 export { DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS } from "../../incoming.js";
 export {
@@ -58,6 +59,7 @@ export {
   MAX_SERVER_RETRY_MS,
   MIN_SERVER_RETRY_MS,
 } from "./reconnect.js";
+export { DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_MAX_SERVICE_UNAVAILABLE_RETRIES } from "./unavailable.js";
 
 const ACCEPT = "application/json, text/event-stream";
 /** The session header, in lower case as the senders take header names. */
@@ -82,6 +84,10 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
  * idle connections are released by `close`), and elsewhere through the global `fetch`. Every path
  * keeps the same rules: no redirect followed, `maxResponseBytes`, SSE parsed by
  * `eventsource-parser`, cancellation by the signal.
+ *
+ * A message answered 503 with a `Retry-After` of at most `maxRetryAfterMs` is sent again, with
+ * the same body, after that delay (at most `maxServiceUnavailableRetries` times); the 503 that is
+ * not retried fails the message as described below.
  *
  * `request` resolves with the server's response, including a JSON-RPC error response for the
  * request that came with a 4xx/5xx status. It rejects with an `McpError` (its `httpStatus` the
@@ -131,14 +137,19 @@ export class HttpClientTransport implements Transport {
    * @throws TypeError when `url` is not an absolute http(s) URL, a header is not a valid HTTP header,
    *   `fetch` is not a function, or `auth` is no `HttpClientAuth`; RangeError when `maxResponseBytes` is not a positive integer, or
    *   `maxReconnectAttempts` / `reconnectDelayMs` is not a non-negative integer, or
-   *   `maxConcurrentServerRequests` is not a positive integer.
+   *   `maxConcurrentServerRequests` is not a positive integer, or `maxServiceUnavailableRetries` is
+   *   not a non-negative integer, or `maxRetryAfterMs` is not an integer from 0 to 2147483647.
    */
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = parseHttpUrl('HttpClientTransport option "url"', url);
     const checked = checkClientOptions(options);
     this.#headers = checked.headers;
     const sender = senderFor(this.url, checked.fetch);
-    this.#sender = checked.auth === undefined ? sender : authorizingSender(sender, this.url, checked.auth);
+    const authorized =
+      checked.auth === undefined ? sender : authorizingSender(sender, this.url, checked.auth);
+    // Outermost, so that each re-send after a 503 gets fresh authorization headers (a DPoP proof
+    // is good for one request only).
+    this.#sender = retryingSender(authorized, checked.serviceUnavailable);
     this.#maxResponseBytes = checked.maxResponseBytes;
     this.#reconnect = checked.reconnect;
     this.#incoming = new IncomingRequests(checked.maxConcurrentServerRequests);
