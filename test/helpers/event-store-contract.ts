@@ -217,6 +217,49 @@ export function eventStoreContract(
       await expect(store.after(session, second)).resolves.toBeUndefined();
     });
 
+    it("appends once per key: a key used again, on any instance, even concurrently, stores nothing", async () => {
+      const { store, peer } = await build();
+      const session = freshSession();
+      const start = await store.append(session, "0", undefined);
+      const other = peer ?? store;
+      const ids = await Promise.all([
+        store.appendOnce(session, "0", "broadcast-1", note(1)),
+        other.appendOnce(session, "0", "broadcast-1", note(1)),
+        store.appendOnce(session, "0", "broadcast-1", note(1)),
+      ]);
+      const stored = ids.filter((id) => id !== undefined);
+      expect(stored).toHaveLength(1);
+      expect(splitEventId(stored[0] as string)?.streamId).toBe("0");
+      const next = await other.appendOnce(session, "0", "broadcast-2", note(2));
+      await expect(store.appendOnce(session, "0", "broadcast-1", note(3))).resolves.toBeUndefined();
+      await expect(store.after(session, start)).resolves.toEqual({
+        streamId: "0",
+        events: [
+          { id: stored[0], message: note(1) },
+          { id: next, message: note(2) },
+        ],
+      });
+      // Another session's keys are its own.
+      const elsewhere = freshSession();
+      await expect(store.appendOnce(elsewhere, "0", "broadcast-1", note(1))).resolves.toEqual(
+        expect.any(String),
+      );
+    });
+
+    it("forgets appendOnce keys with their stream: dropped or expired, a key appends again", async () => {
+      const { store, advance } = await build();
+      const session = freshSession();
+      await expect(store.appendOnce(session, "s", "k", note(1))).resolves.toEqual(expect.any(String));
+      await store.dropStream(session, "s");
+      await expect(store.appendOnce(session, "s", "k", note(2))).resolves.toEqual(expect.any(String));
+      await advance(ttlMs);
+      // A plain append first: the stream it starts afresh keeps none of the forgotten keys.
+      await store.append(session, "s", undefined);
+      const again = await store.appendOnce(session, "s", "k", note(3));
+      expect(again).toEqual(expect.any(String));
+      await expect(store.after(session, again as string)).resolves.toEqual({ streamId: "s", events: [] });
+    });
+
     it("never brings back the events of a forgotten stream when that stream is appended to again", async () => {
       const { store, advance } = await build();
       const session = freshSession();

@@ -56,6 +56,20 @@ describe("RedisEventStore's ids and keys", () => {
     expect(ttl).toBeLessThanOrEqual(DEFAULT_REDIS_EVENT_TTL_MS);
   });
 
+  it("keeps appendOnce keys in a sorted set beside the stream, trimmed to maxEventsPerStream", async () => {
+    const store = new RedisEventStore(client, { keyPrefix: fixture.keyPrefix, maxEventsPerStream: 2 });
+    const message = { jsonrpc: "2.0", method: "notifications/tools/list_changed" } as const;
+    for (const key of ["k1", "k2", "k3"]) await store.appendOnce("once", "0", key, message);
+    const once = `${fixture.keyPrefix}events:{once}:0:once`;
+    await expect(client.sendCommand(["TYPE", once])).resolves.toBe("zset");
+    await expect(client.sendCommand(["ZRANGE", once, "0", "-1"])).resolves.toEqual(["k2", "k3"]);
+    await expect(client.sendCommand<number>(["PTTL", once])).resolves.toBeGreaterThan(0);
+    await expect(store.appendOnce("once", "0", "k3", message)).resolves.toBeUndefined();
+    await expect(store.appendOnce("once", "0", "k1", message)).resolves.toMatch(/^0_\d+-\d+$/);
+    await store.dropSession("once");
+    await expect(client.sendCommand(["EXISTS", once])).resolves.toBe(0);
+  });
+
   it("knows no position that is not a Redis entry id, nor one inside the kept range never handed out", async () => {
     const store = new RedisEventStore(client, { keyPrefix: fixture.keyPrefix });
     const first = await store.append("s", "x", undefined);

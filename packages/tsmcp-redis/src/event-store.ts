@@ -23,13 +23,30 @@ export const DEFAULT_REDIS_EVENT_TTL_MS = 30 * 60 * 1000;
 
 /**
  * Appends one entry (field `m`: the message's JSON, empty for a priming event) trimmed to
- * ARGV[1] entries, restarts the stream's and the session set's TTL (ARGV[2]) and records the
- * stream id (ARGV[3]) in the set; returns the entry id.
+ * ARGV[1] entries, restarts the TTL (ARGV[2]) of the stream, of its appendOnce keys and of the
+ * session set, and records the stream id (ARGV[3]) in the set; returns the entry id.
  */
-const APPEND = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'm', ARGV[4])
+const APPEND_BODY = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'm', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])`;
+
+const APPEND = `${APPEND_BODY}
+return id`;
+
+/**
+ * `APPEND` unless the stream's sorted set of appendOnce keys (KEYS[3]) holds ARGV[5]: then
+ * nil. The key is added scored by its entry id (milliseconds * 1024 + sequence, exact in a
+ * double), and the set trimmed to the newest ARGV[1] keys, like the stream.
+ */
+const APPEND_ONCE = `if redis.call('ZSCORE', KEYS[3], ARGV[5]) then return false end
+${APPEND_BODY}
+local dash = string.find(id, '-', 1, true)
+local score = tonumber(string.sub(id, 1, dash - 1)) * 1024 + math.min(tonumber(string.sub(id, dash + 1)), 1023)
+redis.call('ZADD', KEYS[3], score, ARGV[5])
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -(tonumber(ARGV[1]) + 1))
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
 return id`;
 
 /** The stream's first entry id and its entries from ARGV[1] on; nil when the stream is not kept. */
@@ -37,8 +54,8 @@ const AFTER = `local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
 if #first == 0 then return false end
 return {first[1][1], redis.call('XRANGE', KEYS[1], ARGV[1], '+')}`;
 
-/** Forgets one stream and its name in the session set. */
-const DROP_STREAM = `redis.call('DEL', KEYS[1])
+/** Forgets one stream, its appendOnce keys (KEYS[3]) and its name in the session set. */
+const DROP_STREAM = `redis.call('DEL', KEYS[1], KEYS[3])
 redis.call('SREM', KEYS[2], ARGV[1])
 return 1`;
 
@@ -75,6 +92,9 @@ function before(a: [bigint, bigint], b: [bigint, bigint]): boolean {
  * event ids are `{streamId}_{entryId}` with Redis's entry id (`{ms}-{seq}`, no `_`), growing
  * within the stream. Each append restarts the stream's TTL (`ttlMs`) and that of the set
  * `{keyPrefix}events:{sessionId}` naming the session's streams, which `dropSession` reads.
+ * `appendOnce` keys live in the sorted set `{stream key}:once` beside the stream, with the same
+ * TTL, trimmed to the newest `maxEventsPerStream`: checking the key and appending is one Lua
+ * script, so one key appends once across every replica.
  * `after` answers `XRANGE` from the id on; an id past the stream's last entry, or inside the kept
  * range but never handed out, is unknown (`undefined`); an id before the oldest entry kept gets
  * every entry kept.
@@ -112,12 +132,31 @@ export class RedisEventStore implements EventStore {
 
   async append(sessionId: string, streamId: string, message: JSONRPCMessage | undefined): Promise<string> {
     const payload = message === undefined ? "" : JSON.stringify(message);
-    const entry = await this.#eval<string>(
-      APPEND,
-      [this.#streamKey(sessionId, streamId), this.#setKey(sessionId)],
-      [String(this.maxEventsPerStream), String(this.ttlMs), streamId, payload],
-    );
+    const entry = await this.#eval<string>(APPEND, this.#keysOf(sessionId, streamId), [
+      String(this.maxEventsPerStream),
+      String(this.ttlMs),
+      streamId,
+      payload,
+    ]);
     return `${streamId}_${entry}`;
+  }
+
+  async appendOnce(
+    sessionId: string,
+    streamId: string,
+    onceKey: string,
+    message: JSONRPCMessage,
+  ): Promise<string | undefined> {
+    if (typeof onceKey !== "string")
+      throw new TypeError("RedisEventStore.appendOnce: onceKey must be a string");
+    const entry = await this.#eval<string | null>(APPEND_ONCE, this.#keysOf(sessionId, streamId), [
+      String(this.maxEventsPerStream),
+      String(this.ttlMs),
+      streamId,
+      JSON.stringify(message),
+      onceKey,
+    ]);
+    return typeof entry === "string" ? `${streamId}_${entry}` : undefined;
   }
 
   async after(sessionId: string, lastEventId: string): Promise<EventsAfter | undefined> {
@@ -141,17 +180,16 @@ export class RedisEventStore implements EventStore {
   }
 
   async dropStream(sessionId: string, streamId: string): Promise<void> {
-    await this.#eval(
-      DROP_STREAM,
-      [this.#streamKey(sessionId, streamId), this.#setKey(sessionId)],
-      [streamId],
-    );
+    await this.#eval(DROP_STREAM, this.#keysOf(sessionId, streamId), [streamId]);
   }
 
   async dropSession(sessionId: string): Promise<void> {
     const setKey = this.#setKey(sessionId);
     const streams = await runCommand<string[]>(this.#client, this.#settings, ["SMEMBERS", setKey]);
-    const keys = streams.map((streamId) => this.#streamKey(sessionId, streamId));
+    const keys = streams.flatMap((streamId) => {
+      const stream = this.#streamKey(sessionId, streamId);
+      return [stream, `${stream}:once`];
+    });
     await runCommand(this.#client, this.#settings, ["DEL", ...keys, setKey]);
   }
 
@@ -169,6 +207,12 @@ export class RedisEventStore implements EventStore {
 
   #streamKey(sessionId: string, streamId: string): string {
     return `${this.#setKey(sessionId)}:${keyPart(streamId)}`;
+  }
+
+  /** The keys of one stream: its entries, its session's set of streams, its appendOnce keys. */
+  #keysOf(sessionId: string, streamId: string): string[] {
+    const stream = this.#streamKey(sessionId, streamId);
+    return [stream, this.#setKey(sessionId), `${stream}:once`];
   }
 
   #eval<T>(script: string, keys: string[], args: string[]): Promise<T> {

@@ -128,6 +128,7 @@ describe("createRedisState through an outage", () => {
       ["sessions.touch", () => state.sessions.touch("live", 60_000)],
       ["sessions.delete", () => state.sessions.delete("live")],
       ["events.append", () => state.events.append("live", "0", undefined)],
+      ["events.appendOnce", () => state.events.appendOnce("live", "0", "k", { jsonrpc: "2.0", method: "x" })],
       ["events.after", () => state.events.after("live", eventId)],
       ["events.dropStream", () => state.events.dropStream("live", "0")],
       ["events.dropSession", () => state.events.dropSession("live")],

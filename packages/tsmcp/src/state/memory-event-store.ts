@@ -82,8 +82,12 @@ export class MemoryEventStore implements EventStore {
       streams.set(streamId, stream);
     }
     const now = this.#clock.now();
-    // A stream forgotten at its expiry starts afresh; its counter goes on, so ids stay unique.
-    if (stream.expiresAtMs <= now) stream.events = [];
+    // A stream forgotten at its expiry starts afresh, its events and appendOnce keys gone; its
+    // counter goes on, so ids stay unique.
+    if (stream.expiresAtMs <= now) {
+      stream.events = [];
+      stream.onceKeys.clear();
+    }
     stream.expiresAtMs = now + this.ttlMs;
     const sequence = stream.next++;
     const event: StoredEvent = {
