@@ -17,6 +17,10 @@ export default defineConfig({
       { find: /^tsmcp\/node$/, replacement: src("node/index.ts") },
       { find: /^tsmcp\/stdio$/, replacement: src("stdio/index.ts") },
       {
+        find: /^tsmcp-redis$/,
+        replacement: fileURLToPath(new URL("./packages/tsmcp-redis/src/index.ts", import.meta.url)),
+      },
+      {
         find: /^tsmcp-cli$/,
         replacement: fileURLToPath(new URL("./packages/tsmcp-cli/src/index.ts", import.meta.url)),
       },

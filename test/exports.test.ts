@@ -1,7 +1,7 @@
 /**
- * The public surface, pinned: every entry point of each package's `exports` (the SDK `tsmcp` and the
- * command `tsmcp-cli`), with the names it exports (values and types) in sorted order, is compared
- * with `test/__snapshots__/exports.txt`, so an export added or removed by accident is a visible diff. After a deliberate change, update
+ * The public surface, pinned: every entry point of each package's `exports` (the SDK `tsmcp`, the
+ * command `tsmcp-cli` and the Redis state stores `tsmcp-redis`), with the names it exports (values
+ * and types) in sorted order, is compared with `test/__snapshots__/exports.txt`, so an export added or removed by accident is a visible diff. After a deliberate change, update
  * the file with `npx vitest run test/exports.test.ts -u`.
  */
 import { readFileSync } from "node:fs";
@@ -22,7 +22,7 @@ interface PackageJson {
 }
 
 /** The published packages of the repository, by folder under packages/. */
-const PACKAGES = ["tsmcp", "tsmcp-cli"] as const;
+const PACKAGES = ["tsmcp", "tsmcp-cli", "tsmcp-redis"] as const;
 
 const manifests = PACKAGES.map((folder) => ({
   folder,

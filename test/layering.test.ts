@@ -9,7 +9,9 @@
  * sits under the client on the transport's hook alone: the client may import it, never the reverse.
  * The package's own entry names (`import("tsmcp/stdio")`) count as the layer they resolve to.
  * The command (packages/tsmcp-cli) is another package: it imports the SDK through its public
- * client-side entries only (never `tsmcp/server`, never a path into the SDK's sources).
+ * client-side entries only (never `tsmcp/server`, never a path into the SDK's sources). So is
+ * tsmcp-redis (packages/tsmcp-redis), the Redis state stores: through `tsmcp/state` alone. Nothing
+ * in the SDK imports either package.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -21,6 +23,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const root = join(repo, "packages", "tsmcp", "src");
 /** The command's sources (packages/tsmcp-cli/src): a package on the SDK's public entries only. */
 const cliRoot = join(repo, "packages", "tsmcp-cli", "src");
+/** The Redis state stores' sources (packages/tsmcp-redis/src): a package on `tsmcp/state` only. */
+const redisRoot = join(repo, "packages", "tsmcp-redis", "src");
 
 const SERVER_LAYERS = [
   "server",
@@ -366,20 +370,35 @@ describe("layering", () => {
 
 /** The SDK entries the command may import: the client side and the wire types. */
 const CLI_MAY_IMPORT = ["tsmcp/client", "tsmcp/client/auth", "tsmcp/types", "tsmcp/transport", "tsmcp/stdio"];
+/** The SDK entries the Redis state stores may import: the state seams. */
+const REDIS_MAY_IMPORT = ["tsmcp/state"];
 
-/** The imports of `files` (under packages/tsmcp-cli/src) that leave the command's package wrongly. */
-function cliViolations(files: { path: string; text: string }[]): string[] {
+/**
+ * The imports of `files` (under `base`, a package's sources) that leave the package wrongly: a
+ * relative path out of it, or an SDK entry other than `mayImport` (the packages' own names, like
+ * `tsmcp-redis`, are other packages).
+ */
+function packageViolations(
+  base: string,
+  mayImport: readonly string[],
+  files: { path: string; text: string }[],
+): string[] {
   const found: string[] = [];
   for (const { path, text } of files) {
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
       const specifier = match[1] as string;
       const inside = specifier.startsWith(".")
-        ? !relative(cliRoot, resolve(dirname(path), specifier)).startsWith("..")
-        : !/^tsmcp(\/|$)/.test(specifier) || CLI_MAY_IMPORT.includes(specifier);
-      if (!inside) found.push(`${relative(cliRoot, path)} imports ${specifier}`);
+        ? !relative(base, resolve(dirname(path), specifier)).startsWith("..")
+        : !/^tsmcp(\/|$)/.test(specifier) || mayImport.includes(specifier);
+      if (!inside) found.push(`${relative(base, path)} imports ${specifier}`);
     }
   }
   return found;
+}
+
+/** The imports of `files` (under packages/tsmcp-cli/src) that leave the command's package wrongly. */
+function cliViolations(files: { path: string; text: string }[]): string[] {
+  return packageViolations(cliRoot, CLI_MAY_IMPORT, files);
 }
 
 describe("the command's package", () => {
@@ -403,6 +422,44 @@ describe("the command's package", () => {
       "b.ts imports tsmcp/server",
       "e.ts imports tsmcp/src/client/index.js",
     ]);
+  });
+});
+
+describe("the Redis state stores' package", () => {
+  const files = sourceFiles(redisRoot).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+
+  it("imports the SDK only through tsmcp/state", () => {
+    expect(files.length).toBeGreaterThan(4);
+    expect(packageViolations(redisRoot, REDIS_MAY_IMPORT, files)).toEqual([]);
+  });
+
+  it("catches a path into the SDK's sources and any other entry", () => {
+    const wrong = [
+      {
+        path: join(redisRoot, "a.ts"),
+        text: 'import { splitEventId } from "../../tsmcp/src/state/event-store.js";',
+      },
+      { path: join(redisRoot, "b.ts"), text: 'import type { JSONRPCMessage } from "tsmcp/types";' },
+      { path: join(redisRoot, "c.ts"), text: 'import { StateUnavailableError } from "tsmcp/state";' },
+      { path: join(redisRoot, "d.ts"), text: 'import { createClient } from "redis";' },
+      { path: join(redisRoot, "e.ts"), text: 'import { runCommand } from "./client.js";' },
+      { path: join(redisRoot, "f.ts"), text: 'export { MCPServer } from "tsmcp/server";' },
+    ];
+    expect(packageViolations(redisRoot, REDIS_MAY_IMPORT, wrong)).toEqual([
+      "a.ts imports ../../tsmcp/src/state/event-store.js",
+      "b.ts imports tsmcp/types",
+      "f.ts imports tsmcp/server",
+    ]);
+  });
+});
+
+describe("the SDK", () => {
+  it("imports neither the command nor the Redis state stores", () => {
+    const files = sourceFiles(root).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    const reaching = files.filter(({ text }) =>
+      /(?:from|import)\s*\(?\s*["'](?:tsmcp-cli|tsmcp-redis)["'/]|packages\/tsmcp-(?:cli|redis)/.test(text),
+    );
+    expect(reaching.map(({ path }) => relative(root, path))).toEqual([]);
   });
 });
 
@@ -447,12 +504,12 @@ function importCircles(graph: Map<string, string[]>, base: string): string[] {
 
 describe("import circles", () => {
   const base = join(repo, "packages");
-  const sources = [...sourceFiles(root), ...sourceFiles(cliRoot)].map((path) => ({
+  const sources = [...sourceFiles(root), ...sourceFiles(cliRoot), ...sourceFiles(redisRoot)].map((path) => ({
     path,
     text: readFileSync(path, "utf8"),
   }));
 
-  it("finds no import circle among the source modules of either package", () => {
+  it("finds no import circle among the source modules of any package", () => {
     expect(importCircles(importGraph(sources), base)).toEqual([]);
   });
 

@@ -1,12 +1,12 @@
 /**
- * The snippets of README.md and of the guides in docs/ come from files that run. A block marked
- * `<!-- snippet: <path> -->` is that file's text, word for word. A block marked
+ * The snippets of README.md, of the guides in docs/ and of each package's README come from files
+ * that run. A block marked `<!-- snippet: <path> -->` is that file's text, word for word. A block marked
  * `<!-- snippet-lines: <path> -->` is that file's code as the page abridges it: its imports name
  * what the file imports from the same modules, and every other line, in order, ends a line of the
  * file (so `return`, `export` and indentation may differ). Every TypeScript block is marked, with a
  * file under examples/ that a test or the fleet run exercises; shell blocks may stay unmarked.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -27,8 +27,24 @@ function filesUnder(dir: string, keep: (name: string) => boolean, skip: readonly
   return found;
 }
 
-/** The pages whose snippets are checked: the README and every guide (not the generated reference). */
-const pages = ["README.md", ...filesUnder("docs", (name) => name.endsWith(".md"), ["docs/api"]).sort()];
+/**
+ * The SDK's own npm page, whose one block names its entries' imports and quotes no example; the
+ * README at the root is its full text.
+ */
+const SDK_NPM_PAGE = "packages/tsmcp/README.md";
+
+/**
+ * The pages whose snippets are checked: the README, every guide (not the generated reference) and
+ * each other package's README.
+ */
+const pages = [
+  "README.md",
+  ...filesUnder("docs", (name) => name.endsWith(".md"), ["docs/api"]).sort(),
+  ...readdirSync(join(root, "packages"))
+    .map((folder) => `packages/${folder}/README.md`)
+    .filter((page) => page !== SDK_NPM_PAGE && existsSync(join(root, page)))
+    .sort(),
+];
 
 /** The text of a page. */
 function read(page: string): string {
@@ -162,8 +178,15 @@ describe("the snippets of README.md and docs/", () => {
     }
   });
 
-  it("cover the README and the guides, which quote examples", () => {
-    expect(pages).toEqual(expect.arrayContaining(["README.md", "docs/server.md", "docs/client.md"]));
+  it("cover the README, the guides and the packages' READMEs, which quote examples", () => {
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        "README.md",
+        "docs/server.md",
+        "docs/client.md",
+        "packages/tsmcp-redis/README.md",
+      ]),
+    );
     const quoted = pages
       .filter((page) => page !== "README.md")
       .flatMap((page) => blocks(read(page)))

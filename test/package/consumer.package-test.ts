@@ -1,6 +1,6 @@
 /**
- * The packages as a user installs them: `npm pack` of the SDK and of the command (each `prepack` builds
- * it), then the tarballs installed with the registry's dependencies into a fresh project, with the oldest supported
+ * The packages as a user installs them: `npm pack` of the SDK, of the Redis state stores and of the
+ * command (each `prepack` builds it), then the tarballs installed with the registry's dependencies into a fresh project, with the oldest supported
  * TypeScript. There the fixtures of `consumer/` run: an ESM server and client completing an MRTR
  * flow over HTTP on 127.0.0.1, the same flow through `require()` from CommonJS, the installed
  * `tsmcp` bin, and `tsc --noEmit` of a TypeScript consumer under node16, nodenext and bundler
@@ -43,9 +43,10 @@ const FLOW_OUTPUT = "Provisioned orders in eu-west-1\n";
 
 let scratch = "";
 let app = "";
-/** The files of the SDK's tarball and of the command's. */
+/** The files of the SDK's tarball, of the command's and of the Redis state stores'. */
 let tarballFiles: string[] = [];
 let cliTarballFiles: string[] = [];
+let redisTarballFiles: string[] = [];
 let sdkTarball = "";
 let server: ChildProcess | undefined;
 let serverUrl = "";
@@ -73,12 +74,14 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "tsmcp-consumer-"));
   app = join(scratch, "app");
   await mkdir(app);
-  // Both packages, each built by its `prepack` script: the SDK first, since the command's
+  // The packages, each built by its `prepack` script: the SDK first, since the others'
   // declarations name the SDK's.
   const packed = await runIn(repo, "npm", [
     "pack",
     "--workspace",
     "tsmcp",
+    "--workspace",
+    "tsmcp-redis",
     "--workspace",
     "tsmcp-cli",
     "--json",
@@ -92,10 +95,12 @@ beforeAll(async () => {
   }[];
   const sdk = infos.find((info) => info.name === "tsmcp");
   const cli = infos.find((info) => info.name === "tsmcp-cli");
-  if (sdk === undefined || cli === undefined)
+  const redis = infos.find((info) => info.name === "tsmcp-redis");
+  if (sdk === undefined || cli === undefined || redis === undefined)
     throw new Error(`npm pack printed no tarballs: ${packed.stdout}`);
   tarballFiles = sdk.files.map((file) => file.path);
   cliTarballFiles = cli.files.map((file) => file.path);
+  redisTarballFiles = redis.files.map((file) => file.path);
   sdkTarball = join(scratch, sdk.filename);
 
   const manifest = JSON.parse(await readFile(join(repo, "package.json"), "utf8"));
@@ -112,6 +117,7 @@ beforeAll(async () => {
     "--prefer-offline",
     sdkTarball,
     join(scratch, cli.filename),
+    join(scratch, redis.filename),
     `typescript@${TYPESCRIPT_FLOOR}`,
     `@types/node@${typesNode}`,
   ]);
@@ -161,6 +167,20 @@ describe("the packed package installed into a fresh project", () => {
     expect(cliTarballFiles.filter((path) => path.startsWith("src/") || path.includes(".test."))).toEqual([]);
   });
 
+  it("ships the Redis state stores' build, and no sources, no tests", () => {
+    expect(redisTarballFiles).toEqual(
+      expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts"]),
+    );
+    expect(
+      redisTarballFiles.filter(
+        (path) =>
+          path.startsWith("src/") ||
+          path.includes("test") ||
+          (path.endsWith(".ts") && !path.endsWith(".d.ts")),
+      ),
+    ).toEqual([]);
+  });
+
   it(`installs the SDK alone with at most ${MAX_SDK_PACKAGES} runtime packages, none of the command's`, async () => {
     const lean = join(scratch, "lean");
     await mkdir(lean);
@@ -185,7 +205,15 @@ describe("the packed package installed into a fresh project", () => {
     expect(installed).toContain("tsmcp");
     const dependencies = installed.filter((name) => name !== "tsmcp");
     expect(dependencies.length, dependencies.join(", ")).toBeLessThanOrEqual(MAX_SDK_PACKAGES);
-    for (const name of ["commander", "@clack/prompts", "open", "shell-quote", "tsmcp-cli"])
+    for (const name of [
+      "commander",
+      "@clack/prompts",
+      "open",
+      "shell-quote",
+      "tsmcp-cli",
+      "tsmcp-redis",
+      "redis",
+    ])
       expect(dependencies).not.toContain(name);
   });
 

@@ -4,9 +4,11 @@
 import { Client } from "tsmcp/client";
 import { type HttpServerHandle, serve } from "tsmcp/node";
 import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "tsmcp/server";
+import type { StateStores } from "tsmcp/state";
 import { StdioClientTransport } from "tsmcp/stdio";
 import { createHttpHandler } from "tsmcp/transport";
 import type { CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult } from "tsmcp/types";
+import { createRedisState, type RedisState } from "tsmcp-redis";
 
 const REGION: ElicitRequestFormParams["requestedSchema"] = {
   type: "object",
@@ -39,4 +41,13 @@ export async function run(): Promise<string> {
   void StdioClientTransport;
   const first = result.content[0];
   return first?.type === "text" ? first.text : "";
+}
+
+/** A replica on Redis state: the stores fit the handler's `state` and MCPServer's `replayCache`. */
+export async function replicaOnRedis(url: string): Promise<{ handle: HttpServerHandle; redis: RedisState }> {
+  const redis = await createRedisState({ url, keyPrefix: "consumer:" });
+  const state: StateStores = redis;
+  const mcp = new MCPServer("redis-consumer", { version: "1.0.0", replayCache: redis.replayCache });
+  const handle = await serve(mcp, { host: "127.0.0.1", port: 0, state });
+  return { handle, redis };
 }

@@ -81,7 +81,14 @@ export class MemoryEventStore implements EventStore {
       stream = { next: 0, onceKeys: new Set(), expiresAtMs: 0, events: [] };
       streams.set(streamId, stream);
     }
-    stream.expiresAtMs = this.#clock.now() + this.ttlMs;
+    const now = this.#clock.now();
+    // A stream forgotten at its expiry starts afresh, its events and appendOnce keys gone; its
+    // counter goes on, so ids stay unique.
+    if (stream.expiresAtMs <= now) {
+      stream.events = [];
+      stream.onceKeys.clear();
+    }
+    stream.expiresAtMs = now + this.ttlMs;
     const sequence = stream.next++;
     const event: StoredEvent = {
       id: `${streamId}_${sequence}`,
