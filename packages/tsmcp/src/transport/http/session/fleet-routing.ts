@@ -3,7 +3,8 @@
  * sessions served by any replica: a client's answer to a server -> client request, carried to the
  * replica whose handler awaits it; a session ended by DELETE; a `notifications/cancelled` for a
  * request another replica runs; each event of a session stream, for the replica holding that
- * stream's connection; and the liveness ping of a replica that owns a stream. Topics (all under
+ * stream's connection; a session's facts changed (so views elsewhere read them again); and the
+ * liveness ping of a replica that owns a stream. Topics (all under
  * `tsmcp:`): `instance:{instanceId}`, `sessions`, `stream:{sessionId}:{streamId}`.
  */
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
@@ -12,7 +13,7 @@ import type { BusMessage, BusSubscription, MessageBus } from "../../../state/mes
 
 /** The topic of the messages for one replica. */
 export const instanceTopic = (instanceId: string): string => `tsmcp:instance:${instanceId}`;
-/** The topic every replica hears: sessions ended, cancellations. */
+/** The topic every replica hears: sessions ended, facts changed, cancellations. */
 export const SESSIONS_TOPIC = "tsmcp:sessions";
 /** The topic of one session stream's events. */
 export const streamTopic = (sessionId: string, streamId: string): string =>
@@ -26,6 +27,8 @@ export interface FleetHandlers {
   ended(sessionId: string): void;
   /** The client cancelled a request of session `sessionId`. */
   cancel(sessionId: string, notification: JSONRPCNotification): void;
+  /** Another replica wrote back facts of session `sessionId` (subscriptions, log level, ...). */
+  refresh(sessionId: string): void;
 }
 
 /** The instance a back-channel request id of the form `{instanceId}-{n}` names, if any. */
@@ -89,6 +92,11 @@ export class FleetRouting {
   /** Tells every replica that session `sessionId` ended. */
   sessionEnded(sessionId: string): Promise<void> {
     return this.#bus.publish(SESSIONS_TOPIC, { type: "ended", sessionId });
+  }
+
+  /** Tells every replica that facts of session `sessionId` changed in the store. */
+  factsChanged(sessionId: string): Promise<void> {
+    return this.#bus.publish(SESSIONS_TOPIC, { type: "facts", sessionId, from: this.#instanceId });
   }
 
   /** Tells every replica the client cancelled a request of session `sessionId`. */
@@ -175,7 +183,9 @@ export class FleetRouting {
   #onSessions(message: BusMessage): void {
     if (typeof message.sessionId !== "string") return;
     if (message.type === "ended") this.#handlers.ended(message.sessionId);
-    else if (message.type === "cancel") {
+    else if (message.type === "facts") {
+      if (message.from !== this.#instanceId) this.#handlers.refresh(message.sessionId);
+    } else if (message.type === "cancel") {
       this.#handlers.cancel(message.sessionId, message.notification as JSONRPCNotification);
     }
   }

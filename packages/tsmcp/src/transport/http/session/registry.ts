@@ -73,6 +73,7 @@ export class SessionRegistry {
           settle: (id, response) => this.#sessions.get(id)?.settle(response),
           ended: (id) => this.delete(id, "the client ended the session"),
           cancel: (id, notification) => this.#sessions.get(id)?.cancelIncoming(notification),
+          refresh: (id) => void this.#refresh(id),
         },
         report,
       );
@@ -179,7 +180,29 @@ export class SessionRegistry {
     if (changes === undefined) return;
     session.persisted = now;
     const live = await this.#state.sessions.update(session.id, changes, this.#options.sessionIdleTimeoutMs);
-    if (!live) this.delete(session.id, "the session ended");
+    if (!live) {
+      this.delete(session.id, "the session ended");
+      return;
+    }
+    await this.routing?.factsChanged(session.id);
+  }
+
+  /**
+   * Reads the facts of session `id` again into its local view, if this replica holds one that is
+   * not serving a request (another replica changed them: a subscription, the log level). A
+   * failure is reported; the view is refreshed at its next request anyway.
+   */
+  async #refresh(id: string): Promise<void> {
+    const local = this.#sessions.get(id);
+    if (local === undefined || local.serving) return;
+    try {
+      const record = await this.#state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
+      if (record === undefined || local.serving || local.ended) return;
+      applyRecord(local, record);
+      local.persisted = factsOf(local);
+    } catch (error) {
+      this.#report(error);
+    }
   }
 
   /**

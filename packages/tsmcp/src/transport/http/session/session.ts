@@ -130,8 +130,8 @@ export class HttpSession implements LegacySession {
     return this.#streams.get(STANDALONE_STREAM) as ResumableStream;
   }
 
-  notify(notification: JSONRPCNotification): void {
-    if (!this.ended) this.#standalone.send(notification);
+  notify(notification: JSONRPCNotification, options?: { readonly onceKey?: string }): void {
+    if (!this.ended) this.#standalone.send(notification, options?.onceKey);
   }
 
   /** True once the session served a request (`initialize` aside). */

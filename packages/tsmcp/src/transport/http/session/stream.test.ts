@@ -31,6 +31,10 @@ class GatedEventStore implements EventStore {
     return `${streamId}_${this.#next++}`;
   }
 
+  appendOnce(sessionId: string, streamId: string, _onceKey: string, message: JSONRPCMessage) {
+    return this.append(sessionId, streamId, message);
+  }
+
   async after(): Promise<EventsAfter | undefined> {
     return { streamId: "1", events: [] };
   }

@@ -150,9 +150,12 @@ export class ResumableStream {
 
   /**
    * Stores `message` as the next event and writes it to the connection, if one is attached. Past
-   * {@link MAX_PENDING_APPENDS} messages waiting for the store, it is dropped (and reported).
+   * {@link MAX_PENDING_APPENDS} messages waiting for the store, it is dropped (and reported). With
+   * `onceKey`, nothing is stored or written when another view of the session (on any replica)
+   * already stored a message under that key: the replica holding the connection gets it from that
+   * one's event.
    */
-  send(message: JSONRPCMessage): void {
+  send(message: JSONRPCMessage, onceKey?: string): void {
     if (this.finished) return;
     if (this.#pending >= MAX_PENDING_APPENDS) {
       this.#dropped++;
@@ -166,7 +169,7 @@ export class ResumableStream {
     this.#pending++;
     this.#enqueue(async () => {
       try {
-        await this.#append(message);
+        await this.#append(message, onceKey);
       } finally {
         this.#pending--;
       }
@@ -202,11 +205,16 @@ export class ResumableStream {
     });
   }
 
-  async #append(message: JSONRPCMessage): Promise<void> {
+  async #append(message: JSONRPCMessage, onceKey?: string): Promise<void> {
     const { events, sessionKey } = this.#options;
     let id: string | undefined;
     try {
-      id = await events.append(sessionKey, this.id, message);
+      if (onceKey === undefined) id = await events.append(sessionKey, this.id, message);
+      else {
+        id = await events.appendOnce(sessionKey, this.id, onceKey, message);
+        // Another view stored it first: its replica publishes the event to this stream's holder.
+        if (id === undefined) return;
+      }
     } catch (error) {
       // The live client still gets it; it cannot be resumed from the store.
       this.#options.report(error);

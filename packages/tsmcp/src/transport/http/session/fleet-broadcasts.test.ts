@@ -1,0 +1,63 @@
+/**
+ * Notifications that belong to no request (resources/updated, list_changed) reach a handshake-era
+ * session once, whichever replica of a fleet made the change and whichever holds the session's
+ * GET stream, although every replica holding a view of the session delivers them: three `serve`
+ * handlers on 127.0.0.1 sharing in-memory stores and a bus, reached round-robin by tsmcp's client.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
+import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
+import { Client } from "../../../client/client.js";
+import type { ListenNotification } from "../../../client/listen.js";
+import { MCPServer } from "../../../server/mcp/server.js";
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+function replicaServer(): MCPServer {
+  const mcp = new MCPServer("fleet-news", {
+    version: "1.0.0",
+    logger: silent,
+    requestStateSecurity: testRequestStateSecurity(),
+  });
+  mcp.resource("news://{n}", { mimeType: "text/plain" }, async ({ n }) => `news ${n}`);
+  mcp.tool("noop", {}, () => "ok");
+  return mcp;
+}
+
+let fleet: Replicas | undefined;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = undefined;
+});
+
+describe("broadcasts to handshake-era sessions across replicas", () => {
+  it("reach a session once, from any replica, subscriptions made on other replicas included", async () => {
+    fleet = await startReplicas(3, () => replicaServer(), { http: { logger: silent } });
+    const client = await Client.connect(fleet.transport(), { protocolVersion: "legacy" });
+    const received: ListenNotification[] = [];
+    const uris = ["news://1", "news://2", "news://3", "news://4"];
+    const subscription = client.listen({ resourceSubscriptions: uris }, (notification) => {
+      received.push(notification);
+    });
+    await subscription.acknowledged;
+    // Every replica now holds a view of the session (its requests went round-robin).
+    for (let i = 0; i < 3; i++) await client.callTool("noop", {});
+    expect(fleet.hits.every((hits) => hits > 0)).toBe(true);
+
+    const servers = fleet.servers as MCPServer[];
+    for (const [index, uri] of uris.entries()) {
+      await expect(servers[index % 3]?.notifyResourceUpdated(uri)).resolves.toBe(true);
+    }
+    await vi.waitFor(() => expect(received).toHaveLength(uris.length), { timeout: 10_000 });
+    // A later marker arrives after any duplicate of the ones before it would have.
+    await servers[2]?.notifyResourceUpdated("news://1");
+    await vi.waitFor(() => expect(received).toHaveLength(uris.length + 1), { timeout: 10_000 });
+
+    expect(received.map((notification) => (notification.params as { uri: string }).uri)).toEqual([
+      ...uris,
+      "news://1",
+    ]);
+    subscription.close();
+    await client.close();
+  });
+});
