@@ -85,7 +85,7 @@ export function sessionStoreContract(
       given.clientInfo.name = "changed";
       given.resourceSubscriptions.push("file:///b");
       const subscriptions = ["file:///x"];
-      await store.update(id, { resourceSubscriptions: subscriptions }, idle);
+      await store.update(id, { subscribed: subscriptions, unsubscribed: ["file:///a"] }, idle);
       subscriptions.push("file:///y");
       const first = (await store.get(id, idle)) as unknown as {
         clientInfo: { name: string };
@@ -115,34 +115,37 @@ export function sessionStoreContract(
       const id = freshId();
       const created = record({ standaloneCursor: "0_3" });
       await store.create(id, created, idle);
-      const changes = {
-        initialized: true,
-        logLevel: "warning",
+      const changes = { initialized: true, logLevel: "warning" } as const;
+      await expect(store.update(id, { ...changes, subscribed: ["file:///a"] }, idle)).resolves.toBe(true);
+      await expect(store.get(id, idle)).resolves.toEqual({
+        ...created,
+        ...changes,
         resourceSubscriptions: ["file:///a"],
-      } as const;
-      await expect(store.update(id, changes, idle)).resolves.toBe(true);
-      await expect(store.get(id, idle)).resolves.toEqual({ ...created, ...changes });
+      });
       await expect(store.update(id, { standaloneCursor: undefined }, idle)).resolves.toBe(true);
       const cleared = await store.get(id, idle);
       expect(cleared?.standaloneCursor).toBeUndefined();
       expect(cleared).toMatchObject({ initialized: true, logLevel: "warning" });
     });
 
-    it("keeps both of two concurrent updates of different facts, and the last of two of the same fact", async () => {
+    it("keeps concurrent updates of different facts, the last of two of the same fact, and every concurrent subscription", async () => {
       const { store } = await make(manualClock());
       const id = freshId();
-      await store.create(id, record(), idle);
+      await store.create(id, { ...record(), resourceSubscriptions: ["file:///kept", "file:///gone"] }, idle);
       await Promise.all([
         store.update(id, { logLevel: "error" }, idle),
+        store.update(id, { standaloneCursor: "0_1" }, idle),
         store.update(id, { standaloneCursor: "0_9" }, idle),
-        store.update(id, { resourceSubscriptions: ["file:///first"] }, idle),
-        store.update(id, { resourceSubscriptions: ["file:///last"] }, idle),
+        store.update(id, { subscribed: ["file:///first"] }, idle),
+        store.update(id, { subscribed: ["file:///second"], unsubscribed: ["file:///gone"] }, idle),
       ]);
-      await expect(store.get(id, idle)).resolves.toMatchObject({
-        logLevel: "error",
-        standaloneCursor: "0_9",
-        resourceSubscriptions: ["file:///last"],
-      });
+      const stored = await store.get(id, idle);
+      expect(stored).toMatchObject({ logLevel: "error", standaloneCursor: "0_9" });
+      expect([...(stored?.resourceSubscriptions ?? [])].sort()).toEqual([
+        "file:///first",
+        "file:///kept",
+        "file:///second",
+      ]);
     });
 
     it("lets another instance sharing the store read a write once it resolved", async (context) => {

@@ -54,8 +54,6 @@ describe("RedisSessionStore's keys", () => {
       "{}",
       "initialized",
       "false",
-      "resourceSubscriptions",
-      "[]",
     ]);
     const ttl = await client.sendCommand<number>(["PTTL", key]);
     expect(ttl).toBeGreaterThan(0);

@@ -13,6 +13,9 @@ import {
   storeSettings,
 } from "./options.js";
 
+/** The prefix of the hash field of each subscribed resource URI (the fact fields never start so). */
+const SUBSCRIPTION = "sub:";
+
 /** Replaces the hash with the record's fields and sets its TTL. */
 const CREATE = `redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
@@ -41,7 +44,7 @@ export type RedisSessionStoreOptions = RedisStoreOptions;
 /**
  * A `SessionStore` on Redis, shared by every replica connected to the same Redis. Session
  * `id` lives in the hash `{keyPrefix}session:{id}` (one field per `SessionRecord` fact, its
- * value JSON), whose TTL is the idle timeout: Redis forgets it `idleTimeoutMs` after the last
+ * value JSON, and one field `sub:{uri}` per subscribed resource URI), whose TTL is the idle timeout: Redis forgets it `idleTimeoutMs` after the last
  * `create`, `get`, `update` or `touch`. `update` runs as one Lua script that changes the hash only
  * if it still exists, and `touch` is a `PEXPIRE` (which never creates a key), so a deleted or
  * expired session is never brought back. Concurrent updates of different facts both land (each
@@ -74,9 +77,11 @@ export class RedisSessionStore implements SessionStore {
 
   async create(id: string, record: SessionRecord, idleTimeoutMs: number): Promise<void> {
     const ttl = ttlOf(idleTimeoutMs);
-    const fields = Object.entries(record).flatMap(([name, value]) =>
+    const { resourceSubscriptions, ...facts } = record;
+    const fields = Object.entries(facts).flatMap(([name, value]) =>
       value === undefined ? [] : [name, JSON.stringify(value)],
     );
+    for (const uri of resourceSubscriptions ?? []) fields.push(`${SUBSCRIPTION}${uri}`, "1");
     if (fields.length === 0) throw new TypeError("RedisSessionStore.create: the record has no facts");
     await this.#eval(CREATE, id, [ttl, ...fields]);
   }
@@ -85,9 +90,13 @@ export class RedisSessionStore implements SessionStore {
     const fields = await this.#eval<string[]>(GET, id, [ttlOf(idleTimeoutMs)]);
     if (!Array.isArray(fields) || fields.length === 0) return undefined;
     const record: Record<string, unknown> = {};
+    const subscriptions: string[] = [];
     for (let i = 0; i + 1 < fields.length; i += 2) {
-      record[fields[i] as string] = JSON.parse(fields[i + 1] as string);
+      const name = fields[i] as string;
+      if (name.startsWith(SUBSCRIPTION)) subscriptions.push(name.slice(SUBSCRIPTION.length));
+      else record[name] = JSON.parse(fields[i + 1] as string);
     }
+    record.resourceSubscriptions = subscriptions;
     return record as unknown as SessionRecord;
   }
 
@@ -95,10 +104,15 @@ export class RedisSessionStore implements SessionStore {
     const ttl = ttlOf(idleTimeoutMs);
     const cleared: string[] = [];
     const set: string[] = [];
-    for (const [name, value] of Object.entries(changes)) {
+    const { subscribed = [], unsubscribed = [], ...facts } = changes;
+    for (const [name, value] of Object.entries(facts)) {
       if (value === undefined) cleared.push(name);
       else set.push(name, JSON.stringify(value));
     }
+    // One field per subscribed URI: subscriptions made at once on several replicas all stay.
+    const removed = new Set(unsubscribed);
+    for (const uri of subscribed) if (!removed.has(uri)) set.push(`${SUBSCRIPTION}${uri}`, "1");
+    for (const uri of removed) cleared.push(`${SUBSCRIPTION}${uri}`);
     const applied = await this.#eval<number>(UPDATE, id, [ttl, String(cleared.length), ...cleared, ...set]);
     return applied === 1;
   }

@@ -4,7 +4,7 @@ import type { JSONRPCNotification } from "../protocol/jsonrpc.js";
 import { MemoryMessageBus } from "../state/memory-message-bus.js";
 import type { BusMessage, MessageBus } from "../state/message-bus.js";
 import type { LegacySession } from "../transport/dispatcher.js";
-import { SERVER_BUS_TOPIC } from "./broadcast.js";
+import { SERVER_BUS_TOPIC, SUBSCRIBE_RETRY_MS } from "./broadcast.js";
 import { handshake, legacyEnv, legacyRequest, testSession } from "./legacy/legacy-test-fixtures.js";
 import { recordingLogger } from "./mcp/mcp-test-fixtures.js";
 import { MCPServer } from "./mcp/server.js";
@@ -346,9 +346,30 @@ describe("a server with a bus the engine behind it fails", () => {
 
     expect(box.methods()).toEqual([LIST_CHANGED, PROMPTS_CHANGED, "notifications/resources/list_changed"]);
     expect(logger.records.map((r) => [r.level, r.message])).toEqual([
-      ["error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying at the next notification`],
-      ["error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying at the next notification`],
+      ["error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`],
+      ["error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`],
     ]);
+  });
+
+  it("subscribes again on its own after a failed subscription, so it hears other replicas without sending", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const logger = recordingLogger();
+    const inner = new MemoryMessageBus();
+    const failing = { publish: false, subscribe: true };
+    const server = new MCPServer("fleet", { logger });
+    attach(server, flaky(inner, failing));
+    const box = inbox();
+    await handshake(server, sessionInto(box));
+    await vi.waitFor(() => expect(logger.records).toHaveLength(1));
+    failing.subscribe = false;
+    await vi.advanceTimersByTimeAsync(SUBSCRIBE_RETRY_MS);
+
+    await inner.publish(SERVER_BUS_TOPIC, { type: "list_changed", kind: "tools" });
+    await box.received(LIST_CHANGED);
+    expect(box.methods()).toEqual([LIST_CHANGED]);
   });
 });
 

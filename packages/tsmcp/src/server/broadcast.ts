@@ -11,6 +11,9 @@ import type { BusMessage, BusSubscription, MessageBus } from "../state/message-b
 import type { LogFields } from "./logger.js";
 import type { ListKind } from "./subscriptions.js";
 
+/** Milliseconds between attempts to subscribe to the bus after one failed. */
+export const SUBSCRIBE_RETRY_MS = 1000;
+
 /** The bus topic the replicas of one server share for its notifications that belong to no request. */
 export const SERVER_BUS_TOPIC = "tsmcp:server";
 
@@ -129,14 +132,29 @@ export class ServerBroadcast {
         if (this.#generation === generation) this.#receive(message);
       })
       .catch((error: unknown) => {
-        this.#log("error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying at the next notification`, {
-          error,
-        });
-        if (this.#generation === generation) this.#subscription = undefined;
+        this.#log("error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`, { error });
+        if (this.#generation === generation) {
+          this.#subscription = undefined;
+          this.#retryLater(bus, generation);
+        }
         return undefined;
       });
     this.#subscription = subscription;
     return subscription;
+  }
+
+  /**
+   * Subscribes again after {@link SUBSCRIBE_RETRY_MS} unless something else did first (a
+   * notification sent meanwhile) or the bus was detached, so a replica whose subscription failed
+   * (its engine was restarting) hears the other replicas again without sending anything itself.
+   */
+  #retryLater(bus: MessageBus, generation: object): void {
+    const timer = setTimeout(() => {
+      if (this.#generation === generation && this.#bus === bus && this.#subscription === undefined) {
+        this.#subscribe(bus);
+      }
+    }, SUBSCRIBE_RETRY_MS);
+    (timer as { unref?: () => void }).unref?.();
   }
 
   #detach(): void {

@@ -80,7 +80,11 @@ export class MemorySessionStore implements SessionStore {
   async update(id: string, changes: SessionChanges, idleTimeoutMs: number): Promise<boolean> {
     const entry = this.#live(id);
     if (entry === undefined) return false;
-    entry.record = copy({ ...entry.record, ...changes });
+    const { subscribed = [], unsubscribed = [], ...facts } = changes;
+    const subscriptions = new Set(entry.record.resourceSubscriptions);
+    for (const uri of subscribed) subscriptions.add(uri);
+    for (const uri of unsubscribed) subscriptions.delete(uri);
+    entry.record = copy({ ...entry.record, ...facts, resourceSubscriptions: [...subscriptions] });
     entry.expiresAtMs = this.#clock.now() + idleTimeoutMs;
     return true;
   }

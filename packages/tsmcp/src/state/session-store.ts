@@ -36,10 +36,18 @@ export interface SessionRecord {
   readonly standaloneCursor?: string | undefined;
 }
 
-/** The fields of a {@link SessionRecord} that change after `initialize`. */
-export type SessionChanges = Partial<
-  Pick<SessionRecord, "initialized" | "logLevel" | "resourceSubscriptions" | "standaloneCursor">
->;
+/**
+ * What changes in a {@link SessionRecord} after `initialize`: facts replaced (`initialized`,
+ * `logLevel`, `standaloneCursor`; `undefined` clears an optional one), and resource subscriptions
+ * added and removed one URI at a time, so that subscriptions made at once on several replicas all
+ * stay (a whole list written back would keep only the last writer's).
+ */
+export type SessionChanges = Partial<Pick<SessionRecord, "initialized" | "logLevel" | "standaloneCursor">> & {
+  /** URIs added to `resourceSubscriptions`. */
+  readonly subscribed?: readonly string[];
+  /** URIs removed from `resourceSubscriptions` (applied after `subscribed`). */
+  readonly unsubscribed?: readonly string[];
+};
 
 /**
  * Where handshake-era sessions live between requests.
@@ -51,7 +59,8 @@ export type SessionChanges = Partial<
  * - **No resurrection.** `update` and `touch` never bring back a session that expired or was
  *   deleted (they resolve `false`); only `create` makes one.
  * - **Read your writes.** A `get` that starts after an `update` resolved (on any instance sharing
- *   the store) sees it. Concurrent `update`s of the same field: the last one wins.
+ *   the store) sees it. Concurrent `update`s of the same fact: the last one wins; concurrent
+ *   subscriptions of different URIs all stay.
  * - **Copies.** What `get` returns is the caller's to keep; what `create` and `update` were given is
  *   never held by reference.
  * - **Bounded.** Storage is bounded by the idle timeout (and by a count, in memory).

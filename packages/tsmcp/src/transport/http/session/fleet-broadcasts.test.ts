@@ -5,11 +5,12 @@
  * handlers on 127.0.0.1 sharing in-memory stores and a bus, reached round-robin by tsmcp's client.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
+import { memoryState, type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import { Client } from "../../../client/client.js";
-import type { ListenNotification } from "../../../client/listen.js";
+import type { ListenNotification } from "../../../client/session-options.js";
 import { MCPServer } from "../../../server/mcp/server.js";
+import type { MessageBus } from "../../../state/message-bus.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -57,6 +58,39 @@ describe("broadcasts to handshake-era sessions across replicas", () => {
       ...uris,
       "news://1",
     ]);
+    subscription.close();
+    await client.close();
+  });
+
+  it("reach a GET stream whose bus message was lost, from the event store", async () => {
+    const shared = memoryState();
+    const lost = { streams: true, count: 0 };
+    // Stream events published while this is on never arrive (the bus was reconnecting).
+    const bus: MessageBus = {
+      publish: async (topic, message) => {
+        if (lost.streams && topic.startsWith("tsmcp:stream:")) {
+          lost.count++;
+          return;
+        }
+        return shared.bus.publish(topic, message);
+      },
+      subscribe: (topic, onMessage) => shared.bus.subscribe(topic, onMessage),
+    };
+    fleet = await startReplicas(3, () => replicaServer(), {
+      http: { logger: silent },
+      state: { ...shared, bus },
+    });
+    const client = await Client.connect(fleet.transport(), { protocolVersion: "legacy" });
+    const received: string[] = [];
+    const subscription = client.listen({ resourceSubscriptions: ["news://7"] }, (notification) => {
+      received.push((notification.params as { uri: string }).uri);
+    });
+    await subscription.acknowledged;
+    for (let i = 0; i < 3; i++) await client.callTool("noop", {});
+
+    await (fleet.servers[1] as MCPServer).notifyResourceUpdated("news://7");
+    await vi.waitFor(() => expect(received).toEqual(["news://7"]), { timeout: 10_000 });
+    expect(lost.count).toBeGreaterThan(0);
     subscription.close();
     await client.close();
   });

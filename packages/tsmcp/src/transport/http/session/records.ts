@@ -42,8 +42,7 @@ export async function recordOf(
 }
 
 /** The facts of a session a dispatch may change. */
-export type SessionFacts = Required<Pick<SessionChanges, "initialized" | "resourceSubscriptions">> &
-  Pick<SessionChanges, "logLevel">;
+export type SessionFacts = Pick<SessionRecord, "initialized" | "resourceSubscriptions" | "logLevel">;
 
 /** A view's facts now. */
 export function factsOf(session: SessionView): SessionFacts {
@@ -59,9 +58,12 @@ export function changedFacts(before: SessionFacts, after: SessionFacts): Session
   const changes: { -readonly [K in keyof SessionChanges]: SessionChanges[K] } = {};
   if (before.initialized !== after.initialized) changes.initialized = after.initialized;
   if (before.logLevel !== after.logLevel) changes.logLevel = after.logLevel;
-  if (before.resourceSubscriptions.join("\n") !== after.resourceSubscriptions.join("\n")) {
-    changes.resourceSubscriptions = after.resourceSubscriptions;
-  }
+  const subscribed = after.resourceSubscriptions.filter((uri) => !before.resourceSubscriptions.includes(uri));
+  const unsubscribed = before.resourceSubscriptions.filter(
+    (uri) => !after.resourceSubscriptions.includes(uri),
+  );
+  if (subscribed.length > 0) changes.subscribed = subscribed;
+  if (unsubscribed.length > 0) changes.unsubscribed = unsubscribed;
   return Object.keys(changes).length === 0 ? undefined : changes;
 }
 

@@ -26,6 +26,12 @@ import { ResumableStream, type StreamOptions } from "./stream.js";
 /** The id of the standalone GET stream within its session. */
 const STANDALONE_STREAM = "0";
 
+/**
+ * Milliseconds between two reads of the store by the replica holding a session's GET stream in a
+ * fleet, for the events whose bus message it missed while the bus reconnected.
+ */
+export const STANDALONE_CATCH_UP_MS = 2000;
+
 /** What a session needs from its handler. */
 export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueuedEvents" | "retryMs"> {
   /** The session id; undefined for the one-request sessions of the stateless mode. */
@@ -221,8 +227,28 @@ export class HttpSession implements LegacySession {
     this.#standaloneDetached?.();
     // Connecting detaches any earlier connection (and its subscription) first.
     const connection = standalone.connect();
+    let caughtUpTo = standalone.cursor;
+    let catchingUp = false;
+    const catchUp = setInterval(() => {
+      if (this.ended || connection.closed) {
+        clearInterval(catchUp);
+        return;
+      }
+      if (catchingUp || caughtUpTo === undefined) return;
+      catchingUp = true;
+      standalone
+        .catchUp(caughtUpTo)
+        .then((last) => {
+          if (last !== undefined) caughtUpTo = last;
+        })
+        .finally(() => {
+          catchingUp = false;
+        });
+    }, STANDALONE_CATCH_UP_MS);
+    (catchUp as { unref?: () => void }).unref?.();
     this.#standaloneDetached = () => {
       this.#standaloneDetached = undefined;
+      clearInterval(catchUp);
       subscription.unsubscribe().catch(this.#options.report);
       const cursor = standalone.cursor;
       if (cursor !== undefined && !this.ended) this.#options.onStandaloneCursor?.(cursor);

@@ -269,6 +269,28 @@ export class ResumableStream {
     this.#detach(connection);
   }
 
+  /**
+   * Writes to the attached connection the events the store holds after `from` that it has not
+   * carried: those whose bus message was lost (the bus was reconnecting). Resolves with the id of
+   * the last stored event seen (undefined when none, or no connection is attached).
+   */
+  catchUp(from: string): Promise<string | undefined> {
+    let last: string | undefined;
+    return this.#enqueue(async () => {
+      const connection = this.#primed;
+      if (connection === undefined || connection !== this.#connection || connection.closed) return;
+      const found = await this.#options.events.after(this.#options.sessionKey, from);
+      if (found === undefined || connection !== this.#connection || connection.closed) return;
+      for (const event of found.events) {
+        last = event.id;
+        if (this.#written.has(event.id)) continue;
+        this.#remember(event.id);
+        if (event.message !== undefined) connection.send(event.message, event.id);
+        this.#lastWritten = event.id;
+      }
+    }).then(() => last);
+  }
+
   /** Notes an id written, keeping the last {@link MAX_PENDING_APPENDS} only. */
   #remember(id: string): void {
     this.#written.add(id);
