@@ -146,13 +146,8 @@ export class SessionRegistry {
     if (record.principal !== digest) return undefined;
     const local = this.get(id);
     if (local !== undefined) {
-      // A view serving a request keeps its facts: that request may have changed them and not
-      // written them back yet.
-      if (!local.serving) {
-        applyRecord(local, record);
-        local.refreshStandalone(record.standaloneCursor);
-        local.persisted = factsOf(local);
-      }
+      rebase(local, record);
+      local.refreshStandalone(record.standaloneCursor);
       return local;
     }
     return this.#materialize(id, record);
@@ -194,12 +189,11 @@ export class SessionRegistry {
    */
   async #refresh(id: string): Promise<void> {
     const local = this.#sessions.get(id);
-    if (local === undefined || local.serving) return;
+    if (local === undefined) return;
     try {
       const record = await this.#state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
-      if (record === undefined || local.serving || local.ended) return;
-      applyRecord(local, record);
-      local.persisted = factsOf(local);
+      if (record === undefined || local.ended) return;
+      rebase(local, record);
     } catch (error) {
       this.#report(error);
     }
@@ -346,4 +340,20 @@ export class SessionRegistry {
     if (timer !== undefined) clearTimeout(timer);
     this.#idleTimers.delete(id);
   }
+}
+
+/**
+ * Sets a local view's facts from its record, keeping the changes a request made on this replica
+ * and not yet wrote back (they are written back after it, as changes from the record's facts), so
+ * a refresh in the middle of a request loses nothing on either side.
+ */
+function rebase(local: HttpSession, record: SessionRecord): void {
+  const pending = local.persisted === undefined ? undefined : changedFacts(local.persisted, factsOf(local));
+  applyRecord(local, record);
+  local.persisted = factsOf(local);
+  if (pending === undefined) return;
+  if (pending.initialized !== undefined) local.initialized = pending.initialized;
+  if ("logLevel" in pending) local.logLevel = pending.logLevel;
+  for (const uri of pending.subscribed ?? []) local.resourceSubscriptions.add(uri);
+  for (const uri of pending.unsubscribed ?? []) local.resourceSubscriptions.delete(uri);
 }
