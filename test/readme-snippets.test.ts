@@ -219,6 +219,8 @@ describe("the snippets of README.md and docs/", () => {
       "examples/fleet/instance.ts",
       "examples/fleet/instance.ts",
       "examples/fleet/nginx.conf",
+      "examples/fleet/instance.ts",
+      "examples/fleet/nginx-no-affinity.conf",
       "examples/edge/worker-sessions.ts",
       "examples/edge/wrangler.toml",
     ]);

@@ -8,7 +8,13 @@
  *   more each, the sealing key first (see docs/deploying.md for rotation);
  * - `MCP_AUDIENCE`: the audience every instance of this service shares (default `fleet`);
  * - `MCP_STATE_TTL_MS`: how long one round's state stays valid (default 600000, ten minutes);
- * - `INSTANCE_ID`: a name for this instance in the request log; `PORT`: the port on 127.0.0.1.
+ * - `INSTANCE_ID`: a name for this instance in the request log; `PORT`: the port on 127.0.0.1;
+ * - `REDIS_URL` (optional): a Redis every instance shares for handshake-era sessions, their SSE
+ *   events and the messages between instances; with it, any instance serves any 2025-11-25
+ *   session and no session affinity is needed (see docs/deploying.md).
+ *
+ * Besides the flows' tools, `touch` tells every subscriber of `fleet://news/{n}` that it changed
+ * (`notifications/resources/updated`, to every instance's subscribers).
  *
  * Writes one line per request to stdout: `mcp-request instance=<id> method=<m> tool=<t> flow=<f> leg=<n>`,
  * where leg 1 is the first call and leg n answers question n-1. Ends gracefully on SIGTERM
@@ -24,6 +30,7 @@ import {
   type ResolverInput,
   resolver,
 } from "tsmcp/server";
+import { createRedisState } from "tsmcp-redis";
 import * as z from "zod";
 
 const Flow = z.object({ flow: z.string().min(1) });
@@ -84,12 +91,33 @@ mcp.tool(
     `${flow}: ${ctx.resolved.first.value}, ${ctx.resolved.second.value}, ${ctx.resolved.third.value}`,
 );
 
-const server = await serve(mcp, { host: "127.0.0.1", port: Number(process.env.PORT ?? 0) });
+mcp.resource("fleet://news/{n}", { mimeType: "text/plain" }, async ({ n }) => `news ${n}`);
+mcp.tool(
+  "touch",
+  {
+    description: "Tells the subscribers of a news item that it changed.",
+    inputSchema: z.object({ n: z.string() }),
+  },
+  async ({ n }) => {
+    mcp.notifyResourceUpdated(`fleet://news/${n}`);
+    return `touched ${n}`;
+  },
+);
+
+// With REDIS_URL, sessions, their events and the messages between instances live in Redis.
+const redisUrl = process.env.REDIS_URL;
+const state = redisUrl === undefined ? undefined : await createRedisState({ url: redisUrl });
+const server = await serve(mcp, {
+  host: "127.0.0.1",
+  port: Number(process.env.PORT ?? 0),
+  ...(state === undefined ? {} : { state }),
+});
 process.stdout.write(`${JSON.stringify({ instance, url: server.url.href, pid: process.pid })}\n`);
 // A rolling restart sends SIGTERM: stop accepting, let in-flight requests finish, then exit.
 process.once("SIGTERM", () => {
-  void server.close().then(() => {
+  void server.close().then(async () => {
     mcp.close();
+    await state?.close();
     process.exit(0);
   });
 });

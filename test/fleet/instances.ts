@@ -78,8 +78,11 @@ export class Instance {
     return this.#child?.pid;
   }
 
-  /** Starts the process with `keys` (sealing key first) and resolves once it listens. */
-  start(keys: readonly string[], ttlMs: number): Promise<void> {
+  /**
+   * Starts the process with `keys` (sealing key first) and `env` added to its environment
+   * (`REDIS_URL`, say), and resolves once it listens.
+   */
+  start(keys: readonly string[], ttlMs: number, env: Record<string, string> = {}): Promise<void> {
     const child = spawn(process.execPath, ["--import", "tsx", INSTANCE], {
       cwd: ROOT,
       env: {
@@ -89,6 +92,7 @@ export class Instance {
         MCP_AUDIENCE: "fleet",
         INSTANCE_ID: this.id,
         PORT: String(this.port),
+        ...env,
       },
     });
     this.#child = child;

@@ -5,7 +5,7 @@
  * touched.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { appendFileSync, chmodSync, existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -106,4 +106,24 @@ export async function startNginx(binary: string, dir: string, httpInclude: strin
       await exited;
     },
   };
+}
+
+/**
+ * The configuration `template` (a file of `examples/fleet/`) with its ports replaced: each port of
+ * `templatePorts` by the port of the same name in `ports`.
+ *
+ * @throws Error when the template no longer mentions one of the ports.
+ */
+export function configFrom<Name extends string>(
+  template: string,
+  templatePorts: Record<Name, number>,
+  ports: Record<Name, number>,
+): string {
+  let text = readFileSync(template, "utf8");
+  for (const [name, templatePort] of Object.entries(templatePorts) as [Name, number][]) {
+    const pattern = new RegExp(`\\b${templatePort}\\b`, "g");
+    if (!pattern.test(text)) throw new Error(`${template} no longer mentions port ${templatePort}`);
+    text = text.replace(pattern, String(ports[name]));
+  }
+  return text;
 }

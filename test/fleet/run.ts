@@ -12,18 +12,24 @@
  *    instance that created them (nginx tags the session id), so elicitation over the back-channel
  *    completes.
  *
- * Prints `fleet: N flows, 0 failed, rounds on K instances, rotation: 0 failed` and exits non-zero
- * on any failure. Not part of vitest: it installs and runs nginx and takes about a minute.
+ * 4. Without affinity (see `no-affinity.ts`): the same handshake-era flows, from tsmcp and official
+ *    1.x clients, on three instances sharing a Redis behind nginx round-robin with no session
+ *    hashing, while an instance is killed and Redis restarted.
+ *
+ * Prints `fleet: N flows, 0 failed, rounds on K instances, rotation: 0 failed` and `fleet without
+ * affinity: N flows, 0 failed, 0 lost events, ...`, and exits non-zero on any failure. Not part of
+ * vitest: it installs and runs nginx and Redis and takes about two minutes.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "tsmcp/client";
 import { type FlowOutcome, runFlows, toolOf } from "./flows.js";
 import { freePort, Instance, type RequestLine } from "./instances.js";
-import { ensureNginx, type RunningNginx, startNginx } from "./nginx.js";
+import { configFrom, ensureNginx, type RunningNginx, startNginx } from "./nginx.js";
+import { runWithoutAffinity } from "./no-affinity.js";
 
 const TEMPLATE = fileURLToPath(new URL("../../examples/fleet/nginx.conf", import.meta.url));
 /** The addresses the template is written with: nginx's port, then instances a, b and c. */
@@ -44,13 +50,7 @@ const key = () => randomBytes(32).toString("base64url");
 
 /** The template with its ports replaced; throws when one of them is missing from it. */
 function fleetConfig(ports: Record<keyof typeof TEMPLATE_PORTS, number>): string {
-  let text = readFileSync(TEMPLATE, "utf8");
-  for (const [name, templatePort] of Object.entries(TEMPLATE_PORTS)) {
-    const pattern = new RegExp(`\\b${templatePort}\\b`, "g");
-    if (!pattern.test(text)) throw new Error(`${TEMPLATE} no longer mentions port ${templatePort}`);
-    text = text.replace(pattern, String(ports[name as keyof typeof TEMPLATE_PORTS]));
-  }
-  return text;
+  return configFrom(TEMPLATE, TEMPLATE_PORTS, ports);
 }
 
 /** Resolves once `count` more flows finished (completed or failed) in `outcome`-reporting runs. */
@@ -140,7 +140,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 let rotationFailed = 0;
 let K = 0;
-let main: FlowOutcome = { completed: [], failed: [] };
+let main: FlowOutcome = { completed: [], failed: [], retried: [] };
 try {
   // 1. 200 flows, round-robin; instance b killed and started again once 60 flows are done.
   const counter = new FlowCounter();
@@ -258,11 +258,21 @@ try {
   await stopAll();
 }
 
+// 4. Without affinity: handshake-era sessions on Redis, any instance serving any request.
+const noAffinityWatchdog = setTimeout(() => {
+  console.error(`fleet: FAILED, the run without affinity still runs after ${WATCHDOG_MS} ms; logs in ${dir}`);
+  process.exit(1);
+}, WATCHDOG_MS);
+const noAffinity = await runWithoutAffinity(nginxBinary, dir, [NEW], TTL_MS);
+clearTimeout(noAffinityWatchdog);
+problems.push(...noAffinity.problems);
+
 const failed = main.failed.length + (main.completed.length + main.failed.length === FLOWS ? 0 : FLOWS);
 console.log(`elapsed: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(
   `fleet: ${FLOWS} flows, ${failed} failed, rounds on ${K} instances, rotation: ${rotationFailed} failed`,
 );
+console.log(noAffinity.line);
 if (problems.length > 0) {
   console.error(`fleet: FAILED, logs kept in ${dir}\n- ${problems.join("\n- ")}`);
   process.exit(1);
