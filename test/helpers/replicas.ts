@@ -16,7 +16,7 @@ import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/transport
 
 /** A fleet of replicas in this process. */
 export interface Replicas {
-  /** The stores and bus every replica was given. */
+  /** The stores and bus the first replica was given (every replica's, unless given per replica). */
   readonly state: StateStores;
   /** Each replica's endpoint, in order. */
   readonly urls: readonly URL[];
@@ -48,17 +48,22 @@ export function memoryState(): Required<StateStores> {
 
 /**
  * Starts `count` replicas, each serving `build(index)` with `options` and the shared `state`
- * (default {@link memoryState}).
+ * (default {@link memoryState}), or `state(index)` when it is a function (a Redis connection of
+ * each replica's own, as separate processes would have).
  */
 export async function startReplicas(
   count: number,
   build: (index: number) => Server | MCPServer,
-  options: { state?: StateStores; http?: HttpHandlerOptions } = {},
+  options: { state?: StateStores | ((index: number) => StateStores); http?: HttpHandlerOptions } = {},
 ): Promise<Replicas> {
-  const state = options.state ?? memoryState();
+  const given = options.state ?? memoryState();
+  const stateOf = typeof given === "function" ? given : () => given;
+  const state = stateOf(0);
   const servers = Array.from({ length: count }, (_, index) => build(index));
   const handles: (HttpServerHandle | undefined)[] = [];
-  for (const server of servers) handles.push(await serve(server, { ...options.http, port: 0, state }));
+  for (const [index, server] of servers.entries()) {
+    handles.push(await serve(server, { ...options.http, port: 0, state: stateOf(index) }));
+  }
   const urls = handles.map((handle) => (handle as HttpServerHandle).url);
   const hits = urls.map(() => 0);
   let next = 0;

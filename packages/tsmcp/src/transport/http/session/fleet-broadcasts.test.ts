@@ -11,6 +11,8 @@ import { Client } from "../../../client/client.js";
 import type { ListenNotification } from "../../../client/session-options.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import type { MessageBus } from "../../../state/message-bus.js";
+import { post } from "../http-test-fixtures.js";
+import { getStream, initialize, legacyHeaders, legacyRequest } from "./session-test-fixtures.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -93,5 +95,42 @@ describe("broadcasts to handshake-era sessions across replicas", () => {
     expect(lost.count).toBeGreaterThan(0);
     subscription.close();
     await client.close();
+  });
+
+  it("reach a GET stream resumed with Last-Event-ID on another replica, which hears the others too", async () => {
+    const shared = memoryState();
+    const subscribedBy: { replica: number; topic: string }[] = [];
+    const busOf = (replica: number): MessageBus => ({
+      publish: (topic, message) => shared.bus.publish(topic, message),
+      subscribe: (topic, onMessage) => {
+        subscribedBy.push({ replica, topic });
+        return shared.bus.subscribe(topic, onMessage);
+      },
+    });
+    fleet = await startReplicas(3, () => replicaServer(), {
+      http: { logger: silent },
+      state: (index) => ({ ...shared, bus: busOf(index) }),
+    });
+    const [a, b, c] = fleet.urls as [URL, URL, URL];
+    const sessionId = await initialize(a);
+    await post(b, { jsonrpc: "2.0", method: "notifications/initialized" }, legacyHeaders(sessionId));
+    const subscribed = await post(
+      b,
+      legacyRequest(2, "resources/subscribe", { uri: "news://1" }),
+      legacyHeaders(sessionId),
+    );
+    expect(subscribed.status).toBe(200);
+    const first = await getStream(b, sessionId);
+    const reader = (first.body as ReadableStream<Uint8Array>).getReader();
+    const priming = new TextDecoder().decode((await reader.read()).value);
+    const lastEventId = /id: ?(\S+)/.exec(priming)?.[1] as string;
+    await reader.cancel();
+
+    const resumed = await getStream(c, sessionId, { "Last-Event-ID": lastEventId });
+    expect(resumed.status).toBe(200);
+    await vi.waitFor(() =>
+      expect(subscribedBy).toContainEqual({ replica: 2, topic: `tsmcp:stream:${sessionId}:0` }),
+    );
+    await resumed.body?.cancel();
   });
 });

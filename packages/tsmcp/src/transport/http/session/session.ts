@@ -214,20 +214,21 @@ export class HttpSession implements LegacySession {
   /**
    * Opens the standalone stream on a new connection: the messages queued for it, then the live
    * ones. In a fleet, the events other replicas store on it too (subscribed first), and the place
-   * the connection reached is recorded when it ends, for the next GET on any replica. Rejects
-   * when the bus cannot be reached.
+   * the connection reached is recorded when it ends, for the next GET on any replica. With
+   * `lastEventId`, it resumes after that event (a GET with `Last-Event-ID`). Rejects when the bus
+   * cannot be reached.
    */
-  async connectStandalone(): Promise<SseStream> {
+  async connectStandalone(lastEventId?: string): Promise<SseStream> {
     const { routing } = this.#options;
     const standalone = this.#standalone;
-    if (routing === undefined || this.id === undefined) return standalone.connect();
+    if (routing === undefined || this.id === undefined) return standalone.connect(lastEventId);
     const subscription = await routing.subscribeStream(this.id, STANDALONE_STREAM, (event) =>
       standalone.deliver(event),
     );
     this.#standaloneDetached?.();
     // Connecting detaches any earlier connection (and its subscription) first.
-    const connection = standalone.connect();
-    let caughtUpTo = standalone.cursor;
+    const connection = standalone.connect(lastEventId);
+    let caughtUpTo = lastEventId ?? standalone.cursor;
     let catchingUp = false;
     const catchUp = setInterval(() => {
       if (this.ended || connection.closed) {
@@ -269,6 +270,8 @@ export class HttpSession implements LegacySession {
   async resume(lastEventId: string): Promise<SseStream | undefined> {
     const found = await this.#options.events.after(this.#key, lastEventId);
     if (found === undefined || this.ended) return undefined;
+    // The standalone stream resumes as it opens: in a fleet, with what other replicas send it.
+    if (found.streamId === STANDALONE_STREAM) return this.connectStandalone(lastEventId);
     const stream = this.#streams.get(found.streamId);
     if (stream === undefined) return this.#resumeRemote(found.streamId, lastEventId);
     const connection = stream.connect(lastEventId);
