@@ -10,7 +10,9 @@
  * 6. install footprint of each server package;
  * 7. an invalid request's cost next to a valid one's (a huge invalid array, a backtracking pattern);
  * 8. plain `tools/call` on 2025-11-25 sessions over HTTP: tsmcp, the official SDK 1.x's stateful
- *    transport, the floor.
+ *    transport, the floor;
+ * 9. the same call with tsmcp's sessions in Redis (`tsmcp-redis`, on a `redis-server` the stage
+ *    starts) against its in-memory default, as ratios Redis / in-memory.
  *
  * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
  * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
@@ -45,6 +47,7 @@ import { type Leg, measureInProcess } from "./stages/in-process.js";
 import { type InvalidInputBounds, measureInvalidInput } from "./stages/invalid-input.js";
 import { measureMemory } from "./stages/memory.js";
 import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrtr-flow.js";
+import { measureRedisSessionLoad } from "./stages/redis-session-load.js";
 import { measureSeal, type SealColumn } from "./stages/seal.js";
 import { measureSessionLoad, type SessionLoadConfig } from "./stages/session-load.js";
 
@@ -58,6 +61,7 @@ interface Config {
   memory: { warmupFlows: number; warmupMaxMs: number; pendingFlows: number; connections: number };
   invalidInput: InvalidInputBounds;
   session: SessionLoadConfig;
+  redisSession: SessionLoadConfig;
 }
 
 const FULL: Config = {
@@ -68,6 +72,7 @@ const FULL: Config = {
   memory: { warmupFlows: 5_000, warmupMaxMs: 15_000, pendingFlows: 10_000, connections: 10 },
   invalidInput: { large: { warmup: 3, samples: 15 }, small: { warmup: 500, samples: 3_000 } },
   session: { connections: 10, warmupS: 1, durationS: 4.5, rounds: 3 },
+  redisSession: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
 };
 
 const QUICK: Config = {
@@ -78,6 +83,7 @@ const QUICK: Config = {
   memory: { warmupFlows: 200, warmupMaxMs: 5_000, pendingFlows: 10_000, connections: 10 },
   invalidInput: { large: { warmup: 1, samples: 3 }, small: { warmup: 20, samples: 100 } },
   session: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
+  redisSession: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
 };
 
 function parseArgs(argv: readonly string[]): {
@@ -89,7 +95,7 @@ function parseArgs(argv: readonly string[]): {
   const quick = argv.includes("--quick");
   const only = argv.find((arg) => arg.startsWith("--only="));
   const stages = new Set(
-    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8] : only.slice("--only=".length).split(",").map(Number),
+    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : only.slice("--only=".length).split(",").map(Number),
   );
   return { config: quick ? QUICK : FULL, stages, profile: argv.includes("--profile"), quick };
 }
@@ -405,10 +411,54 @@ async function main(): Promise<void> {
     rows.push(...httpLoadRows({ stage: 8, label, note }, (column) => results.get(column)));
   }
 
+  if (stages.has(9)) {
+    const session = config.redisSession;
+    log(
+      `9. plain tools/call on 2025-11-25 sessions, in-memory vs Redis stores: ${session.connections} connections, ` +
+        `one session each, ${session.warmupS} s warm-up, ${session.durationS} s measured in ${session.rounds} turns`,
+    );
+    const results = await measureRedisSessionLoad({ ...session, cpuProfileDir }, log);
+    raw.redisSessionLoad = Object.fromEntries(results);
+    const memory = results.get("in-memory");
+    const redis = results.get("redis");
+    const label = "plain tools/call on a 2025-11-25 session, 1 tool";
+    const tsmcpOnly = (load: typeof memory) => (column: Column) => (column === "tsmcp" ? load : undefined);
+    rows.push(...httpLoadRows({ stage: 9, label: `${label}, in-memory stores` }, tsmcpOnly(memory)));
+    rows.push(...httpLoadRows({ stage: 9, label: `${label}, Redis stores` }, tsmcpOnly(redis)));
+    rows.push({
+      stage: 9,
+      measure: `${label}, Redis stores: redis-server CPU per request`,
+      unit: "us",
+      tsmcp: redis?.helperCpuUsPerRequest,
+    });
+    const picks: [string, (load: NonNullable<typeof memory>) => number][] = [
+      ["throughput", (load) => load.requestsPerSecond],
+      ["server CPU per request", (load) => load.serverCpuUsPerRequest],
+      ["p50 latency", (load) => load.latencyMs.median],
+      ["p99 latency", (load) => load.latencyMs.p99],
+    ];
+    for (const [name, pick] of picks) {
+      rows.push({
+        stage: 9,
+        measure: `${label}: ${name}, Redis / in-memory`,
+        unit: "x",
+        tsmcp: ratio(maybe(redis, pick), maybe(memory, pick)),
+        ...(name === "throughput"
+          ? {
+              note:
+                "tsmcp's serve() with the default in-memory stores against createRedisState({ url }) on a " +
+                "redis-server of the stage's own (127.0.0.1, no persistence); server CPU is the tsmcp process's, " +
+                "the redis-server's is its own row.",
+            }
+          : {}),
+      });
+    }
+  }
+
   const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const table = renderTable(rows);
   const header =
-    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x) vs bare node:http floor\n` +
+    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x; stage 9: tsmcp alone) vs bare node:http floor\n` +
     `machine: ${formatMachine(machine)}\n` +
     `run: ${new Date().toISOString()}, wall time ${wallS.toFixed(0)} s${quick ? " (--quick: numbers not meaningful)" : ""}\n`;
   process.stdout.write(`\n${header}\n${table}\n`);

@@ -15,12 +15,14 @@ import { serveFloor } from "./servers/floor.js";
 import { type RunningServer, serveOfficial } from "./servers/official.js";
 import { serveOfficialSession } from "./servers/official-session.js";
 import { serveTsmcp } from "./servers/tsmcp.js";
+import { serveTsmcpRedis } from "./servers/tsmcp-redis.js";
 
 /**
- * Which server to run: tsmcp, the official SDK 2.4.0 (2026-07-28 stateless entry), the official SDK
- * 1.x with 2025-11-25 sessions (`official-session`), or the floor.
+ * Which server to run: tsmcp, tsmcp with its handshake-era sessions in Redis (`tsmcp-redis`, on
+ * the Redis the child's `REDIS_URL` names), the official SDK 2.4.0 (2026-07-28 stateless entry),
+ * the official SDK 1.x with 2025-11-25 sessions (`official-session`), or the floor.
  */
-export type Implementation = "tsmcp" | "official" | "official-session" | "floor";
+export type Implementation = "tsmcp" | "tsmcp-redis" | "official" | "official-session" | "floor";
 
 /** What `server-process.ts` is told to run. */
 export interface ServerLaunch {
@@ -41,6 +43,8 @@ async function start(launch: ServerLaunch): Promise<RunningServer> {
   switch (launch.impl) {
     case "tsmcp":
       return serveTsmcp(launch.spec);
+    case "tsmcp-redis":
+      return serveTsmcpRedis(launch.spec);
     case "official":
       return serveOfficial(launch.spec);
     case "official-session":

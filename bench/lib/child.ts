@@ -30,6 +30,8 @@ export interface ServerChild {
 export interface StartOptions {
   /** Write a V8 CPU profile of the child to this directory when it exits. */
   cpuProfileDir?: string;
+  /** Variables added to the child's environment (`REDIS_URL`, say). */
+  env?: Record<string, string>;
 }
 
 function nextMessage<T extends ChildMessage["type"]>(
@@ -68,6 +70,7 @@ export async function startServer(launch: ServerLaunch, options: StartOptions = 
   const child = fork(SERVER_PROCESS, [JSON.stringify(launch)], {
     execArgv,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let ready: Extract<ChildMessage, { type: "ready" }>;

@@ -16,7 +16,7 @@ export interface Goal {
 
 /** One row of the table. */
 export interface Row {
-  /** The stage, 1-8. */
+  /** The stage, 1-9. */
   readonly stage: number;
   readonly measure: string;
   readonly unit: string;
