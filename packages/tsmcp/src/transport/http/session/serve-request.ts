@@ -255,5 +255,9 @@ export async function serveRequest(
     .then((response) => session.finishStream(opened.stream, cancelled() ? undefined : response))
     .catch(entry.report)
     .finally(onDone);
+  // The answer's headers go out with its priming event (the store took it): a client that got the
+  // headers can always resume, and an instance that dies before sending them lets a proxy pass
+  // the request to another.
+  await opened.stream.settled();
   return sseAnswer(opened.readable);
 }
