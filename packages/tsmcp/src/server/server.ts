@@ -235,12 +235,18 @@ export class Server implements Dispatcher {
   }
 
   /**
-   * {@inheritDoc transport!Dispatcher.attachBus}
+   * Puts the server in fleet mode on `bus` (see `Dispatcher.attachBus`): its list_changed and
+   * resources/updated notifications go out on the bus topic `tsmcp:server`, and every replica
+   * attached to it, this one included, delivers each to its own `subscriptions/listen` streams and
+   * 2025-era sessions. Several attachments of one bus subscribe once.
    *
    * A message on the topic that is not one of these notifications is ignored and logged (warn).
    * When publishing fails (the bus rejects), the notification is logged and delivered on this
    * replica only; when this replica's subscription could not be taken, it is published and also
-   * delivered here, and subscribing is tried again at the next notification.
+   * delivered here, and subscribing is tried again every `SUBSCRIBE_RETRY_MS` (1000 ms).
+   *
+   * @returns the function that detaches this attachment (idempotent).
+   * @throws TypeError when `bus` is not a `MessageBus`, or while another bus is attached.
    */
   attachBus(bus: MessageBus): () => void {
     return this.#broadcast.attach(bus, "Server");

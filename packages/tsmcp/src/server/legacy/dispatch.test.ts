@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { JSONRPCNotification } from "../../protocol/jsonrpc.js";
 import type { RequestContext } from "../context.js";
 import { Server } from "../server.js";
+import { MAX_SUBSCRIBED_URI_LENGTH } from "./dispatch.js";
 import {
   errorOf,
   handshake,
@@ -242,6 +243,23 @@ describe("resource subscriptions on a 2025-era session", () => {
     expect([...session.resourceSubscriptions]).toEqual(["a://1", "a://2"]);
     await server.handle(legacyRequest("resources/unsubscribe", { uri: "a://1" }), legacyEnv(session));
     expect(resultOf(await subscribe("a://3"))).toEqual({});
+  });
+
+  it("refuses a subscription to a uri longer than MAX_SUBSCRIBED_URI_LENGTH with -32602, storing nothing", async () => {
+    const server = new Server("LongUris", {
+      onReadResource: () => ({ contents: [] }),
+      capabilities: { resources: { subscribe: true } },
+    });
+    const session = testSession();
+    await handshake(server, session);
+    const subscribe = (uri: string) =>
+      server.handle(legacyRequest("resources/subscribe", { uri }), legacyEnv(session));
+    const longest = `a://${"x".repeat(MAX_SUBSCRIBED_URI_LENGTH - 4)}`;
+    expect(resultOf(await subscribe(longest))).toEqual({});
+    const error = errorOf(await subscribe(`${longest}y`));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(`at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`);
+    expect([...session.resourceSubscriptions]).toEqual([longest]);
   });
 
   it("checks maxResourceSubscriptions when the server is built", () => {

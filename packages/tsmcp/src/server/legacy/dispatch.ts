@@ -31,6 +31,13 @@ import type { LegacySessions } from "./sessions.js";
 /** The most URIs one 2025-era session may subscribe to with `resources/subscribe`, by default. */
 export const DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS = 1000;
 
+/**
+ * The longest URI, in UTF-16 code units, a 2025-era session may subscribe to: a session's
+ * subscriptions are kept with it (in a shared store, read back at every request), so their size
+ * is bounded: 1000 subscriptions of at most 2048 characters each.
+ */
+export const MAX_SUBSCRIBED_URI_LENGTH = 2048;
+
 /** What the 2025-era path needs of its server. */
 export interface LegacyCore extends ServerSelfDescription {
   readonly logger: Logger;
@@ -54,7 +61,8 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "su
  * Answers one request of a 2025-era session.
  *
  * @throws McpError -32600 before `initialize` (other than `ping`) or for a second `initialize`;
- *   -32602 for a `resources/subscribe` past the session's `maxResourceSubscriptions`;
+ *   -32602 for a `resources/subscribe` past the session's `maxResourceSubscriptions`, or of a
+ *   uri longer than {@link MAX_SUBSCRIBED_URI_LENGTH};
  *   -32601 for a method this server does not serve in that era; -32602 for invalid params; what the
  *   handler throws.
  */
@@ -85,6 +93,11 @@ export async function dispatchLegacy(
       if (core.capabilities.resources?.subscribe !== true) throw methodNotFound(method);
       const { uri } = parse(SubscribeRequestParamsSchema, params ?? {});
       const subscriptions = session.resourceSubscriptions;
+      if (method === "resources/subscribe" && uri.length > MAX_SUBSCRIBED_URI_LENGTH) {
+        throw invalidParams(
+          `Invalid params: a subscribed uri may be at most ${MAX_SUBSCRIBED_URI_LENGTH} characters long, got ${uri.length}`,
+        );
+      }
       if (method === "resources/unsubscribe") subscriptions.delete(uri);
       else if (subscriptions.has(uri) || subscriptions.size < core.maxResourceSubscriptions)
         subscriptions.add(uri);

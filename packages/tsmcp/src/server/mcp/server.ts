@@ -397,10 +397,12 @@ export class MCPServer implements Dispatcher {
   }
 
   /**
-   * {@inheritDoc transport!Dispatcher.attachBus}
+   * Puts the server in fleet mode on `bus`, as `Server.attachBus` does: registering or removing a
+   * tool, prompt or resource then publishes its list_changed on the bus, and every replica
+   * attached to it delivers it to its own listen streams and 2025-era sessions.
    *
-   * Registering or removing a tool, prompt or resource then publishes its list_changed
-   * on the bus. See `Server.attachBus`.
+   * @returns the function that detaches this attachment (idempotent).
+   * @throws TypeError when `bus` is not a `MessageBus`, or while another bus is attached.
    */
   attachBus(bus: MessageBus): () => void {
     return this.server.attachBus(bus);
