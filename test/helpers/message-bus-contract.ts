@@ -113,6 +113,18 @@ export function messageBusContract(
       expect(there.received).toEqual([{ n: 1, end: true }]);
     });
 
+    it("tells the publisher whether anyone took a message: 0 while nobody listens, more once someone does", async () => {
+      const { bus } = await build();
+      const topic = freshTopic();
+      await expect(bus.publish(topic, { n: 0 })).resolves.toBe(0);
+      const listener = inbox();
+      const subscription = await bus.subscribe(topic, listener.handler);
+      await expect(bus.publish(topic, { n: 1, end: true })).resolves.toBeGreaterThan(0);
+      await listener.until(isEnd);
+      await subscription.unsubscribe();
+      await expect(bus.publish(topic, { n: 2 })).resolves.toBe(0);
+    });
+
     it("loses a message published while nobody listens", async () => {
       const { bus } = await build();
       const topic = freshTopic();

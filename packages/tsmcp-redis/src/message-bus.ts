@@ -103,9 +103,15 @@ export class RedisMessageBus implements MessageBus {
     return `${this.#settings.keyPrefix}bus:${topic}`;
   }
 
-  async publish(topic: string, message: BusMessage): Promise<void> {
+  async publish(topic: string, message: BusMessage): Promise<number> {
     const text = JSON.stringify(message);
-    await runCommand(this.#publisher, this.#settings, ["PUBLISH", this.channelOf(topic), text]);
+    // PUBLISH answers how many connections (one per subscribing instance) received it.
+    const received = await runCommand<number>(this.#publisher, this.#settings, [
+      "PUBLISH",
+      this.channelOf(topic),
+      text,
+    ]);
+    return typeof received === "number" ? received : 0;
   }
 
   async subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription> {

@@ -45,10 +45,11 @@ export class MemoryMessageBus implements MessageBus {
     return this.#dropped;
   }
 
-  async publish(topic: string, message: BusMessage): Promise<void> {
+  async publish(topic: string, message: BusMessage): Promise<number> {
     const handlers = this.#topics.get(topic);
-    if (handlers === undefined || handlers.size === 0) return;
+    if (handlers === undefined || handlers.size === 0) return 0;
     const text = JSON.stringify(message);
+    let handed = 0;
     for (const handler of [...handlers]) {
       if (this.#pending >= this.#maxPending) {
         this.#dropped++;
@@ -56,6 +57,7 @@ export class MemoryMessageBus implements MessageBus {
         continue;
       }
       this.#pending++;
+      handed++;
       queueMicrotask(() => {
         this.#pending--;
         if (!handlers.has(handler)) return;
@@ -66,6 +68,7 @@ export class MemoryMessageBus implements MessageBus {
         }
       });
     }
+    return handed;
   }
 
   async subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription> {

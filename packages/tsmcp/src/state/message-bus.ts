@@ -34,8 +34,12 @@ export interface BusSubscription {
  *   back, existing subscriptions resume without a new `subscribe`.
  */
 export interface MessageBus {
-  /** Sends `message` to the subscriptions of `topic`. */
-  publish(topic: string, message: BusMessage): Promise<void>;
+  /**
+   * Sends `message` to the subscriptions of `topic`. Resolves with how many subscribers the engine
+   * handed it to (instances, or subscriptions in one process): 0 when nobody listened, so a caller
+   * that needs it received (a back-channel answer) can send it again later.
+   */
+  publish(topic: string, message: BusMessage): Promise<number>;
   /** Delivers the messages of `topic` to `onMessage` from the moment the promise resolves. */
   subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription>;
 }

@@ -72,7 +72,7 @@ describe("broadcasts to handshake-era sessions across replicas", () => {
       publish: async (topic, message) => {
         if (lost.streams && topic.startsWith("tsmcp:stream:")) {
           lost.count++;
-          return;
+          return 0;
         }
         return shared.bus.publish(topic, message);
       },

@@ -61,7 +61,7 @@ class CountingBus implements MessageBus {
     return this.live === 0 ? Promise.resolve() : new Promise((resolve) => (this.#onIdle = resolve));
   }
 
-  async publish(topic: string, message: BusMessage): Promise<void> {
+  async publish(topic: string, message: BusMessage): Promise<number> {
     if (this.down) throw new StateUnavailableError("the bus is unreachable");
     return this.#inner.publish(topic, message);
   }

@@ -8,8 +8,14 @@
  * `tsmcp:`): `instance:{instanceId}`, `sessions`, `stream:{sessionId}:{streamId}`.
  */
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
+import { StateUnavailableError } from "../../../state/errors.js";
 import type { StoredEvent } from "../../../state/event-store.js";
 import type { BusMessage, BusSubscription, MessageBus } from "../../../state/message-bus.js";
+
+/** Answers kept at most for replicas that did not take them yet; one more is refused (503). */
+export const MAX_UNDELIVERED_ANSWERS = 1000;
+/** Milliseconds between two attempts to hand over the answers no replica took. */
+export const ANSWER_RETRY_MS = 250;
 
 /** The topic of the messages for one replica. */
 export const instanceTopic = (instanceId: string): string => `tsmcp:instance:${instanceId}`;
@@ -48,6 +54,9 @@ export class FleetRouting {
   readonly #pongs = new Map<string, () => void>();
   #nextPing = 0;
   #closed = false;
+  /** Answers no replica took yet, oldest first. */
+  readonly #undelivered: { topic: string; message: BusMessage; untilMs: number }[] = [];
+  #retry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     bus: MessageBus,
@@ -84,24 +93,75 @@ export class FleetRouting {
     return this.#ready.then(() => undefined);
   }
 
-  /** Carries a client's `response` to the replica `owner` that awaits it. */
-  forwardResponse(owner: string, sessionId: string, response: JSONRPCResponse): Promise<void> {
-    return this.#bus.publish(instanceTopic(owner), { type: "response", sessionId, response });
+  /**
+   * Carries a client's `response` to the replica `owner` that awaits it. When no replica took it
+   * (the owner's subscription was reconnecting, or the bus was down), it is kept and sent again
+   * every {@link ANSWER_RETRY_MS} until the owner takes it or `keepMs` pass (its handler has
+   * given up by then), so an answer the client saw accepted is not lost while this replica lives.
+   *
+   * @throws StateUnavailableError (rejects) when {@link MAX_UNDELIVERED_ANSWERS} answers wait already.
+   */
+  async forwardResponse(
+    owner: string,
+    sessionId: string,
+    response: JSONRPCResponse,
+    keepMs: number,
+  ): Promise<void> {
+    const message = { type: "response", sessionId, response };
+    if ((await this.#tryPublish(instanceTopic(owner), message)) > 0) return;
+    if (this.#undelivered.length >= MAX_UNDELIVERED_ANSWERS) {
+      throw new StateUnavailableError(
+        `${MAX_UNDELIVERED_ANSWERS} answers wait for the replicas awaiting them; retry later`,
+      );
+    }
+    this.#undelivered.push({ topic: instanceTopic(owner), message, untilMs: Date.now() + keepMs });
+    this.#scheduleRetry();
   }
 
   /** Tells every replica that session `sessionId` ended. */
-  sessionEnded(sessionId: string): Promise<void> {
-    return this.#bus.publish(SESSIONS_TOPIC, { type: "ended", sessionId });
+  async sessionEnded(sessionId: string): Promise<void> {
+    await this.#bus.publish(SESSIONS_TOPIC, { type: "ended", sessionId });
   }
 
   /** Tells every replica that facts of session `sessionId` changed in the store. */
-  factsChanged(sessionId: string): Promise<void> {
-    return this.#bus.publish(SESSIONS_TOPIC, { type: "facts", sessionId, from: this.#instanceId });
+  async factsChanged(sessionId: string): Promise<void> {
+    await this.#bus.publish(SESSIONS_TOPIC, { type: "facts", sessionId, from: this.#instanceId });
+  }
+
+  /** Publishes, resolving how many took it (0 when the bus failed, which is reported). */
+  async #tryPublish(topic: string, message: BusMessage): Promise<number> {
+    try {
+      return await this.#bus.publish(topic, message);
+    } catch (error) {
+      this.#report(error);
+      return 0;
+    }
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retry !== undefined || this.#closed || this.#undelivered.length === 0) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      void this.#retryUndelivered();
+    }, ANSWER_RETRY_MS);
+    (this.#retry as { unref?: () => void }).unref?.();
+  }
+
+  async #retryUndelivered(): Promise<void> {
+    const waiting = this.#undelivered.splice(0);
+    for (const entry of waiting) {
+      if (Date.now() >= entry.untilMs) {
+        this.#report(new Error(`dropped an answer no replica took on ${entry.topic}`));
+        continue;
+      }
+      if ((await this.#tryPublish(entry.topic, entry.message)) === 0) this.#undelivered.push(entry);
+    }
+    this.#scheduleRetry();
   }
 
   /** Tells every replica the client cancelled a request of session `sessionId`. */
-  cancel(sessionId: string, notification: JSONRPCNotification): Promise<void> {
-    return this.#bus.publish(SESSIONS_TOPIC, { type: "cancel", sessionId, notification });
+  async cancel(sessionId: string, notification: JSONRPCNotification): Promise<void> {
+    await this.#bus.publish(SESSIONS_TOPIC, { type: "cancel", sessionId, notification });
   }
 
   /** Publishes an event stored on a session stream, for the replica holding its connection. */
@@ -148,10 +208,11 @@ export class FleetRouting {
     }
   }
 
-  /** Stops hearing the bus. Idempotent. */
+  /** Stops hearing the bus (and sending answers again). Idempotent. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#retry);
     this.#ready?.then(
       (subscriptions) => {
         for (const subscription of subscriptions) subscription.unsubscribe().catch(this.#report);

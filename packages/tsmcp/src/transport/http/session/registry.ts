@@ -207,7 +207,12 @@ export class SessionRegistry {
     if (session.settle(response)) return;
     const owner = ownerOfRequestId(response.id);
     if (this.routing === undefined || owner === undefined || owner === this.#state.instanceId) return;
-    await this.routing.forwardResponse(owner, session.id as string, response);
+    await this.routing.forwardResponse(
+      owner,
+      session.id as string,
+      response,
+      this.#options.backChannelTimeoutMs,
+    );
   }
 
   /**
