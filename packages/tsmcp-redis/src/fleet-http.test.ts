@@ -78,6 +78,9 @@ describe("handshake-era sessions on Redis across replicas", () => {
     for (let n = 0; n < 6; n++) await touch(n);
     await vi.waitFor(() => expect([ours.size, theirs.size]).toEqual([6, 6]), { timeout: 10_000 });
     await redis.restart();
+    // Once every replica's connections are back (updates sent during the outage are the fleet
+    // run's concern).
+    await Promise.all(states.map((state) => state.ready()));
     for (let n = 6; n < 12; n++) await touch(n);
     await vi.waitFor(() => expect([ours.size, theirs.size]).toEqual([12, 12]), { timeout: 15_000 });
     subscription.close();

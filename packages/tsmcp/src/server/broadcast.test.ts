@@ -288,6 +288,29 @@ describe("a server with a bus the engine behind it fails", () => {
     expect(third).not.toBe(first);
   });
 
+  it("deliver on the publishing replica although the bus does not bring its own message back, and once when it does", async () => {
+    const inner = new MemoryMessageBus();
+    // The bus hands nothing to this replica's subscription (it was reconnecting).
+    const deaf: MessageBus = {
+      publish: (topic, message) => inner.publish(topic, message),
+      subscribe: async () => ({ unsubscribe: async () => {} }),
+    };
+    const lonely = new MCPServer("fleet", { logger: recordingLogger() });
+    attach(lonely, deaf);
+    const box = inbox();
+    await handshake(lonely, sessionInto(box));
+    await expect(lonely.server.notifyListChanged("tools")).resolves.toBe(true);
+    expect(box.methods()).toEqual([LIST_CHANGED]);
+
+    const { a } = replicas(inner);
+    const heard = inbox();
+    await handshake(a.mcp, sessionInto(heard));
+    await a.mcp.server.notifyListChanged("tools");
+    await a.mcp.server.notifyListChanged("prompts");
+    await heard.received(PROMPTS_CHANGED);
+    expect(heard.methods()).toEqual([LIST_CHANGED, PROMPTS_CHANGED]);
+  });
+
   it("answer false when the bus refuses a notification, true without a bus", async () => {
     const server = new MCPServer("fleet", { logger: recordingLogger() });
     await expect(server.notifyResourceUpdated("notes://1")).resolves.toBe(true);
@@ -311,7 +334,7 @@ describe("a server with a bus the engine behind it fails", () => {
     const box = inbox();
     await handshake(server, sessionInto(box));
 
-    server.server.notifyListChanged("tools");
+    await expect(server.server.notifyListChanged("tools")).resolves.toBe(false);
     await box.received(LIST_CHANGED);
 
     expect(box.methods()).toEqual([LIST_CHANGED]);

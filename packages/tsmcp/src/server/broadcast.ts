@@ -11,6 +11,9 @@ import type { BusMessage, BusSubscription, MessageBus } from "../state/message-b
 import type { LogFields } from "./logger.js";
 import type { ListKind } from "./subscriptions.js";
 
+/** How many delivered event ids a replica remembers, to skip the bus's copy of its own. */
+const REMEMBERED_EVENT_IDS = 1000;
+
 /** Milliseconds between attempts to subscribe to the bus after one failed. */
 export const SUBSCRIBE_RETRY_MS = 1000;
 
@@ -72,6 +75,8 @@ export class ServerBroadcast {
   /** Settles with the subscription of this generation, or undefined when subscribing failed. */
   #subscription: Promise<BusSubscription | undefined> | undefined;
   #queue: Promise<void> = Promise.resolve();
+  /** The ids of the last events delivered here, so the bus's copy of one sent here is skipped. */
+  readonly #delivered = new Set<string>();
 
   /** `deliver` hands an event to this replica's own streams and sessions. */
   constructor(deliver: (event: ServerEvent) => void, log: BroadcastLog) {
@@ -175,7 +180,11 @@ export class ServerBroadcast {
       this.#deliverSafely(event);
       return true;
     }
-    const subscribed = (await (this.#subscription ?? this.#subscribe(bus))) !== undefined;
+    if (this.#subscription === undefined) this.#subscribe(bus);
+    // This replica delivers its own notification at once rather than waiting for the bus to bring
+    // it back: while the bus reconnects (its engine restarting) its subscription may miss it. The
+    // copy the bus brings back is recognised by its id and not delivered again.
+    this.#deliverOnce(event);
     try {
       await bus.publish(SERVER_BUS_TOPIC, event);
     } catch (error) {
@@ -187,10 +196,8 @@ export class ServerBroadcast {
           error,
         },
       );
-      this.#deliverSafely(event);
       return false;
     }
-    if (!subscribed) this.#deliverSafely(event);
     return true;
   }
 
@@ -201,6 +208,18 @@ export class ServerBroadcast {
         message: truncate(safeJson(message), MAX_QUOTED_LENGTH),
       });
       return;
+    }
+    this.#deliverOnce(event);
+  }
+
+  /** Delivers `event` unless an event of the same id was delivered here already. */
+  #deliverOnce(event: ServerEvent): void {
+    if (event.id !== undefined) {
+      if (this.#delivered.has(event.id)) return;
+      this.#delivered.add(event.id);
+      if (this.#delivered.size > REMEMBERED_EVENT_IDS) {
+        this.#delivered.delete(this.#delivered.values().next().value as string);
+      }
     }
     this.#deliverSafely(event);
   }
