@@ -3,6 +3,7 @@
  * a `Clock` so that expiry and back-off can be driven deterministically.
  */
 import { onAbort } from "./async.js";
+import { optionTypeError } from "./options.js";
 
 /** A source of time. */
 export interface Clock {
@@ -31,3 +32,16 @@ export const systemClock: Clock = Object.freeze({
       });
     }),
 });
+
+/**
+ * Checks the `clock` option of `owner`: undefined (the system clock), or an object with a `now()`
+ * function.
+ *
+ * @throws TypeError naming `owner` for anything else.
+ */
+export function checkClock(owner: string, clock: unknown): void {
+  if (clock === undefined) return;
+  if (typeof clock !== "object" || clock === null || typeof (clock as Clock).now !== "function") {
+    throw optionTypeError(owner, "clock", "a Clock (with now())");
+  }
+}

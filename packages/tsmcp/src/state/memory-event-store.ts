@@ -1,9 +1,9 @@
 /**
  * The in-memory {@link EventStore}: one process's SSE events, bounded per stream and expiring.
  */
-import { type Clock, systemClock } from "../protocol/clock.js";
+import { type Clock, checkClock, systemClock } from "../protocol/clock.js";
 import type { JSONRPCMessage } from "../protocol/jsonrpc.js";
-import { checkInteger, optionTypeError } from "../protocol/options.js";
+import { checkInteger } from "../protocol/options.js";
 import { type EventStore, type EventsAfter, type StoredEvent, splitEventId } from "./event-store.js";
 
 /** Events kept per stream by default: 100. */
@@ -53,13 +53,7 @@ export class MemoryEventStore implements EventStore {
       unit: "events",
     });
     checkInteger("MemoryEventStore", "ttlMs", options.ttlMs, { min: 1, unit: "milliseconds" });
-    const clock: unknown = options.clock;
-    if (
-      clock !== undefined &&
-      (typeof clock !== "object" || clock === null || typeof (clock as Clock).now !== "function")
-    ) {
-      throw optionTypeError("MemoryEventStore", "clock", "a Clock (with now())");
-    }
+    checkClock("MemoryEventStore", options.clock);
     this.maxEventsPerStream = options.maxEventsPerStream ?? DEFAULT_MAX_EVENTS_PER_STREAM;
     this.ttlMs = options.ttlMs ?? DEFAULT_EVENT_TTL_MS;
     this.#clock = options.clock ?? systemClock;

@@ -2,8 +2,8 @@
  * The in-memory {@link ReplayCache}: one process's single-use state ids, bounded and expiring. A
  * fleet shares a store instead (a retry may reach another instance).
  */
-import { type Clock, systemClock } from "../protocol/clock.js";
-import { checkInteger, optionTypeError } from "../protocol/options.js";
+import { type Clock, checkClock, systemClock } from "../protocol/clock.js";
+import { checkInteger } from "../protocol/options.js";
 import { ReplayCacheFullError } from "./errors.js";
 import type { ReplayCache } from "./replay-cache.js";
 
@@ -40,13 +40,7 @@ export class MemoryReplayCache implements ReplayCache {
       throw new TypeError("MemoryReplayCache options must be an object");
     }
     checkInteger("MemoryReplayCache", "maxEntries", options.maxEntries, { min: 1, unit: "entries" });
-    const clock: unknown = options.clock;
-    if (
-      clock !== undefined &&
-      (typeof clock !== "object" || clock === null || typeof (clock as Clock).now !== "function")
-    ) {
-      throw optionTypeError("MemoryReplayCache", "clock", "a Clock (with now())");
-    }
+    checkClock("MemoryReplayCache", options.clock);
     this.maxEntries = options.maxEntries ?? DEFAULT_REPLAY_CACHE_MAX_ENTRIES;
     this.#clock = options.clock ?? systemClock;
   }

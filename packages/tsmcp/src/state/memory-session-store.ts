@@ -2,8 +2,8 @@
  * The in-memory {@link SessionStore}: one process's handshake-era sessions, bounded and expiring.
  * A fleet shares a store instead (a request may reach another instance).
  */
-import { type Clock, systemClock } from "../protocol/clock.js";
-import { checkInteger, optionTypeError } from "../protocol/options.js";
+import { type Clock, checkClock, systemClock } from "../protocol/clock.js";
+import { checkInteger } from "../protocol/options.js";
 import type { SessionChanges, SessionRecord, SessionStore } from "./session-store.js";
 
 /** The default bound of a {@link MemorySessionStore}: 10 000 live sessions. */
@@ -43,13 +43,7 @@ export class MemorySessionStore implements SessionStore {
       throw new TypeError("MemorySessionStore options must be an object");
     }
     checkInteger("MemorySessionStore", "maxSessions", options.maxSessions, { min: 1, unit: "sessions" });
-    const clock: unknown = options.clock;
-    if (
-      clock !== undefined &&
-      (typeof clock !== "object" || clock === null || typeof (clock as Clock).now !== "function")
-    ) {
-      throw optionTypeError("MemorySessionStore", "clock", "a Clock (with now())");
-    }
+    checkClock("MemorySessionStore", options.clock);
     this.maxSessions = options.maxSessions ?? DEFAULT_MEMORY_MAX_SESSIONS;
     this.#clock = options.clock ?? systemClock;
   }
