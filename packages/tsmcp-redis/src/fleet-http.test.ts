@@ -12,13 +12,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client } from "tsmcp/client";
 import { MCPServer } from "tsmcp/server";
+import { silentLogger } from "tsmcp/types";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type RedisServer, startRedisServer } from "../../../test/helpers/redis-server.js";
 import { type Replicas, startReplicas } from "../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../test/helpers/request-state.js";
 import { createRedisState, type RedisState } from "./state.js";
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let redis: RedisServer | undefined;
 let states: RedisState[] = [];
 let fleet: Replicas | undefined;
@@ -32,7 +32,7 @@ afterAll(async () => {
 function replicaServer(): MCPServer {
   const mcp = new MCPServer("fleet-news", {
     version: "1.0.0",
-    logger: silent,
+    logger: silentLogger,
     requestStateSecurity: testRequestStateSecurity(),
   });
   mcp.resource("news://{n}", { mimeType: "text/plain" }, async ({ n }) => `news ${n}`);
@@ -49,7 +49,7 @@ describe("handshake-era sessions on Redis across replicas", () => {
     const url = redis.url;
     states = await Promise.all([0, 1, 2].map(() => createRedisState({ url, keyPrefix: "fh:" })));
     fleet = await startReplicas(3, () => replicaServer(), {
-      http: { logger: silent },
+      http: { logger: silentLogger },
       state: (index) => states[index] as RedisState,
     });
     const uris = Array.from({ length: 12 }, (_, n) => `news://${n}`);

@@ -5,15 +5,15 @@
  * saw accepted (202) still reaches the handler. Three `serve` handlers on 127.0.0.1 sharing
  * in-memory stores, reached by tsmcp's client.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { memoryState, type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import { Client } from "../../../client/client.js";
+import { silentLogger } from "../../../protocol/logger.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import type { MessageBus } from "../../../state/message-bus.js";
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 let fleet: Replicas | undefined;
 afterEach(async () => {
@@ -42,7 +42,7 @@ describe("a back-channel answer across replicas", () => {
       () => {
         const mcp = new MCPServer("answers", {
           version: "1",
-          logger: silent,
+          logger: silentLogger,
           requestStateSecurity: testRequestStateSecurity(),
         });
         mcp.tool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {
@@ -54,7 +54,7 @@ describe("a back-channel answer across replicas", () => {
         });
         return mcp;
       },
-      { http: { logger: silent, backChannelTimeoutMs: 20_000 }, state: { ...shared, bus } },
+      { http: { logger: silentLogger, backChannelTimeoutMs: 20_000 }, state: { ...shared, bus } },
     );
     const replicas = fleet;
     const client = await Client.connect(replicas.transport(), {

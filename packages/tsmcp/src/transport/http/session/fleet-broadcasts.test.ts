@@ -4,22 +4,22 @@
  * GET stream, although every replica holding a view of the session delivers them: three `serve`
  * handlers on 127.0.0.1 sharing in-memory stores and a bus, reached round-robin by tsmcp's client.
  */
+
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryState, type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import { Client } from "../../../client/client.js";
 import type { ListenNotification } from "../../../client/session-options.js";
+import { silentLogger } from "../../../protocol/logger.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import type { MessageBus } from "../../../state/message-bus.js";
 import { post } from "../http-test-fixtures.js";
 import { getStream, initialize, legacyHeaders, legacyRequest } from "./session-test-fixtures.js";
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
 function replicaServer(): MCPServer {
   const mcp = new MCPServer("fleet-news", {
     version: "1.0.0",
-    logger: silent,
+    logger: silentLogger,
     requestStateSecurity: testRequestStateSecurity(),
   });
   mcp.resource("news://{n}", { mimeType: "text/plain" }, async ({ n }) => `news ${n}`);
@@ -35,7 +35,7 @@ afterEach(async () => {
 
 describe("broadcasts to handshake-era sessions across replicas", () => {
   it("reach a session once, from any replica, subscriptions made on other replicas included", async () => {
-    fleet = await startReplicas(3, () => replicaServer(), { http: { logger: silent } });
+    fleet = await startReplicas(3, () => replicaServer(), { http: { logger: silentLogger } });
     const client = await Client.connect(fleet.transport(), { protocolVersion: "legacy" });
     const received: ListenNotification[] = [];
     const uris = ["news://1", "news://2", "news://3", "news://4"];
@@ -79,7 +79,7 @@ describe("broadcasts to handshake-era sessions across replicas", () => {
       subscribe: (topic, onMessage) => shared.bus.subscribe(topic, onMessage),
     };
     fleet = await startReplicas(3, () => replicaServer(), {
-      http: { logger: silent },
+      http: { logger: silentLogger },
       state: { ...shared, bus },
     });
     const client = await Client.connect(fleet.transport(), { protocolVersion: "legacy" });
@@ -108,7 +108,7 @@ describe("broadcasts to handshake-era sessions across replicas", () => {
       },
     });
     fleet = await startReplicas(3, () => replicaServer(), {
-      http: { logger: silent },
+      http: { logger: silentLogger },
       state: (index) => ({ ...shared, bus: busOf(index) }),
     });
     const [a, b, c] = fleet.urls as [URL, URL, URL];

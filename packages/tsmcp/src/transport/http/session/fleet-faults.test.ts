@@ -4,11 +4,13 @@
  * answered 503 with `Retry-After` and the cause is logged; once the engine is back the same
  * handlers serve again, sessions intact. And the handler lets go of the bus when closed.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { recordingLogger } from "../../../../../../test/helpers/logs.js";
 import { memoryState, type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
+import { silentLogger } from "../../../protocol/logger.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import { StateUnavailableError } from "../../../state/errors.js";
 import { MemoryMessageBus } from "../../../state/memory-message-bus.js";
@@ -17,8 +19,6 @@ import type { BusMessage, BusSubscription, MessageBus } from "../../../state/mes
 import type { SessionChanges, SessionRecord } from "../../../state/session-store.js";
 import type { Dispatcher } from "../../dispatcher.js";
 import { createHttpHandler } from "../server/server-handler.js";
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A session store whose engine can be taken down and brought back. */
 class FlakySessionStore extends MemorySessionStore {
@@ -85,7 +85,7 @@ class CountingBus implements MessageBus {
 function replicaServer(): MCPServer {
   const mcp = new MCPServer("fleet-faults", {
     version: "1.0.0",
-    logger: silent,
+    logger: silentLogger,
     requestStateSecurity: testRequestStateSecurity(),
   });
   mcp.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => `echo: ${text}`);
@@ -173,7 +173,7 @@ describe("a fleet whose session state fails", () => {
     const bus = new CountingBus();
     fleet = await startReplicas(2, replicaServer, {
       state: { ...memoryState(), bus },
-      http: { keepAliveMs: 0, logger: silent },
+      http: { keepAliveMs: 0, logger: silentLogger },
     });
     const initialize = JSON.stringify({
       jsonrpc: "2.0",
@@ -222,7 +222,7 @@ describe("closing a handler in a fleet", () => {
         return () => detached++;
       },
     };
-    const handler = createHttpHandler(dispatcher, { state: { ...memoryState(), bus }, logger: silent });
+    const handler = createHttpHandler(dispatcher, { state: { ...memoryState(), bus }, logger: silentLogger });
     expect(attached).toHaveLength(1);
     const init = await handler(
       new Request("http://127.0.0.1/mcp", {

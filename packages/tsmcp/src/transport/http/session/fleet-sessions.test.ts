@@ -4,6 +4,7 @@
  * session affinity) by real clients: tsmcp's `HttpClientTransport` and the official 1.x
  * `StreamableHTTPClientTransport`.
  */
+
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -12,11 +13,10 @@ import * as z from "zod";
 import { type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import type { JSONRPCRequest, JSONRPCResponse } from "../../../protocol/jsonrpc.js";
+import { silentLogger } from "../../../protocol/logger.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import type { HttpClientTransport } from "../client/client.js";
 import type { HttpHandlerOptions } from "../server/server-handler.js";
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Where each replica's tools ran, and the `wait` tool's aborts. */
 interface Seen {
@@ -29,7 +29,7 @@ interface Seen {
 function replicaServer(index: number, seen: Seen): MCPServer {
   const mcp = new MCPServer("fleet-peer", {
     version: "1.0.0",
-    logger: silent,
+    logger: silentLogger,
     requestStateSecurity: testRequestStateSecurity(),
   });
   mcp.tool("where", { inputSchema: z.object({}) }, () => {

@@ -5,18 +5,18 @@
  * `Last-Event-ID` starts where the last one stopped on any replica, a POST stream resumes on
  * another replica, and a stream whose replica stopped ends with an error instead of hanging.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { memoryState, type Replicas, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
+import { silentLogger } from "../../../protocol/logger.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import { MemorySessionStore } from "../../../state/memory-session-store.js";
 import type { SessionChanges } from "../../../state/session-store.js";
 import { SseReader } from "../http-test-fixtures.js";
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Lets a test release the `poll` tool. */
 const gate = { release: () => {} };
@@ -24,7 +24,7 @@ const gate = { release: () => {} };
 function replicaServer(index: number): MCPServer {
   const mcp = new MCPServer("fleet-streams", {
     version: "1.0.0",
-    logger: silent,
+    logger: silentLogger,
     requestStateSecurity: testRequestStateSecurity(),
   });
   mcp.tool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {

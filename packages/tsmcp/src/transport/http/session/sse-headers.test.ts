@@ -4,17 +4,17 @@
  * and a server that dies before the store answered sends nothing, so a proxy may pass the request
  * to another instance. Spec (2025-11-25): basic/transports §Resumability and Redelivery.
  */
+
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { memoryState, startReplicas } from "../../../../../../test/helpers/replicas.js";
 import { testRequestStateSecurity } from "../../../../../../test/helpers/request-state.js";
 import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
+import { silentLogger } from "../../../protocol/logger.js";
 import { MCPServer } from "../../../server/mcp/server.js";
 import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import { post } from "../http-test-fixtures.js";
 import { initialize, legacyHeaders, legacyRequest } from "./session-test-fixtures.js";
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** An event store whose appends wait, once closed, until it is opened again. */
 class GatedEventStore extends MemoryEventStore {
@@ -48,7 +48,7 @@ describe("an SSE answer on a handshake-era session", () => {
       () => {
         const mcp = new MCPServer("gated", {
           version: "1",
-          logger: silent,
+          logger: silentLogger,
           requestStateSecurity: testRequestStateSecurity(),
         });
         mcp.tool("progress", { inputSchema: z.object({}) }, async (_args, ctx) => {
@@ -57,7 +57,7 @@ describe("an SSE answer on a handshake-era session", () => {
         });
         return mcp;
       },
-      { http: { logger: silent }, state: { ...memoryState(), events } },
+      { http: { logger: silentLogger }, state: { ...memoryState(), events } },
     );
     try {
       const url = fleet.urls[0] as URL;
