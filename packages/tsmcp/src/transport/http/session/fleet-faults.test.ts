@@ -19,6 +19,7 @@ import type { BusMessage, BusSubscription, MessageBus } from "../../../state/mes
 import type { SessionChanges, SessionRecord } from "../../../state/session-store.js";
 import type { Dispatcher } from "../../dispatcher.js";
 import { createHttpHandler } from "../server/server-handler.js";
+import { initializeRequest, legacyHeaders } from "./session-test-fixtures.js";
 
 /** A session store whose engine can be taken down and brought back. */
 class FlakySessionStore extends MemorySessionStore {
@@ -112,17 +113,8 @@ describe("a fleet whose session state fails", () => {
     fleet.pin(1);
     const init = await fleet.fetch(fleet.url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "faults", version: "1" },
-        },
-      }),
+      headers: legacyHeaders(undefined, ""),
+      body: JSON.stringify(initializeRequest()),
     });
     expect(init.status).toBe(200);
     const sessionId = init.headers.get("mcp-session-id") as string;
@@ -227,17 +219,8 @@ describe("closing a handler in a fleet", () => {
     const init = await handler(
       new Request("http://127.0.0.1/mcp", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "c", version: "1" },
-          },
-        }),
+        headers: legacyHeaders(undefined, ""),
+        body: JSON.stringify(initializeRequest()),
       }),
     );
     expect(init.status).toBe(200);
