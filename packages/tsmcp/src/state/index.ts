@@ -7,7 +7,8 @@
  * - {@link SessionStore}: a 2025-11-25 session's facts;
  * - {@link EventStore}: each session stream's events, for `Last-Event-ID` resumption;
  * - {@link MessageBus}: publish/subscribe between replicas;
- * - {@link ReplayCache}: single-use `requestState` ids.
+ * - {@link ReplayCache}: single-use `requestState` ids;
+ * - {@link TaskStore}: tasks, their status, input and results, with a lease per running task.
  *
  * Each interface's TSDoc states the guarantees an implementation gives.
  *
@@ -36,7 +37,27 @@ export {
   MemorySessionStore,
   type MemorySessionStoreOptions,
 } from "./memory-session-store.js";
+export {
+  DEFAULT_MEMORY_MAX_TASKS,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+} from "./memory-task-store.js";
 export type { BusMessage, BusSubscription, MessageBus } from "./message-bus.js";
 export type { ReplayCache } from "./replay-cache.js";
 export type { SessionChanges, SessionRecord, SessionStore } from "./session-store.js";
 export { isEventStore, isMessageBus, isSessionStore, type StateStores } from "./stores.js";
+export {
+  applyTaskChange,
+  isTaskStore,
+  isTerminalTaskStatus,
+  type TaskChange,
+  type TaskCreateOutcome,
+  type TaskError,
+  type TaskExpectation,
+  type TaskLease,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+  TERMINAL_TASK_STATUSES,
+} from "./task-store.js";
