@@ -79,7 +79,8 @@ export interface TaskRecord {
 /**
  * A change to a task, applied atomically by {@link TaskStore.update}. Fields given replace the
  * record's (`undefined` leaves one as it is; `null` clears an optional one); `lastUpdatedAtMs` is
- * set by the caller. Moving to a terminal status clears `inputRequests`, `inputResponses` and
+ * set by the caller. `addInputRequests` and `removeInputRequests` edit the outstanding map (an
+ * empty map is removed). Moving to a terminal status clears `inputRequests`, `inputResponses` and
  * `lease`.
  */
 export interface TaskChange {
@@ -88,8 +89,13 @@ export interface TaskChange {
   readonly lastUpdatedAtMs?: number;
   readonly ttlMs?: number | null;
   readonly pollIntervalMs?: number | null;
-  /** Replaces the outstanding requests (merged with none of the old ones). */
-  readonly inputRequests?: Readonly<Record<string, unknown>> | null;
+  /**
+   * Requests added to the outstanding `inputRequests` (merged with those still there, so that an
+   * answer recorded meanwhile by {@link TaskStore.addInputResponses} is never brought back).
+   */
+  readonly addInputRequests?: Readonly<Record<string, unknown>>;
+  /** Keys withdrawn from the outstanding `inputRequests` (after `addInputRequests`). */
+  readonly removeInputRequests?: readonly string[];
   readonly result?: Readonly<Record<string, unknown>>;
   readonly error?: TaskError;
   readonly lease?: TaskLease | null;
@@ -185,11 +191,18 @@ export interface TaskStore {
  * themselves: read, apply, compare-and-set). Does not check `expect` or terminal status.
  */
 export function applyTaskChange(task: TaskRecord, change: TaskChange): TaskRecord {
+  const { addInputRequests, removeInputRequests, ...fields } = change;
   const next: Record<string, unknown> = { ...task };
-  for (const [field, value] of Object.entries(change)) {
+  for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (value === null) delete next[field];
     else next[field] = value;
+  }
+  if (addInputRequests !== undefined || removeInputRequests !== undefined) {
+    const outstanding: Record<string, unknown> = { ...task.inputRequests, ...addInputRequests };
+    for (const key of removeInputRequests ?? []) delete outstanding[key];
+    if (Object.keys(outstanding).length === 0) delete next.inputRequests;
+    else next.inputRequests = outstanding;
   }
   if (change.status !== undefined && isTerminalTaskStatus(change.status)) {
     delete next.inputRequests;
