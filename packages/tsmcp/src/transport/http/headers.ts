@@ -131,13 +131,16 @@ export function mcpNameOf(method: string, params: Record<string, unknown> | unde
 
 /**
  * The body field the `Mcp-Name` header mirrors for `method` (`"name"` for `tools/call` and
- * `prompts/get`, `"uri"` for `resources/read`), or `undefined` for a method without one. For these
- * three methods the header is required whatever the body holds. Spec:
- * basic/transports/streamable-http §Request Metadata.
+ * `prompts/get`, `"uri"` for `resources/read`, `"taskId"` for the tasks extension's `tasks/get`,
+ * `tasks/update` and `tasks/cancel`), or `undefined` for a method without one. For these methods
+ * the header is required whatever the body holds. Spec: basic/transports/streamable-http §Request
+ * Metadata; tasks extension §Streamable HTTP: Routing Headers
+ * (https://github.com/modelcontextprotocol/ext-tasks).
  */
-export function mcpNameFieldOf(method: string): "name" | "uri" | undefined {
+export function mcpNameFieldOf(method: string): "name" | "uri" | "taskId" | undefined {
   if (method === "tools/call" || method === "prompts/get") return "name";
   if (method === "resources/read") return "uri";
+  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return "taskId";
   return undefined;
 }
 

@@ -98,11 +98,11 @@ function checkHeader(
 }
 
 /**
- * `Mcp-Name` on a method that carries one (`field` is `name` or `uri`) whose body lacks that field
+ * `Mcp-Name` on a method that carries one (`field` is `name`, `uri` or `taskId`) whose body lacks that field
  * or holds a non-string: the header is still required, and a header present has no body value to
  * mirror. Either way a -32020, before the dispatcher would answer the body's params (-32602).
  */
-function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri"): McpError {
+function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri" | "taskId"): McpError {
   const header = MCP_HEADERS.name;
   const raw = headers.get(header);
   if (raw === null) {
@@ -124,7 +124,8 @@ function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri")
  * - `Mcp-Method` must be present and equal `method` exactly (values are case-sensitive).
  * - `MCP-Protocol-Version` must be present; when the body's `_meta` names a version (a string),
  *   the header must equal it. A body without that field is left to the dispatcher (-32602).
- * - `Mcp-Name` must be present on `tools/call`, `prompts/get` and `resources/read` and equal
+ * - `Mcp-Name` must be present on `tools/call`, `prompts/get`, `resources/read` and the tasks
+ *   extension's `tasks/get`, `tasks/update` and `tasks/cancel` (`params.taskId`), and equal
  *   `params.name` (the first two) or `params.uri` (the third) after base64-sentinel decoding. A
  *   body without that field, or with a non-string one, does not excuse the header: its absence is
  *   a -32020, and so is a header with no body value to mirror.
