@@ -40,6 +40,9 @@ export class MemoryTaskStore implements TaskStore {
   readonly #clock: Clock;
   /** Task id -> record, in creation order. */
   readonly #tasks = new Map<string, TaskRecord>();
+  /** Task id -> its place in creation order (what a `list` cursor names). */
+  readonly #places = new Map<string, number>();
+  #created = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     if (typeof options !== "object" || options === null) {
@@ -69,6 +72,7 @@ export class MemoryTaskStore implements TaskStore {
     if (active >= options.maxActivePerOwner) return "owner_limit";
     if (this.#tasks.size >= this.maxTasks && !this.#makeRoom(now)) return "store_full";
     this.#tasks.set(record.taskId, copy(record));
+    this.#places.set(record.taskId, ++this.#created);
     return "created";
   }
 
@@ -109,10 +113,11 @@ export class MemoryTaskStore implements TaskStore {
     }
     if (!changed) return copy(task);
     const left = Object.keys(outstanding).length;
+    const { inputRequests: _answered, ...rest } = task;
     const next: TaskRecord = {
-      ...task,
+      ...rest,
       status: left === 0 ? "working" : task.status,
-      inputRequests: left === 0 ? undefined : outstanding,
+      ...(left === 0 ? {} : { inputRequests: outstanding }),
       inputResponses: answered,
       lastUpdatedAtMs: nowMs,
     };
@@ -123,8 +128,9 @@ export class MemoryTaskStore implements TaskStore {
   async takeInputResponses(taskId: string, holder: string): Promise<Readonly<Record<string, unknown>>> {
     const task = this.#live(taskId);
     if (task === undefined || task.lease?.holder !== holder || task.inputResponses === undefined) return {};
-    this.#tasks.set(taskId, { ...task, inputResponses: undefined });
-    return structuredClone(task.inputResponses);
+    const { inputResponses, ...rest } = task;
+    this.#tasks.set(taskId, rest);
+    return structuredClone(inputResponses);
   }
 
   async list(
@@ -132,18 +138,23 @@ export class MemoryTaskStore implements TaskStore {
     options: { readonly cursor?: string | undefined; readonly limit: number },
   ): Promise<TaskPage> {
     const now = this.#clock.now();
+    // Newest first; a cursor is the creation place of the last task handed out, so the listing goes
+    // on after it even when that task is gone meanwhile.
+    const after = options.cursor === undefined ? Number.POSITIVE_INFINITY : placeOf(options.cursor);
     const mine = [...this.#tasks.values()]
-      .filter((task) => task.owner === owner && !expired(task, now))
+      .filter((task) => task.owner === owner && !expired(task, now) && this.#placeOf(task) < after)
       .reverse();
-    let start = 0;
-    if (options.cursor !== undefined) {
-      const at = mine.findIndex((task) => task.taskId === options.cursor);
-      start = at < 0 ? mine.length : at + 1;
-    }
-    const page = mine.slice(start, start + options.limit);
+    const page = mine.slice(0, options.limit);
     const last = page.at(-1);
-    const more = start + options.limit < mine.length;
-    return { tasks: page.map(copy), ...(more && last !== undefined ? { nextCursor: last.taskId } : {}) };
+    const more = options.limit < mine.length;
+    return {
+      tasks: page.map(copy),
+      ...(more && last !== undefined ? { nextCursor: `m${this.#placeOf(last)}` } : {}),
+    };
+  }
+
+  #placeOf(task: TaskRecord): number {
+    return this.#places.get(task.taskId) ?? 0;
   }
 
   /** The task when held and not expired (an expired one is dropped). */
@@ -151,24 +162,35 @@ export class MemoryTaskStore implements TaskStore {
     const task = this.#tasks.get(taskId);
     if (task === undefined) return undefined;
     if (expired(task, this.#clock.now())) {
-      this.#tasks.delete(taskId);
+      this.#drop(taskId);
       return undefined;
     }
     return task;
   }
 
+  #drop(taskId: string): void {
+    this.#tasks.delete(taskId);
+    this.#places.delete(taskId);
+  }
+
   /** Drops expired tasks, else the oldest terminal one; false when every task is live and running. */
   #makeRoom(now: number): boolean {
-    for (const [id, task] of this.#tasks) if (expired(task, now)) this.#tasks.delete(id);
+    for (const [id, task] of this.#tasks) if (expired(task, now)) this.#drop(id);
     if (this.#tasks.size < this.maxTasks) return true;
     for (const [id, task] of this.#tasks) {
       if (isTerminalTaskStatus(task.status)) {
-        this.#tasks.delete(id);
+        this.#drop(id);
         return true;
       }
     }
     return false;
   }
+}
+
+/** The creation place a `list` cursor names; 0 (nothing after it) for one this store never handed out. */
+function placeOf(cursor: string): number {
+  const place = /^m(\d{1,15})$/.exec(cursor)?.[1];
+  return place === undefined ? 0 : Number(place);
 }
 
 function expired(task: TaskRecord, now: number): boolean {
