@@ -172,6 +172,18 @@ export function taskStoreContract(
         await expect(store.get(gone.taskId)).resolves.toBeUndefined();
         await expect(store.get(kept.taskId)).resolves.toEqual(kept);
       });
+      it("moves the expiry with a change of ttlMs, and keeps for good a task whose ttlMs becomes null", async () => {
+        const { store, now, advance, owner, id } = await withTask({ ttlMs });
+        const other = task(owner, now(), { ttlMs });
+        await store.create(other, CAP);
+        await expect(store.update(id, { ttlMs: ttlMs * 4 })).resolves.toMatchObject({ ttlMs: ttlMs * 4 });
+        await expect(store.update(other.taskId, { ttlMs: null })).resolves.toMatchObject({ ttlMs: null });
+        await advance(ttlMs);
+        await expect(store.get(id)).resolves.toMatchObject({ ttlMs: ttlMs * 4 });
+        await expect(store.get(other.taskId)).resolves.toMatchObject({ ttlMs: null });
+        const page = await store.list(owner, { limit: 10 });
+        expect(page.tasks.map((record) => record.taskId).sort()).toEqual([id, other.taskId].sort());
+      });
     });
 
     describe("update", () => {

@@ -78,7 +78,8 @@ export interface TaskRecord {
 
 /**
  * A change to a task, applied atomically by {@link TaskStore.update}. Fields given replace the
- * record's (`undefined` leaves one as it is; `null` clears an optional one); `lastUpdatedAtMs` is
+ * record's (`undefined` leaves one as it is; `null` clears an optional one, and sets `ttlMs` to
+ * `null`: no expiry); `lastUpdatedAtMs` is
  * set by the caller. `addInputRequests` and `removeInputRequests` edit the outstanding map (an
  * empty map is removed). Moving to a terminal status clears `inputRequests`, `inputResponses` and
  * `lease`.
@@ -195,7 +196,8 @@ export function applyTaskChange(task: TaskRecord, change: TaskChange): TaskRecor
   const next: Record<string, unknown> = { ...task };
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    if (value === null) delete next[field];
+    // `ttlMs` is never absent: null is its value for "kept until deleted".
+    if (value === null && field !== "ttlMs") delete next[field];
     else next[field] = value;
   }
   if (addInputRequests !== undefined || removeInputRequests !== undefined) {
