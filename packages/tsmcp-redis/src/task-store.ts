@@ -95,29 +95,39 @@ export class RedisTaskStore implements TaskStore {
    *   `createdAtMs` and a `ttlMs` that is `null` or a number from 0, a `maxActivePerOwner` that is
    *   not a number, or a `taskId` already in use; `StateUnavailableError` when Redis cannot be reached.
    */
-  async create(record: TaskRecord, options: { readonly maxActivePerOwner: number }): Promise<TaskCreateOutcome> {
+  async create(
+    record: TaskRecord,
+    options: { readonly maxActivePerOwner: number },
+  ): Promise<TaskCreateOutcome> {
     checkRecord(record);
     if (typeof options?.maxActivePerOwner !== "number" || Number.isNaN(options.maxActivePerOwner)) {
       throw new TypeError("RedisTaskStore.create: maxActivePerOwner must be a number");
     }
     const { inputRequests, inputResponses, lease, ...facts } = record;
     const fields: string[] = [];
-    for (const [name, value] of Object.entries(facts)) if (value !== undefined) fields.push(name, json(value));
+    for (const [name, value] of Object.entries(facts))
+      if (value !== undefined) fields.push(name, json(value));
     if (lease !== undefined) fields.push("lease", leaseJson(lease));
-    for (const [key, value] of Object.entries(inputRequests ?? {})) fields.push(`${REQUEST}${key}`, json(value));
-    for (const [key, value] of Object.entries(inputResponses ?? {})) fields.push(`${RESPONSE}${key}`, json(value));
+    for (const [key, value] of Object.entries(inputRequests ?? {}))
+      fields.push(`${REQUEST}${key}`, json(value));
+    for (const [key, value] of Object.entries(inputResponses ?? {}))
+      fields.push(`${RESPONSE}${key}`, json(value));
     const expiry = record.ttlMs === null ? "" : String(record.createdAtMs + record.ttlMs);
     const base = this.ownerKeyOf(record.owner);
     let outcome: string;
     try {
-      outcome = await this.#eval<string>(CREATE, [this.keyOf(record.taskId), base, `${base}:exp`, `${base}:active`], [
-        keyPart(record.taskId),
-        String(record.createdAtMs),
-        expiry,
-        String(options.maxActivePerOwner),
-        isTerminalTaskStatus(record.status) ? "1" : "",
-        ...fields,
-      ]);
+      outcome = await this.#eval<string>(
+        CREATE,
+        [this.keyOf(record.taskId), base, `${base}:exp`, `${base}:active`],
+        [
+          keyPart(record.taskId),
+          String(record.createdAtMs),
+          expiry,
+          String(options.maxActivePerOwner),
+          isTerminalTaskStatus(record.status) ? "1" : "",
+          ...fields,
+        ],
+      );
     } catch (error) {
       if (outOfMemory(error)) return "store_full";
       throw error;
@@ -130,7 +140,11 @@ export class RedisTaskStore implements TaskStore {
     return recordOf(await this.#eval<string[] | null>(GET, [this.keyOf(taskId)], []));
   }
 
-  async update(taskId: string, change: TaskChange, expect?: TaskExpectation): Promise<TaskRecord | undefined> {
+  async update(
+    taskId: string,
+    change: TaskChange,
+    expect?: TaskExpectation,
+  ): Promise<TaskRecord | undefined> {
     const { addInputRequests, removeInputRequests, ttlMs, ...facts } = change;
     const cleared: string[] = [];
     const set: string[] = [];
@@ -146,18 +160,22 @@ export class RedisTaskStore implements TaskStore {
       if (!removed.has(key)) set.push(`${REQUEST}${key}`, json(value));
     }
     for (const key of removed) cleared.push(`${REQUEST}${key}`);
-    const reply = await this.#eval<string[] | null>(UPDATE, [this.keyOf(taskId)], [
-      keyPart(taskId),
-      expect?.owner === undefined ? "" : json(expect.owner),
-      expect?.leaseHolder === undefined ? "" : "1",
-      expect?.leaseHolder ?? "",
-      expect?.lease === undefined ? "" : leaseJson(expect.lease),
-      change.status !== undefined && isTerminalTaskStatus(change.status) ? "1" : "",
-      ttlMs === undefined ? "" : ttlMs === null ? "null" : String(ttlMs),
-      String(cleared.length),
-      ...cleared,
-      ...set,
-    ]);
+    const reply = await this.#eval<string[] | null>(
+      UPDATE,
+      [this.keyOf(taskId)],
+      [
+        keyPart(taskId),
+        expect?.owner === undefined ? "" : json(expect.owner),
+        expect?.leaseHolder === undefined ? "" : "1",
+        expect?.leaseHolder ?? "",
+        expect?.lease === undefined ? "" : leaseJson(expect.lease),
+        change.status !== undefined && isTerminalTaskStatus(change.status) ? "1" : "",
+        ttlMs === undefined ? "" : ttlMs === null ? "null" : String(ttlMs),
+        String(cleared.length),
+        ...cleared,
+        ...set,
+      ],
+    );
     return recordOf(reply);
   }
 
@@ -168,22 +186,26 @@ export class RedisTaskStore implements TaskStore {
     nowMs: number,
   ): Promise<TaskRecord | undefined> {
     const pairs = Object.entries(responses).flatMap(([key, value]) => [key, json(value)]);
-    const reply = await this.#eval<string[] | null>(ADD_RESPONSES, [this.keyOf(taskId)], [
-      json(owner),
-      json(nowMs),
-      ...pairs,
-    ]);
+    const reply = await this.#eval<string[] | null>(
+      ADD_RESPONSES,
+      [this.keyOf(taskId)],
+      [json(owner), json(nowMs), ...pairs],
+    );
     return recordOf(reply);
   }
 
   async takeInputResponses(taskId: string, holder: string): Promise<Readonly<Record<string, unknown>>> {
     const pairs = await this.#eval<string[]>(TAKE_RESPONSES, [this.keyOf(taskId)], [holder]);
     const taken: Record<string, unknown> = {};
-    for (let i = 0; i + 1 < pairs.length; i += 2) taken[pairs[i] as string] = JSON.parse(pairs[i + 1] as string);
+    for (let i = 0; i + 1 < pairs.length; i += 2)
+      taken[pairs[i] as string] = JSON.parse(pairs[i + 1] as string);
     return taken;
   }
 
-  async list(owner: string, options: { readonly cursor?: string | undefined; readonly limit: number }): Promise<TaskPage> {
+  async list(
+    owner: string,
+    options: { readonly cursor?: string | undefined; readonly limit: number },
+  ): Promise<TaskPage> {
     const after = options.cursor === undefined ? undefined : placeOf(options.cursor);
     if (after === null) return { tasks: [] };
     const base = this.ownerKeyOf(owner);
@@ -199,7 +221,13 @@ export class RedisTaskStore implements TaskStore {
   }
 
   #eval<T>(script: string, keys: string[], args: string[]): Promise<T> {
-    return runCommand<T>(this.#client, this.#settings, ["EVAL", script, String(keys.length), ...keys, ...args]);
+    return runCommand<T>(this.#client, this.#settings, [
+      "EVAL",
+      script,
+      String(keys.length),
+      ...keys,
+      ...args,
+    ]);
   }
 }
 
@@ -262,7 +290,8 @@ function checkRecord(record: TaskRecord): void {
     typeof record.owner === "string" &&
     typeof record.createdAtMs === "number" &&
     Number.isFinite(record.createdAtMs) &&
-    (record.ttlMs === null || (typeof record.ttlMs === "number" && Number.isFinite(record.ttlMs) && record.ttlMs >= 0));
+    (record.ttlMs === null ||
+      (typeof record.ttlMs === "number" && Number.isFinite(record.ttlMs) && record.ttlMs >= 0));
   if (!ok) {
     throw new TypeError(
       "RedisTaskStore.create: a record needs a non-empty string taskId, a string owner, a finite createdAtMs and a ttlMs of null or a number from 0",
