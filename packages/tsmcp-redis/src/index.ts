@@ -1,7 +1,8 @@
 /**
  * `tsmcp-redis`: Redis implementations of the state seams of `tsmcp/state`, so that every replica
- * of a fleet shares the handshake-era sessions, their SSE events, a message bus and the
- * single-use `requestState` ids. {@link createRedisState} builds all four on two connections.
+ * of a fleet shares the handshake-era sessions, their SSE events, a message bus, the
+ * single-use `requestState` ids and the tasks. {@link createRedisState} builds all five on two
+ * connections.
  *
  * @packageDocumentation
  */
@@ -25,6 +26,7 @@ export {
 } from "./options.js";
 export { RedisReplayCache, type RedisReplayCacheOptions } from "./replay-cache.js";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./session-store.js";
+export { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";
 export {
   createRedisState,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -30,8 +30,19 @@ const record = {
   resourceSubscriptions: [],
 };
 
+const task = {
+  taskId: "t",
+  owner: "o",
+  status: "working" as const,
+  createdAtMs: Date.now(),
+  lastUpdatedAtMs: Date.now(),
+  ttlMs: 60_000,
+  lease: { holder: "replica", expiresAtMs: Date.now() + 15_000 },
+  request: { method: "tools/call" },
+};
+
 describe("createRedisState", () => {
-  it("builds the four stores on two connections, usable as the handler's state", async () => {
+  it("builds the five stores on two connections, usable as the handler's state", async () => {
     const state = await createRedisState({ url: server.url, keyPrefix: "build:" });
     try {
       const stores: StateStores = state;
@@ -43,6 +54,8 @@ describe("createRedisState", () => {
       await expect(state.replayCache.markUsed("r", Date.now() + 60_000)).resolves.toBe(true);
       await expect(state.sessions.touch("s", 60_000)).resolves.toBe(true);
       await expect(state.events.append("s", "0", undefined)).resolves.toMatch(/^0_\d+-\d+$/);
+      await expect(state.tasks.create(task, { maxActivePerOwner: 1 })).resolves.toBe("created");
+      await expect(state.tasks.get("t")).resolves.toEqual(task);
     } finally {
       await state.close();
       await state.close();
@@ -135,6 +148,12 @@ describe("createRedisState through an outage", () => {
       ["bus.publish", () => state.bus.publish("kept", { n: 0 })],
       ["bus.subscribe", () => state.bus.subscribe("other", () => {})],
       ["replayCache.markUsed", () => state.replayCache.markUsed("r", Date.now() + 60_000)],
+      ["tasks.create", () => state.tasks.create(task, { maxActivePerOwner: 5 })],
+      ["tasks.get", () => state.tasks.get("t")],
+      ["tasks.update", () => state.tasks.update("t", { statusMessage: "x" })],
+      ["tasks.addInputResponses", () => state.tasks.addInputResponses("t", "o", { a: 1 }, Date.now())],
+      ["tasks.takeInputResponses", () => state.tasks.takeInputResponses("t", "replica")],
+      ["tasks.list", () => state.tasks.list("o", { limit: 10 })],
     ];
     for (const [name, call] of calls) {
       const failure = await call().then(
@@ -157,6 +176,7 @@ describe("createRedisState through an outage", () => {
     await state.sessions.create("again", record, 60_000);
     await expect(state.sessions.get("again", 60_000)).resolves.toEqual(record);
     await expect(state.events.append("again", "0", undefined)).resolves.toMatch(/^0_\d+-\d+$/);
+    await expect(state.tasks.create(task, { maxActivePerOwner: 5 })).resolves.toBe("created");
     const arrived = new Promise((resolve) => {
       onHeard = resolve;
     });

@@ -1,5 +1,5 @@
 /**
- * `createRedisState`: the four Redis stores on two connections per process, one for commands and
+ * `createRedisState`: the five Redis stores on two connections per process, one for commands and
  * one for Pub/Sub, reconnecting with backoff.
  */
 import { createClient } from "redis";
@@ -20,6 +20,7 @@ import {
 } from "./options.js";
 import { RedisReplayCache } from "./replay-cache.js";
 import { RedisSessionStore } from "./session-store.js";
+import { RedisTaskStore } from "./task-store.js";
 
 /** The Redis `createRedisState` connects to by default: `redis://127.0.0.1:6379`. */
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
@@ -64,8 +65,8 @@ export interface RedisStateOptions extends RedisStoreOptions {
 
 /**
  * The Redis stores of one process: give `{ sessions, events, bus }` to the HTTP handler's `state`
- * option (it is a `StateStores` of `tsmcp/state`) and `replayCache` to `MCPServer`'s
- * `replayCache` option.
+ * option (it is a `StateStores` of `tsmcp/state`), `replayCache` to `MCPServer`'s
+ * `replayCache` option, and `tasks` as the task store of `MCPServer`'s `tasks` option.
  */
 export interface RedisState {
   /** Handshake-era sessions. */
@@ -76,6 +77,8 @@ export interface RedisState {
   readonly bus: RedisMessageBus;
   /** Single-use `requestState` ids. */
   readonly replayCache: RedisReplayCache;
+  /** Tasks (the tasks extension's and the 2025-11-25 revision's), their input and results. */
+  readonly tasks: RedisTaskStore;
   /** True while both connections are up. */
   readonly isReady: boolean;
   /**
@@ -88,7 +91,7 @@ export interface RedisState {
 }
 
 /**
- * Connects to Redis (one command connection and one Pub/Sub connection) and builds the four
+ * Connects to Redis (one command connection and one Pub/Sub connection) and builds the five
  * stores on them. Commands never wait in an offline queue: while a connection is down, calls
  * reject at once with `StateUnavailableError`, whose `retryAfterMs` is `retryAfterMs` (default
  * `maxReconnectDelayMs`), and the connections reconnect in the background with backoff; once they
@@ -170,6 +173,7 @@ export async function createRedisState(options: RedisStateOptions = {}): Promise
       onError,
     }),
     replayCache: new RedisReplayCache(command, storeOptions),
+    tasks: new RedisTaskStore(command, storeOptions),
     get isReady() {
       return command.isReady && subscriber.isReady;
     },
