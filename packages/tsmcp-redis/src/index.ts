@@ -26,7 +26,6 @@ export {
 } from "./options.js";
 export { RedisReplayCache, type RedisReplayCacheOptions } from "./replay-cache.js";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./session-store.js";
-export { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";
 export {
   createRedisState,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -34,3 +33,4 @@ export {
   type RedisState,
   type RedisStateOptions,
 } from "./state.js";
+export { RedisTaskStore, type RedisTaskStoreOptions } from "./task-store.js";
