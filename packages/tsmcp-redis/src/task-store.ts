@@ -196,10 +196,11 @@ export class RedisTaskStore implements TaskStore {
 
   async takeInputResponses(taskId: string, holder: string): Promise<Readonly<Record<string, unknown>>> {
     const pairs = await this.#eval<string[]>(TAKE_RESPONSES, [this.keyOf(taskId)], [holder]);
-    const taken: Record<string, unknown> = {};
+    const taken: [string, unknown][] = [];
     for (let i = 0; i + 1 < pairs.length; i += 2)
-      taken[pairs[i] as string] = JSON.parse(pairs[i + 1] as string);
-    return taken;
+      taken.push([pairs[i] as string, JSON.parse(pairs[i + 1] as string)]);
+    // Built as own properties whatever the keys are (a key `__proto__` included).
+    return Object.fromEntries(taken);
   }
 
   async list(
@@ -245,18 +246,19 @@ function leaseJson(lease: TaskLease): string {
 function recordOf(fields: readonly string[] | null | undefined): TaskRecord | undefined {
   if (!Array.isArray(fields) || fields.length === 0) return undefined;
   const record: Record<string, unknown> = {};
-  const requests: Record<string, unknown> = {};
-  const responses: Record<string, unknown> = {};
+  const requests: [string, unknown][] = [];
+  const responses: [string, unknown][] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const name = fields[i] as string;
     const value = fields[i + 1] as string;
     if (name.startsWith(".")) continue;
-    if (name.startsWith(REQUEST)) requests[name.slice(REQUEST.length)] = JSON.parse(value);
-    else if (name.startsWith(RESPONSE)) responses[name.slice(RESPONSE.length)] = JSON.parse(value);
+    if (name.startsWith(REQUEST)) requests.push([name.slice(REQUEST.length), JSON.parse(value)]);
+    else if (name.startsWith(RESPONSE)) responses.push([name.slice(RESPONSE.length), JSON.parse(value)]);
     else record[name] = JSON.parse(value);
   }
-  if (Object.keys(requests).length > 0) record.inputRequests = requests;
-  if (Object.keys(responses).length > 0) record.inputResponses = responses;
+  // Built as own properties whatever the keys are (a key `__proto__` included).
+  if (requests.length > 0) record.inputRequests = Object.fromEntries(requests);
+  if (responses.length > 0) record.inputResponses = Object.fromEntries(responses);
   return record as unknown as TaskRecord;
 }
 
