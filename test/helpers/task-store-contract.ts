@@ -444,6 +444,17 @@ export function taskStoreContract(
       });
     });
 
+    it("treats any input key as data, __proto__ included", async () => {
+      const requests = JSON.parse('{"__proto__": {"q": 1}, "b": 2}') as Record<string, unknown>;
+      const { store, owner, now, id } = await withTask({ status: "input_required", inputRequests: requests });
+      const answered = await store.addInputResponses(id, owner, JSON.parse('{"__proto__": "A"}'), now());
+      expect(Object.keys(answered?.inputRequests ?? {})).toEqual(["b"]);
+      expect(Object.keys(answered?.inputResponses ?? {})).toEqual(["__proto__"]);
+      const taken = await store.takeInputResponses(id, LEASE.holder);
+      expect(Object.hasOwn(taken, "__proto__")).toBe(true);
+      expect(Object.getPrototypeOf(taken)).toBe(Object.prototype);
+    });
+
     describe("takeInputResponses", () => {
       it("hands the answers to the lease holder once, and nothing to anyone else", async () => {
         const { store, owner, now, id } = await withTask({

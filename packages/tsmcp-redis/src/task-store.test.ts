@@ -149,17 +149,3 @@ describe("RedisTaskStore's keys", () => {
     expect(() => new RedisTaskStore(client, null as never)).toThrow(TypeError);
   });
 });
-
-describe("RedisTaskStore's input keys", () => {
-  it("gives back any input key as an own property, __proto__ included", async () => {
-    const store = new RedisTaskStore(client, { keyPrefix: fixture.keyPrefix });
-    const requests = JSON.parse('{"__proto__": {"q": 1}, "in:x": 2}') as Record<string, unknown>;
-    await store.create(task("odd-keys", "o", { status: "input_required", inputRequests: requests }), CAP);
-    const stored = await store.get("odd-keys");
-    expect(Object.keys(stored?.inputRequests ?? {}).sort()).toEqual(["__proto__", "in:x"]);
-    await store.addInputResponses("odd-keys", "o", JSON.parse('{"__proto__": "A"}'), Date.now());
-    const taken = await store.takeInputResponses("odd-keys", "replica-a");
-    expect(Object.hasOwn(taken, "__proto__")).toBe(true);
-    expect(Object.getPrototypeOf(taken)).toBe(Object.prototype);
-  });
-});

@@ -108,7 +108,13 @@ export class MemoryTaskStore implements TaskStore {
     for (const [key, response] of Object.entries(responses)) {
       if (!Object.hasOwn(outstanding, key)) continue;
       delete outstanding[key];
-      answered[key] = response;
+      // An own property whatever the key is (a key `__proto__` included).
+      Object.defineProperty(answered, key, {
+        value: response,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       changed = true;
     }
     if (!changed) return copy(task);
