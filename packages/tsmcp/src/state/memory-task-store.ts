@@ -30,7 +30,9 @@ export interface MemoryTaskStoreOptions {
  * A bounded, expiring {@link TaskStore} in memory. Every operation runs in one synchronous step, so
  * each is atomic within the process. A task is gone once the clock reaches `createdAtMs + ttlMs`;
  * when `maxTasks` are held, expired ones are dropped first, then terminal ones oldest first, and if
- * every task is live and running `create` answers `"store_full"`.
+ * every task is live and running `create` answers `"store_full"`. A `list` cursor names the place
+ * of the last task handed out in creation order, so the next page follows even when that task is
+ * gone meanwhile; a cursor this store did not hand out gives an empty page.
  *
  * @throws TypeError for options of the wrong type; RangeError for a `maxTasks` below 1.
  */

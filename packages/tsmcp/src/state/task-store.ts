@@ -79,9 +79,8 @@ export interface TaskRecord {
 /**
  * A change to a task, applied atomically by {@link TaskStore.update}. Fields given replace the
  * record's (`undefined` leaves one as it is; `null` clears an optional one, and sets `ttlMs` to
- * `null`: no expiry); `lastUpdatedAtMs` is
- * set by the caller. `addInputRequests` and `removeInputRequests` edit the outstanding map (an
- * empty map is removed). Moving to a terminal status clears `inputRequests`, `inputResponses` and
+ * `null`: no expiry); `lastUpdatedAtMs` is set by the caller. `addInputRequests` and
+ * `removeInputRequests` edit the outstanding map (an empty map is removed). Moving to a terminal status clears `inputRequests`, `inputResponses` and
  * `lease`.
  */
 export interface TaskChange {
