@@ -14,7 +14,8 @@ import {
 } from "@modelcontextprotocol/sdk/experimental/tasks/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestTaskStore, TaskRequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { type CallToolResult, ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -31,16 +32,18 @@ const mcp = new McpServer(
 
 mcp.registerTool("plain", { description: "An ordinary tool" }, async () => text("plain answer"));
 
-/** The handlers every task tool shares: read the task and its result from the store. */
+/** The store's answer for `tasks/get` (a task the store lost is an error). */
+async function stored(extra: { taskId: string; taskStore: RequestTaskStore }) {
+  const task = await extra.taskStore.getTask(extra.taskId);
+  if (task === null) throw new Error(`no task ${extra.taskId}`);
+  return task;
+}
+
+/** The handlers of a task tool without arguments that read the task and its result from the store. */
 const reads = {
-  getTask: async (
-    _args: unknown,
-    extra: { taskId: string; taskStore: { getTask(id: string): Promise<unknown> } },
-  ) => extra.taskStore.getTask(extra.taskId),
-  getTaskResult: async (
-    _args: unknown,
-    extra: { taskId: string; taskStore: { getTaskResult(id: string): Promise<unknown> } },
-  ) => extra.taskStore.getTaskResult(extra.taskId),
+  getTask: stored,
+  getTaskResult: async (extra: { taskId: string; taskStore: RequestTaskStore }) =>
+    (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
 };
 
 mcp.experimental.tasks.registerToolTask(
@@ -59,8 +62,9 @@ mcp.experimental.tasks.registerToolTask(
       });
       return { task };
     },
-    ...reads,
-  } as never,
+    getTask: (_args, extra) => stored(extra),
+    getTaskResult: (_args, extra) => reads.getTaskResult(extra),
+  },
 );
 
 mcp.experimental.tasks.registerToolTask(
@@ -80,7 +84,9 @@ mcp.experimental.tasks.registerToolTask(
             },
           },
           ElicitResultSchema,
-          { relatedTask: { taskId: task.taskId } },
+          // The SDK's types leave relatedTask out of these options, but its runtime reads it: the
+          // request is then queued for tasks/result and the task turns input_required.
+          { relatedTask: { taskId: task.taskId } } as TaskRequestOptions,
         );
         const ok = answer.action === "accept" && answer.content?.ok === true;
         await extra.taskStore.storeTaskResult(task.taskId, "completed", text(ok ? "deleted" : "kept"));
@@ -88,7 +94,7 @@ mcp.experimental.tasks.registerToolTask(
       return { task };
     },
     ...reads,
-  } as never,
+  },
 );
 
 mcp.experimental.tasks.registerToolTask(
@@ -106,7 +112,7 @@ mcp.experimental.tasks.registerToolTask(
       return { task };
     },
     ...reads,
-  } as never,
+  },
 );
 
 mcp.experimental.tasks.registerToolTask(
@@ -117,7 +123,7 @@ mcp.experimental.tasks.registerToolTask(
       task: await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 }),
     }),
     ...reads,
-  } as never,
+  },
 );
 
 await mcp.connect(new StdioServerTransport());
