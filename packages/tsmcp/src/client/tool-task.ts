@@ -191,22 +191,30 @@ class ToolTaskHandle implements ToolTask {
     return true;
   }
 
-  /** One `tasks/get` after the wait the back-off asks for. */
-  async #next(taskId: string, unchanged: number, signal: AbortSignal | undefined): Promise<DetailedTask> {
+  /**
+   * The next look at the task: a `tasks/get` answer not acted on yet (`fresh`: not a poll that saw
+   * nothing new), else one `tasks/get` after the wait the back-off asks for.
+   */
+  async #next(
+    taskId: string,
+    unchanged: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ task: DetailedTask; fresh: boolean }> {
     const pending = this.#pending;
     if (pending !== undefined) {
       this.#pending = undefined;
-      return pending;
+      return { task: pending, fresh: true };
     }
     await this.#context.clock.sleep(nextPollDelayMs(this.#task?.pollIntervalMs, unchanged), signal);
-    return this.#context.session.getTask(taskId, signal === undefined ? {} : { signal });
+    const task = await this.#context.session.getTask(taskId, signal === undefined ? {} : { signal });
+    return { task, fresh: false };
   }
 
   async #poll(taskId: string, signal: AbortSignal | undefined): Promise<CallToolResult> {
     let unchanged = 0;
     for (;;) {
-      const task = await this.#next(taskId, unchanged, signal);
-      let changed = this.#see(task);
+      const { task, fresh } = await this.#next(taskId, unchanged, signal);
+      let changed = this.#see(task) || fresh;
       if (task.status === "completed") return parseAnswer(CallToolResultSchema, "tasks/get", task.result);
       if (task.status === "failed") throw taskError(task);
       if (task.status === "cancelled") throw new TaskCancelledError(taskId, task.statusMessage);
@@ -261,8 +269,8 @@ class ToolTaskHandle implements ToolTask {
   async #pollLegacy(taskId: string, signal: AbortSignal | undefined): Promise<CallToolResult> {
     let unchanged = 0;
     for (;;) {
-      const task = await this.#next(taskId, unchanged, signal);
-      unchanged = this.#see(task) ? 0 : unchanged + 1;
+      const { task, fresh } = await this.#next(taskId, unchanged, signal);
+      unchanged = this.#see(task) || fresh ? 0 : unchanged + 1;
       if (task.status === "cancelled") throw new TaskCancelledError(taskId, task.statusMessage);
       if (task.status === "working") continue;
       const options = { timeoutMs: Number.POSITIVE_INFINITY, ...(signal === undefined ? {} : { signal }) };
