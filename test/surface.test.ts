@@ -19,7 +19,9 @@ import {
   RequestStateTooLargeError,
   RequestTimeoutError,
   ServerCapabilityMissingError,
+  TaskCancelledError,
   UnexpectedInputRequiredError,
+  UnknownTaskError,
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
 import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
@@ -167,6 +169,8 @@ const instances: Record<string, Error> = {
     "resources.subscribe",
     "subscribing to notes://1",
   ),
+  [`${sdk}/client/errors.ts:UnknownTaskError`]: new UnknownTaskError("task-1", "tasks/get"),
+  [`${sdk}/client/errors.ts:TaskCancelledError`]: new TaskCancelledError("task-1", "stopped"),
   [`${cli}/answers.ts:AnswerRejectedError`]: new AnswerRejectedError(
     "name",
     {},

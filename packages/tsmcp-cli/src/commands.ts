@@ -31,12 +31,12 @@ export interface Output {
 }
 
 /** Writes human output; a server's control characters are shown as escapes. */
-function print(text: string): void {
+export function print(text: string): void {
   if (text !== "") process.stdout.write(`${safeText(text)}\n`);
 }
 
 /** Writes `--json` output; it parses to `value`, with no raw control character. */
-function printJson(value: unknown): void {
+export function printJson(value: unknown): void {
   process.stdout.write(`${safeJson(value)}\n`);
 }
 
@@ -196,7 +196,7 @@ function toolArgument(types: Record<string, unknown>, name: string, value: strin
  * @throws UnansweredInputError when a question went unanswered, even though the server answered
  *   the call anyway (a 2025-era server may turn the refusal into a tool error).
  */
-async function withProgress<T>(output: Output, run: (options: CallOptions) => Promise<T>): Promise<T> {
+export async function withProgress<T>(output: Output, run: (options: CallOptions) => Promise<T>): Promise<T> {
   const display = progressDisplay(note);
   try {
     const result = await run({
@@ -212,14 +212,17 @@ async function withProgress<T>(output: Output, run: (options: CallOptions) => Pr
   }
 }
 
-/** Calls a tool; `isError` results exit 1. */
-export async function call(
+/**
+ * The arguments of a tool call: `--args` (a JSON object), then each `name=value` pair over it.
+ *
+ * @throws UsageError for `--args` that is not a JSON object, or a pair without `=`.
+ */
+export async function toolArguments(
   client: Client,
   tool: string,
   pairs: readonly string[],
   argsJson: string | undefined,
-  output: Output,
-): Promise<number> {
+): Promise<Record<string, unknown>> {
   let base: Record<string, unknown> = {};
   if (argsJson !== undefined) {
     let parsed: unknown;
@@ -234,7 +237,18 @@ export async function call(
     base = parsed as Record<string, unknown>;
   }
   const types = pairs.length > 0 ? await propertyTypes(client, tool) : {};
-  const args = { ...base, ...parsePairs(pairs, (name, value) => toolArgument(types, name, value)) };
+  return { ...base, ...parsePairs(pairs, (name, value) => toolArgument(types, name, value)) };
+}
+
+/** Calls a tool; `isError` results exit 1. */
+export async function call(
+  client: Client,
+  tool: string,
+  pairs: readonly string[],
+  argsJson: string | undefined,
+  output: Output,
+): Promise<number> {
+  const args = await toolArguments(client, tool, pairs, argsJson);
   const result = await withProgress(output, (options) => client.callTool(tool, args, options));
   output.json ? printJson(result) : print(renderToolResult(result));
   return result.isError === true ? EXIT_FAILURE : EXIT_OK;

@@ -18,6 +18,8 @@ import { call, discover, list, type Output, prompt, read } from "./commands.js";
 import { connect, type GlobalOptions, note } from "./connect.js";
 import { terminalAsker } from "./form.js";
 import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
+import { STATE_DIR_ENV } from "./task-memory.js";
+import { callAsTask, taskCancel, taskGet, taskList, taskResult } from "./tasks.js";
 import { safeJson } from "./terminal.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -136,6 +138,7 @@ export function buildProgram(exit: ExitRecord): Command {
   addDiscoverCommand(program, exit);
   addListCommands(program, exit);
   addCallCommand(program, exit);
+  addTaskCommands(program, exit);
   addPromptCommand(program, exit);
   addReadCommand(program, exit);
   addLoginCommand(program, exit);
@@ -216,7 +219,7 @@ function addGlobalOptions(program: Command): Command {
 const TARGET_HELP = "an http(s) URL, or a command line to run over stdio";
 
 /** The body of a command that talks to a server: its positional arguments, then its own options. */
-type ClientBody = (client: Client, output: Output, args: unknown[]) => Promise<number>;
+type ClientBody = (client: Client, output: Output, args: unknown[], target: string) => Promise<number>;
 
 /** An action that connects, runs `body`, closes, and records the exit code in `exit`. */
 function withClient(exit: ExitRecord, body: ClientBody) {
@@ -237,7 +240,7 @@ function withClient(exit: ExitRecord, body: ClientBody) {
       asker === undefined ? "never" : "interactive",
     );
     try {
-      exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()]);
+      exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()], target);
     } finally {
       await connection.close();
     }
@@ -273,11 +276,58 @@ function addCallCommand(program: Command, exit: ExitRecord): void {
     .argument("<tool>", "the tool's name")
     .argument("[args...]", "arguments as name=value (JSON values unless the schema says string)")
     .option("--args <json>", "arguments as a JSON object (name=value pairs override it)")
+    .option(
+      "--task",
+      "let the server run the call as a task: its status goes to stderr while it is polled, then " +
+        "the result prints (the task id is remembered for tsmcp task list)",
+    )
     .action(
-      withClient(exit, (client, output, [tool, pairs, opts]) =>
-        call(client, tool as string, pairs as string[], (opts as { args?: string }).args, output),
-      ),
+      withClient(exit, (client, output, [tool, pairs, opts], target) => {
+        const { args, task } = opts as { args?: string; task?: boolean };
+        return task === true
+          ? callAsTask(client, target, tool as string, pairs as string[], args, output)
+          : call(client, tool as string, pairs as string[], args, output);
+      }),
     );
+}
+
+/** `tsmcp task get|result|cancel|list <target> [id]`: tasks created earlier. */
+function addTaskCommands(program: Command, exit: ExitRecord): void {
+  const task = program
+    .command("task")
+    .description("follow the tasks a server runs: get, result, cancel, list")
+    .addHelpText(
+      "after",
+      `\nTasks created with tsmcp call --task are remembered per target in $${STATE_DIR_ENV} (default ` +
+        "$XDG_STATE_HOME/tsmcp or ~/.local/state/tsmcp), for task list on a 2026-07-28 server.",
+    );
+  task
+    .command("get")
+    .description("show a task: status, status message, and its result or error once it ended")
+    .argument("<target>", TARGET_HELP)
+    .argument("<id>", "the task id")
+    .action(withClient(exit, (client, output, [id]) => taskGet(client, id as string, output)));
+  task
+    .command("result")
+    .description("wait for a task to end, answering its questions, and print its result")
+    .argument("<target>", TARGET_HELP)
+    .argument("<id>", "the task id")
+    .action(
+      withClient(exit, (client, output, [id], target) => taskResult(client, target, id as string, output)),
+    );
+  task
+    .command("cancel")
+    .description("ask the server to cancel a task")
+    .argument("<target>", TARGET_HELP)
+    .argument("<id>", "the task id")
+    .action(withClient(exit, (client, output, [id]) => taskCancel(client, id as string, output)));
+  task
+    .command("list")
+    .description(
+      "list tasks: a 2025-11-25 server's tasks/list; at 2026-07-28 the tasks created from here for the target",
+    )
+    .argument("<target>", TARGET_HELP)
+    .action(withClient(exit, (client, output, _args, target) => taskList(client, target, output)));
 }
 
 /** `tsmcp prompt <target> <name> [args...]`: gets a prompt, answering its questions. */

@@ -36,6 +36,7 @@ import type {
   ReadResourceResult,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
+import { type CreateTaskResult, TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
 import { checkAuth } from "../transport/http/client/client-options.js";
 import { type MessageObserver, traceTransport } from "../transport/trace.js";
@@ -60,7 +61,10 @@ import {
   type ListenNotification,
   type RequestOptions,
   type Subscription,
+  type TaskAugmented,
 } from "./session-options.js";
+import { requiresTasks } from "./task-wire.js";
+import { type ToolTask, type ToolTaskContext, type ToolTaskStart, toolTask } from "./tool-task.js";
 
 /** Pages of `tools/list` a schema refresh reads at most (a server could hand out cursors forever). */
 const MAX_REFRESH_PAGES = 100;
@@ -319,18 +323,88 @@ export class Client {
   }
 
   /**
+   * Calls a tool as a task, when the server chooses to run it as one: resolves a {@link ToolTask}
+   * handle once the server answered (after any `input_required` rounds before the task exists).
+   * At 2026-07-28 the request declares the tasks extension (`io.modelcontextprotocol/tasks`) and
+   * the server decides; a server that answers at once gives a handle without `taskId` that holds
+   * the result. On a 2025-11-25 session the call carries `params.task` when the server declares
+   * `tasks.requests.tools.call` and the tool's `execution.taskSupport` is `"optional"` or
+   * `"required"` (read from `tools/list`), and is a plain call otherwise.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md);
+   * (2025-11-25) basic/utilities/tasks.
+   *
+   * @throws as the plain overload, for the call that creates the task.
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions & TaskAugmented,
+  ): Promise<ToolTask>;
+  /**
    * Calls a tool and runs the multi-round-trip loop to its final result. When the server refuses
    * a leg with a HeaderMismatch (-32020) about an `Mcp-Param-*` header, the tool's schema changed
    * since it was listed: the client lists the tools again and resends that leg, once per call.
    * Spec: basic/transports/streamable-http §Custom Headers (the client SHOULD refresh and retry).
    *
+   * A server that runs the tool only as a task refuses the call with -32021 naming the tasks
+   * extension in `data.requiredCapabilities.extensions`: the client then calls once more as a task
+   * and waits for the task's result (see {@link ToolTask.result}), so the caller still gets a
+   * `CallToolResult`. The same happens when `capabilities` declares the extension for every request.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md
+   * §Backwards Compatibility).
+   *
    * @throws InputRequiredRoundsExceededError past `inputRequiredMaxRounds`;
    *   InputRequestsPerRoundExceededError for a round with more than `inputRequestsMaxPerRound`
    *   requests; RequestStateTooLargeError for a `requestState` over `requestStateMaxBytes`;
    *   UnsupportedInputRequestError when the server asks for input no callback gives; a
-   *   callback's error; McpError for a server error.
+   *   callback's error; McpError for a server error (a task's error included);
+   *   TaskCancelledError for a task that ends cancelled.
    */
-  callTool(name: string, args?: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallOptions & Partial<TaskAugmented> = {},
+  ): Promise<CallToolResult | ToolTask> {
+    if (options.task !== undefined)
+      return this.#startTask(name, args, options as CallOptions & TaskAugmented);
+    const awaitTask = async (): Promise<CallToolResult> => {
+      const task = await this.#startTask(name, args, { ...options, task: true });
+      return task.result(options.signal === undefined ? {} : { signal: options.signal });
+    };
+    if (
+      this.session.era === "modern" &&
+      this.session.capabilities.extensions?.[TASKS_EXTENSION] !== undefined
+    ) {
+      return awaitTask();
+    }
+    return this.#callToolLegs(name, args, options).catch((error: unknown) => {
+      if (this.session.era !== "modern" || !requiresTasks(error)) throw error;
+      return awaitTask();
+    });
+  }
+
+  /**
+   * A handle on a task created earlier (by this process or another: the spec has clients keep task
+   * ids so they can resume after a restart), after one `tasks/get` that checks the server knows
+   * it. Its `result()` polls and answers `inputRequests` as for a task this client created (keys
+   * answered by another process may be asked again; the server ignores answers to keys no longer
+   * outstanding). Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task Polling).
+   *
+   * @throws UnknownTaskError when the server knows no such task (-32602); McpError.
+   */
+  async task(taskId: string, options: RequestOptions = {}): Promise<ToolTask> {
+    if (typeof taskId !== "string" || taskId === "")
+      throw new TypeError("task: taskId must be a non-empty string");
+    return this.#handle(undefined, { polled: await this.session.getTask(taskId, options) });
+  }
+
+  /** The legs of a plain tool call, with one refresh of the tools on a HeaderMismatch. */
+  #callToolLegs(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     let refreshed = false;
     return this.#drive("tools/call", name, options, async (extra) => {
       const leg = () => this.session.callTool(name, args, { ...options, ...extra, allowInputRequired: true });
@@ -343,6 +417,93 @@ export class Client {
         return leg();
       }
     });
+  }
+
+  /** Makes the call that may create a task, and the handle on what it answered. */
+  async #startTask(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallOptions & TaskAugmented,
+  ): Promise<ToolTask> {
+    const { task, ...callOptions } = options;
+    if (this.session.era === "legacy" && !(await this.#legacyTaskSupport(name, callOptions))) {
+      return this.#handle(name, { result: await this.#callToolLegs(name, args, callOptions) });
+    }
+    const answer: CallToolResult | CreateTaskResult = await this.#drive(
+      "tools/call",
+      name,
+      callOptions,
+      (extra) => this.session.callTool(name, args, { ...callOptions, ...extra, task }),
+    );
+    if (answer.resultType === "task") {
+      const { resultType: _task, _meta: _m, ...created } = answer as CreateTaskResult;
+      return this.#handle(name, { created });
+    }
+    return this.#handle(name, { result: answer as CallToolResult });
+  }
+
+  /**
+   * 2025-11-25: may this tool be called as a task? The server must declare
+   * `tasks.requests.tools.call`, and the tool (from `tools/list`) `execution.taskSupport`
+   * `"optional"` or `"required"`. Spec (2025-11-25): basic/utilities/tasks §Tool-Level Negotiation.
+   */
+  async #legacyTaskSupport(name: string, options: RequestOptions): Promise<boolean> {
+    const tasks = this.session.serverCapabilities?.tasks as
+      | { requests?: { tools?: { call?: unknown } } }
+      | undefined;
+    if (tasks?.requests?.tools?.call === undefined) return false;
+    const listOptions: RequestOptions = {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    };
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_REFRESH_PAGES; page++) {
+      const listed = await this.session.listTools(cursor === undefined ? {} : { cursor }, listOptions);
+      const tool = listed.tools.find((entry) => entry.name === name);
+      if (tool !== undefined) {
+        const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+        return support === "optional" || support === "required";
+      }
+      cursor = listed.nextCursor;
+      if (cursor === undefined) return false;
+    }
+    return false;
+  }
+
+  /** A handle whose input requests are answered for the tool `target` with this client's callbacks. */
+  #handle(target: string | undefined, start: ToolTaskStart): ToolTask {
+    const capabilities = this.session.capabilities;
+    const context: ToolTaskContext = {
+      session: this.session,
+      fulfil: (request, key, round, signal) =>
+        fulfilInputRequest(
+          request,
+          {
+            key,
+            method: target === undefined ? undefined : "tools/call",
+            target,
+            round,
+            era: "modern",
+            signal,
+          },
+          this.#callbacks,
+          capabilities,
+        ),
+      clock: this.#clock,
+      maxRequestsPerRound: this.#maxRequestsPerRound,
+      concurrency: this.#concurrency,
+      track: async (body) => {
+        if (target === undefined) return body();
+        const call: CallInFlight = { method: "tools/call", target };
+        this.#calls.add(call);
+        try {
+          return await body();
+        } finally {
+          this.#calls.delete(call);
+        }
+      },
+    };
+    return toolTask(context, start);
   }
 
   /** Gets a prompt, running the multi-round-trip loop; throws as {@link callTool}. */

@@ -175,3 +175,49 @@ export class ServerCapabilityMissingError extends TsmcpError {
     this.capability = capability;
   }
 }
+
+/**
+ * The server knows no task by this id: it answered `tasks/get` (or `tasks/update`, `tasks/cancel`,
+ * `tasks/result`) with -32602. The task was never created, has expired and been purged, or belongs
+ * to another caller (a server answers those alike). The server's error is the `cause`.
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Protocol Errors).
+ */
+export class UnknownTaskError extends TsmcpError {
+  override readonly name = "UnknownTaskError";
+  /** `"ERR_UNKNOWN_TASK"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.UnknownTaskError;
+  /** The id the server does not know. */
+  readonly taskId: string;
+
+  constructor(taskId: string, method: string, options?: { cause?: unknown }) {
+    const said = options?.cause instanceof Error ? ` (${options.cause.message})` : "";
+    super(
+      `The server knows no task ${JSON.stringify(taskId)}: ${method} was refused as invalid params${said}; ` +
+        "it was never created, has expired, or belongs to another caller.",
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.taskId = taskId;
+  }
+}
+
+/**
+ * A task whose result was awaited ended `cancelled` (by `cancel()`, another client, or the server):
+ * there is no result. Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task Cancellation).
+ */
+export class TaskCancelledError extends TsmcpError {
+  override readonly name = "TaskCancelledError";
+  /** `"ERR_TASK_CANCELLED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.TaskCancelledError;
+  /** The cancelled task's id. */
+  readonly taskId: string;
+  /** The server's `statusMessage` for the cancelled task, if it gave one. */
+  readonly statusMessage: string | undefined;
+
+  constructor(taskId: string, statusMessage?: string) {
+    super(
+      `Task ${JSON.stringify(taskId)} was cancelled${statusMessage === undefined ? "" : `: ${statusMessage}`}`,
+    );
+    this.taskId = taskId;
+    this.statusMessage = statusMessage;
+  }
+}

@@ -27,7 +27,9 @@ export {
   RequestStateTooLargeError,
   RequestTimeoutError,
   ServerCapabilityMissingError,
+  TaskCancelledError,
   UnexpectedInputRequiredError,
+  UnknownTaskError,
   UnsupportedInputRequestError,
 } from "./errors.js";
 export {
@@ -54,4 +56,13 @@ export {
   type ListenNotification,
   type RequestOptions,
   type Subscription,
+  type TaskAugmented,
 } from "./session-options.js";
+export {
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  TASK_POLL_BACKOFF_FACTOR,
+  TASK_POLL_INTERVAL_MAX_MS,
+  TASK_POLL_INTERVAL_MIN_MS,
+} from "./task-poll.js";
+export type { TaskListPage } from "./task-wire.js";
+export type { TaskStatusListener, ToolTask } from "./tool-task.js";

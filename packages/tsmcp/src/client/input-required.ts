@@ -125,8 +125,11 @@ export async function driveInputRequired<R>(
   return result as R;
 }
 
-/** Fulfils `requests` with at most `concurrency` callbacks running; the first failure aborts the rest. */
-async function fulfilAll(
+/**
+ * Fulfils `requests` with at most `concurrency` callbacks running; the first failure aborts the rest
+ * (and is thrown). Also answers the `inputRequests` of a task (`tool-task.ts`).
+ */
+export async function fulfilAll(
   requests: [string, InputRequest][],
   fulfil: Fulfil,
   round: number,

@@ -111,6 +111,22 @@ export interface AllowInputRequired {
 }
 
 /**
+ * With `task`, a `tools/call` may be answered with a task: at 2026-07-28 the request declares the
+ * tasks extension (`io.modelcontextprotocol/tasks`) in its per-request capabilities and the server
+ * decides; on a 2025-11-25 session it carries `params.task` (with `ttl` when `ttlMs` is given).
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Capability
+ * Negotiation); (2025-11-25) basic/utilities/tasks §Creating Tasks.
+ */
+export interface TaskAugmented {
+  /**
+   * `true`, or `{ ttlMs }`: the lifetime asked for, in milliseconds (sent as `ttl` on a 2025-11-25
+   * session; the extension has no such request field, so it is not sent at 2026-07-28). The
+   * server may choose another.
+   */
+  task: true | { ttlMs?: number };
+}
+
+/**
  * A notification a listener receives: `notifications/<kind>/list_changed` or
  * `notifications/resources/updated` (at 2026-07-28 tagged with the subscription id in `_meta`).
  */

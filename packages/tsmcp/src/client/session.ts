@@ -21,7 +21,7 @@ import type {
   ServerCapabilities,
 } from "../protocol/schema/base.js";
 import type { InitializeResult } from "../protocol/schema/handshake.js";
-import type { InputRequiredResult } from "../protocol/schema/input.js";
+import type { InputRequiredResult, InputResponses } from "../protocol/schema/input.js";
 import {
   type CallToolResult,
   type CompleteRequestParams,
@@ -36,6 +36,7 @@ import {
   type SubscriptionFilter,
   SubscriptionFilterSchema,
 } from "../protocol/schema/methods.js";
+import type { CreateTaskResult, DetailedTask, Task } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
 import {
@@ -65,9 +66,28 @@ import {
   type ListenNotification,
   type RequestOptions,
   type Subscription,
+  type TaskAugmented,
 } from "./session-options.js";
+import {
+  cancelTask,
+  createdTaskOf,
+  getTask,
+  listTasks,
+  type TaskListPage,
+  type TaskWire,
+  taskResult,
+  updateTask,
+  withTasksExtension,
+} from "./task-wire.js";
 
 type ResultOf<M extends Method> = z.infer<(typeof METHODS)[M]["result"]>;
+
+/** What one send may also carry: its JSON-RPC id, its notifications, and whether it declares the tasks extension. */
+type SendOptions = RequestOptions & {
+  id?: RequestId;
+  onNotification?: (n: JSONRPCNotification) => void;
+  declareTasks?: boolean;
+};
 
 /** The mechanics of one client's conversation with one server. */
 export class ClientSession {
@@ -271,10 +291,19 @@ export class ClientSession {
    * Over Streamable HTTP, the arguments the tool's listed schema annotates with `x-mcp-header`
    * also travel as `Mcp-Param-{Name}` headers (none for a tool not seen in `listTools`).
    *
+   * With `task` (see `TaskAugmented`) the server may answer with a task: the `CreateTaskResult`
+   * is returned (flat, `resultType: "task"`, in both eras), as is an `InputRequiredResult`; follow
+   * the task with {@link getTask}, or use `Client.callTool(..., { task: true })`, which does.
+   *
    * @throws UnexpectedInputRequiredError when the server asks for input and `allowInputRequired` is
    *   not set; TypeError, before sending, for an annotated argument that cannot be mirrored (an
    *   object, an array, a fractional number or an integer beyond ±(2^53−1)).
    */
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: InputRequiredOptions & TaskAugmented,
+  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult>;
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
@@ -288,8 +317,8 @@ export class ClientSession {
   callTool(
     name: string,
     args?: Record<string, unknown>,
-    options: InputRequiredOptions & { allowInputRequired?: boolean } = {},
-  ): Promise<CallToolResult | InputRequiredResult> {
+    options: InputRequiredOptions & { allowInputRequired?: boolean; task?: TaskAugmented["task"] } = {},
+  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
     let headers: Record<string, string> | undefined;
     try {
       headers = this.#paramHeaders?.headersFor(name, args);
@@ -298,11 +327,96 @@ export class ClientSession {
     }
     const legOptions =
       headers === undefined ? options : { ...options, headers: { ...options.headers, ...headers } };
-    return this.#carrier(
-      "tools/call",
-      args === undefined ? { name } : { name, arguments: args },
-      legOptions,
-    ) as Promise<CallToolResult | InputRequiredResult>;
+    const params: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };
+    if (options.task !== undefined) return this.#taskCarrier(params, options.task, legOptions);
+    return this.#carrier("tools/call", params, legOptions) as Promise<CallToolResult | InputRequiredResult>;
+  }
+
+  /**
+   * `tasks/get`: the task's status, and its status's payload (`inputRequests` while
+   * `input_required`, `result` once `completed`, `error` once `failed`). At 2026-07-28 the request
+   * declares the tasks extension (and over HTTP carries `Mcp-Name: <taskId>`); on a 2025-11-25
+   * session the 2025 `ttl` and `pollInterval` read as `ttlMs` and `pollIntervalMs`, and the result
+   * comes from {@link taskResult}.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task Polling).
+   *
+   * @throws UnknownTaskError when the server knows no such task (-32602); McpError;
+   *   InvalidServerResponseError.
+   */
+  getTask(taskId: string, options: RequestOptions = {}): Promise<DetailedTask> {
+    return getTask(this.#taskWire(), taskId, options);
+  }
+
+  /**
+   * `tasks/update` (2026-07-28): answers to a task's outstanding `inputRequests`, by key. The
+   * server may take a subset and stay `input_required` for the rest.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task Update Requests).
+   *
+   * @throws MethodNotInEraError on a 2025-11-25 session (its tasks ask over the back-channel);
+   *   UnknownTaskError (-32602); McpError.
+   */
+  updateTask(taskId: string, inputResponses: InputResponses, options: RequestOptions = {}): Promise<void> {
+    return updateTask(this.#taskWire(), taskId, inputResponses, options);
+  }
+
+  /**
+   * `tasks/cancel`: asks the server to cancel the task. Cooperative and eventually consistent at
+   * 2026-07-28 (resolves undefined on the acknowledgement; the status may change later, or the
+   * task may finish anyway); on a 2025-11-25 session resolves the cancelled task.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task Cancellation).
+   *
+   * @throws UnknownTaskError (-32602: unknown, or at 2025-11-25 already terminal); McpError.
+   */
+  cancelTask(taskId: string, options: RequestOptions = {}): Promise<Task | undefined> {
+    return cancelTask(this.#taskWire(), taskId, options);
+  }
+
+  /**
+   * `tasks/list` (2025-11-25 only): one page of the caller's tasks.
+   * Spec (2025-11-25): basic/utilities/tasks §Listing Tasks.
+   *
+   * @throws MethodNotInEraError at 2026-07-28 (the tasks extension has no `tasks/list`); McpError.
+   */
+  listTasks(params: { cursor?: string } = {}, options: RequestOptions = {}): Promise<TaskListPage> {
+    return listTasks(this.#taskWire(), params.cursor, options);
+  }
+
+  /**
+   * `tasks/result` (2025-11-25 only): waits until the task ends, then answers what the call would
+   * have (the server's questions arrive on the back-channel meanwhile). Pass `timeoutMs: Infinity`
+   * to wait as long as the task runs.
+   * Spec (2025-11-25): basic/utilities/tasks §Retrieving Task Results.
+   *
+   * @throws MethodNotInEraError at 2026-07-28; UnknownTaskError (-32602); McpError (the task's error).
+   */
+  taskResult(taskId: string, options: RequestOptions = {}): Promise<CallToolResult> {
+    return taskResult(this.#taskWire(), taskId, options);
+  }
+
+  #taskWire(): TaskWire {
+    return {
+      era: this.#era,
+      protocolVersion: this.#protocolVersion,
+      send: (method, params, options) => this.#send(method, params, { ...options, declareTasks: true }),
+    };
+  }
+
+  async #taskCarrier(
+    params: Record<string, unknown>,
+    task: TaskAugmented["task"],
+    options: InputRequiredOptions,
+  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
+    const full: Record<string, unknown> = { ...params };
+    if (options.inputResponses !== undefined) full.inputResponses = options.inputResponses;
+    if (options.requestState !== undefined) full.requestState = options.requestState;
+    if (this.#era === "legacy") {
+      const ttlMs = typeof task === "object" ? task.ttlMs : undefined;
+      full.task = ttlMs === undefined ? {} : { ttl: ttlMs };
+    }
+    const result = await this.#send("tools/call", full, { ...options, declareTasks: true });
+    const created = createdTaskOf(this.#era, result);
+    if (created !== undefined) return created;
+    return checkCarrierResult("tools/call", result, true) as CallToolResult | InputRequiredResult;
   }
 
   /**
@@ -445,7 +559,7 @@ export class ClientSession {
   async #send(
     method: string,
     params: Record<string, unknown>,
-    options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void },
+    options: SendOptions,
   ): Promise<Record<string, unknown>> {
     try {
       return await this.#sendOnce(method, params, options);
@@ -480,14 +594,22 @@ export class ClientSession {
   async #sendOnce(
     method: string,
     params: Record<string, unknown>,
-    options: RequestOptions & { id?: RequestId; onNotification?: (n: JSONRPCNotification) => void },
+    options: SendOptions,
   ): Promise<Record<string, unknown>> {
     checkTimeout(options.timeoutMs === Number.POSITIVE_INFINITY ? undefined : options.timeoutMs, method);
     const id = options.id ?? this.#nextId++;
     const legacy = this.#era === "legacy" || method === "initialize";
     const onProgress = options.onProgress;
     const progressToken = onProgress === undefined ? undefined : `p${this.#nextProgressToken++}`;
-    const meta = requestMeta(options, this, legacy, progressToken);
+    const stamp =
+      options.declareTasks === true
+        ? {
+            protocolVersion: this.#protocolVersion,
+            capabilities: withTasksExtension(this.capabilities),
+            clientInfo: this.clientInfo,
+          }
+        : this;
+    const meta = requestMeta(options, stamp, legacy, progressToken);
     if (progressToken !== undefined && onProgress !== undefined) {
       this.#notifications.track(progressToken, onProgress);
     }

@@ -235,6 +235,17 @@ export {
   SubscriptionsListenResultSchema,
 } from "./schema/methods.js";
 export {
+  type CreateTaskResult,
+  CreateTaskResultSchema,
+  type DetailedTask,
+  DetailedTaskSchema,
+  type GetTaskResult,
+  GetTaskResultSchema,
+  TASKS_EXTENSION,
+  type Task,
+  TaskSchema,
+} from "./schema/tasks.js";
+export {
   HANDSHAKE_PROTOCOL_VERSIONS,
   isHandshakeProtocolVersion,
   isModernProtocolVersion,

@@ -35,6 +35,8 @@
  * | `ERR_PROTOCOL_NEGOTIATION` | `ProtocolNegotiationError` | `tsmcp/client` | client and server share no protocol revision |
  * | `ERR_METHOD_NOT_IN_ERA` | `MethodNotInEraError` | `tsmcp/client` | a method absent from the negotiated revision is called |
  * | `ERR_SERVER_CAPABILITY_MISSING` | `ServerCapabilityMissingError` | `tsmcp/client` | a call needs a capability the server did not declare |
+ * | `ERR_UNKNOWN_TASK` | `UnknownTaskError` | `tsmcp/client` | the server knows no task by that id (never created, expired, or another caller's) |
+ * | `ERR_TASK_CANCELLED` | `TaskCancelledError` | `tsmcp/client` | a task whose result is awaited ends `cancelled` |
  */
 export const ERROR_CODES = Object.freeze({
   InvalidTokenError: "ERR_INVALID_TOKEN",
@@ -60,6 +62,8 @@ export const ERROR_CODES = Object.freeze({
   ProtocolNegotiationError: "ERR_PROTOCOL_NEGOTIATION",
   MethodNotInEraError: "ERR_METHOD_NOT_IN_ERA",
   ServerCapabilityMissingError: "ERR_SERVER_CAPABILITY_MISSING",
+  UnknownTaskError: "ERR_UNKNOWN_TASK",
+  TaskCancelledError: "ERR_TASK_CANCELLED",
 } as const);
 
 /** The code of one of tsmcp's local errors (a value of {@link ERROR_CODES}). */

@@ -1,0 +1,178 @@
+/**
+ * The command's tasks: `tsmcp call --task` (the call may run as a task; its status and status
+ * messages go to stderr while it is polled, then the result prints as `call` prints it) and
+ * `tsmcp task get|result|cancel|list`. Questions a task asks are answered the way `call` answers
+ * them. Tasks created here are remembered per target (see `task-memory.ts`) for `task list` on a
+ * 2026-07-28 server, which has no `tasks/list`.
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md);
+ * (2025-11-25) https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ */
+import { type Client, type ToolTask, UnknownTaskError } from "tsmcp/client";
+import type { DetailedTask, Task } from "tsmcp/types";
+import { type Output, print, printJson, toolArguments, withProgress } from "./commands.js";
+import { note } from "./connect.js";
+import { renderToolResult } from "./render.js";
+import { EXIT_FAILURE, EXIT_OK, parseTarget } from "./target.js";
+import { forgetTasks, rememberedTasks, rememberTask } from "./task-memory.js";
+
+/** Pages of `tasks/list` read at most. */
+const MAX_TASK_PAGES = 100;
+
+/** The key a target's tasks are remembered under: the URL as parsed, or the command line as typed. */
+export function targetKey(target: string): string {
+  const parsed = parseTarget(target);
+  return parsed.kind === "url" ? parsed.url.href : parsed.line;
+}
+
+/** `task <id>: <status> · <message>`. */
+function statusLine(taskId: string, task: Pick<Task, "status" | "statusMessage">): string {
+  return `task ${taskId}: ${task.status}${task.statusMessage === undefined ? "" : ` · ${task.statusMessage}`}`;
+}
+
+/**
+ * Follows `task` to its end, its status changes on stderr, and prints its result as `call` does.
+ * When it stops before the task ends (an unanswered question, a failed poll), says how to resume.
+ */
+async function follow(task: ToolTask, target: string, output: Output): Promise<number> {
+  const { taskId } = task;
+  if (taskId !== undefined) {
+    note(statusLine(taskId, task));
+    task.onStatus((update) => note(statusLine(taskId, update)));
+  }
+  try {
+    const result = await task.result();
+    const [unanswered] = output.unanswered;
+    if (unanswered !== undefined) throw unanswered;
+    output.json ? printJson(result) : print(renderToolResult(result));
+    return result.isError === true ? EXIT_FAILURE : EXIT_OK;
+  } catch (error) {
+    if (taskId !== undefined && (task.status === "working" || task.status === "input_required")) {
+      note(
+        `task ${taskId} is still ${task.status}: follow it with tsmcp task result ${JSON.stringify(target)} ${taskId}, or stop it with tsmcp task cancel ${JSON.stringify(target)} ${taskId}`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** `tsmcp call --task`: calls the tool allowing a task, remembers the task, follows it. */
+export async function callAsTask(
+  client: Client,
+  target: string,
+  tool: string,
+  pairs: readonly string[],
+  argsJson: string | undefined,
+  output: Output,
+): Promise<number> {
+  const args = await toolArguments(client, tool, pairs, argsJson);
+  const task = await withProgress(output, (options) =>
+    client.callTool(tool, args, { ...options, task: true }),
+  );
+  if (task.taskId !== undefined) {
+    rememberTask(targetKey(target), { taskId: task.taskId, tool, createdAt: new Date().toISOString() });
+  }
+  return follow(task, target, output);
+}
+
+/** The lines of one task for people. */
+function renderTask(task: DetailedTask): string {
+  const lines = [statusLine(task.taskId, task)];
+  const ttl = task.ttlMs === null ? "unlimited" : `${task.ttlMs} ms`;
+  const poll = task.pollIntervalMs === undefined ? "" : `, poll every ${task.pollIntervalMs} ms`;
+  lines.push(`created ${task.createdAt}, updated ${task.lastUpdatedAt}, kept ${ttl}${poll}`);
+  const keys = Object.keys(task.inputRequests ?? {});
+  if (keys.length > 0) lines.push(`waiting for input: ${keys.join(", ")} (answer with tsmcp task result)`);
+  if (task.error !== undefined) lines.push(`error ${task.error.code}: ${task.error.message}`);
+  if (task.result !== undefined)
+    lines.push(renderToolResult(task.result as Parameters<typeof renderToolResult>[0]));
+  return lines.join("\n");
+}
+
+/** `tsmcp task get <target> <id>`: the task as the server describes it now. */
+export async function taskGet(client: Client, taskId: string, output: Output): Promise<number> {
+  const task = await client.session.getTask(taskId);
+  output.json ? printJson(task) : print(renderTask(task));
+  return EXIT_OK;
+}
+
+/** `tsmcp task result <target> <id>`: waits for the task's end (answering its questions) and prints its result. */
+export async function taskResult(
+  client: Client,
+  target: string,
+  taskId: string,
+  output: Output,
+): Promise<number> {
+  return follow(await client.task(taskId), target, output);
+}
+
+/** `tsmcp task cancel <target> <id>`: asks the server to cancel the task. */
+export async function taskCancel(client: Client, taskId: string, output: Output): Promise<number> {
+  const cancelled = await client.session.cancelTask(taskId);
+  if (output.json)
+    printJson({ taskId, cancelRequested: true, ...(cancelled === undefined ? {} : { task: cancelled }) });
+  else if (cancelled !== undefined) print(statusLine(taskId, cancelled));
+  else
+    print(
+      `task ${taskId}: cancellation requested (the server may still finish it; tsmcp task get shows its status)`,
+    );
+  return EXIT_OK;
+}
+
+/**
+ * `tsmcp task list <target>`: a 2025-11-25 server's `tasks/list` (every page); at 2026-07-28 the
+ * tasks this command created for the target, each with its status now (one the server no longer
+ * knows is shown as gone and forgotten).
+ */
+export async function taskList(client: Client, target: string, output: Output): Promise<number> {
+  if (client.era === "legacy") {
+    const tasks: Task[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TASK_PAGES; page++) {
+      const listed = await client.session.listTasks(cursor === undefined ? {} : { cursor });
+      tasks.push(...listed.tasks);
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    if (output.json) printJson({ tasks });
+    else
+      print(
+        tasks.length === 0 ? "(no tasks)" : tasks.map((task) => statusLine(task.taskId, task)).join("\n"),
+      );
+    return EXIT_OK;
+  }
+  const key = targetKey(target);
+  const remembered = rememberedTasks(key);
+  const gone = new Set<string>();
+  const rows: { taskId: string; tool: string; createdAt: string; task?: Task; gone?: true }[] = [];
+  for (const entry of remembered) {
+    try {
+      const {
+        inputRequests: _i,
+        result: _r,
+        error: _e,
+        ...task
+      } = await client.session.getTask(entry.taskId);
+      rows.push({ ...entry, task });
+    } catch (error) {
+      if (!(error instanceof UnknownTaskError)) throw error;
+      gone.add(entry.taskId);
+      rows.push({ ...entry, gone: true });
+    }
+  }
+  forgetTasks(key, gone);
+  if (output.json) {
+    printJson({ tasks: rows });
+    return EXIT_OK;
+  }
+  if (rows.length === 0) {
+    print("(no tasks created from here for this target)");
+    return EXIT_OK;
+  }
+  const lines = rows.map((row) =>
+    row.task === undefined
+      ? `task ${row.taskId}: gone · the server no longer knows it (forgotten) · ${row.tool}`
+      : `${statusLine(row.taskId, row.task)} · ${row.tool}`,
+  );
+  print(lines.join("\n"));
+  return EXIT_OK;
+}
