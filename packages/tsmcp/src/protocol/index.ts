@@ -235,6 +235,24 @@ export {
   SubscriptionsListenResultSchema,
 } from "./schema/methods.js";
 export {
+  type CreateTaskResult,
+  CreateTaskResultSchema,
+  type DetailedTask,
+  DetailedTaskSchema,
+  type GetTaskResult,
+  GetTaskResultSchema,
+  TASKS_EXTENSION,
+  type Task,
+  TaskErrorSchema,
+  type TaskIdParams,
+  TaskIdParamsSchema,
+  TaskNotificationParamsSchema,
+  TaskSchema,
+  TaskStatusSchema,
+  type UpdateTaskParams,
+  UpdateTaskParamsSchema,
+} from "./schema/tasks.js";
+export {
   HANDSHAKE_PROTOCOL_VERSIONS,
   isHandshakeProtocolVersion,
   isModernProtocolVersion,
