@@ -2,12 +2,12 @@
  * The tools of the conformance everything-server, registered on an `MCPServer`: the `tools-call-*`
  * content fixtures (the ones that ask the client something use the back-channel on a 2025-era
  * session, `inputRequests` at 2026-07-28), the `server-sse-polling` tool `test_reconnection`, the `input-required-result-*` multi-round-trip fixtures, the `server-stateless`
- * probes, the `http-custom-header-server-validation` tool (an `x-mcp-header` argument), and plain
- * versions of the `tasks-*` tools (the tasks extension does not exist yet).
+ * probes, the `http-custom-header-server-validation` tool (an `x-mcp-header` argument), and the
+ * `tasks-*` tools of the tasks extension.
  * Handlers return plaintext `requestState`; the server seals it.
  */
 import { type Context, inputRequired, type MCPServer } from "tsmcp/server";
-import type { CallToolResult, InputRequests } from "tsmcp/types";
+import { type CallToolResult, type InputRequests, McpError } from "tsmcp/types";
 import * as z from "zod";
 import {
   ASK_CONFIRM,
@@ -328,7 +328,18 @@ function statelessFixtures(mcp: MCPServer): void {
   });
 }
 
-/** Plain tools under the names the tasks-* scenarios call; they become task tools with the extension. */
+/** The question `confirm_delete` asks, in a task (`ctx.elicit`) or as a multi round-trip round. */
+function askDelete(filename: string) {
+  return askString(`Delete ${filename}? Type yes.`, "answer");
+}
+
+/**
+ * The tools the tasks-* scenarios call, on the tasks extension: `greet` never runs as a task;
+ * `slow_compute`, `protocol_error_job`, `confirm_delete` and `multi_input` run as one when the request
+ * declares the extension; `failing_job` and `test_tool_with_task` only so (-32021 otherwise).
+ * `confirm_delete` and `multi_input` ask through the task (`ctx.elicit`) inside one, and as multi
+ * round-trip rounds otherwise; `test_tool_with_task` asks its round before its task exists.
+ */
 function taskFixtures(mcp: MCPServer): void {
   mcp.tool(
     "greet",
@@ -338,45 +349,86 @@ function taskFixtures(mcp: MCPServer): void {
   mcp.tool(
     "slow_compute",
     {
-      description: "Sleeps up to two seconds, then answers",
+      description: "Sleeps for a number of seconds (at most 60), then answers",
       inputSchema: z.object({ seconds: z.number().optional(), label: z.string().optional() }),
+      task: "optional",
     },
     async ({ seconds = 0, label = "result" }, ctx) => {
-      await sleep(Math.min(Math.max(seconds, 0), 2) * 1000, ctx.signal);
+      ctx.sendProgress({ progress: 0, total: 1, message: `Computing ${label}` });
+      await sleep(Math.min(Math.max(seconds, 0), 60) * 1000, ctx.signal);
       return `Computed ${label} after ${seconds} s`;
     },
   );
   mcp.tool(
     "failing_job",
-    { description: "Always reports a tool error" },
-    (): CallToolResult => ({ isError: true, content: [text("The job failed.")] }),
+    { description: "Works for a second, then reports a tool error", task: "required" },
+    async (_args, ctx): Promise<CallToolResult> => {
+      await sleep(1000, ctx.signal);
+      return { isError: true, content: [text("The job failed.")] };
+    },
+  );
+  mcp.tool(
+    "protocol_error_job",
+    { description: "Works briefly, then fails with a protocol error", task: "optional" },
+    async (_args, ctx) => {
+      await sleep(100, ctx.signal);
+      throw McpError.of("INTERNAL_ERROR", "The job lost its worker");
+    },
   );
   mcp.tool(
     "confirm_delete",
-    { description: "Asks before deleting a file", inputSchema: z.object({ filename: z.string() }) },
-    ({ filename }, ctx) => {
+    {
+      description: "Asks before deleting a file",
+      inputSchema: z.object({ filename: z.string() }),
+      task: "optional",
+    },
+    async ({ filename }, ctx) => {
+      if (ctx.task !== undefined) {
+        const answer = await ctx.elicit(askDelete(filename).params);
+        return `${filename}: ${describeElicitResult(answer)}`;
+      }
       if (answerOf(ctx.inputResponses, "confirm") !== undefined) {
         return `${filename}: ${describeElicitation(ctx.inputResponses, "confirm")}`;
       }
       requireCapability(ctx, "elicitation");
+      return inputRequired({ inputRequests: { confirm: askDelete(filename) } });
+    },
+  );
+  mcp.tool(
+    "multi_input",
+    { description: "Asks two questions at once", task: "optional" },
+    async (_args, ctx) => {
+      if (ctx.task !== undefined) {
+        const [first, second] = await Promise.all([
+          ctx.elicit(askString("First?", "value").params),
+          ctx.elicit(askString("Second?", "value").params),
+        ]);
+        return `Both answers received: ${describeElicitResult(first)}; ${describeElicitResult(second)}`;
+      }
+      if (
+        answerOf(ctx.inputResponses, "first") !== undefined &&
+        answerOf(ctx.inputResponses, "second") !== undefined
+      ) {
+        return "Both answers received.";
+      }
+      requireCapability(ctx, "elicitation");
       return inputRequired({
-        inputRequests: { confirm: askString(`Delete ${filename}? Type yes.`, "answer") },
+        inputRequests: { first: askString("First?", "value"), second: askString("Second?", "value") },
       });
     },
   );
-  mcp.tool("multi_input", { description: "Asks two questions at once" }, (_args, ctx) => {
-    if (
-      answerOf(ctx.inputResponses, "first") !== undefined &&
-      answerOf(ctx.inputResponses, "second") !== undefined
-    ) {
-      return "Both answers received.";
-    }
-    requireCapability(ctx, "elicitation");
-    return inputRequired({
-      inputRequests: { first: askString("First?", "value"), second: askString("Second?", "value") },
-    });
-  });
-  mcp.tool("test_tool_with_task", { description: "Answers at once" }, () => "Done without a task.");
+  mcp.tool(
+    "test_tool_with_task",
+    { description: "Asks a name as a multi round-trip round, then greets as a task", task: "required" },
+    (_args, ctx) => {
+      const name = accepted(ctx.inputResponses, "user_name")?.name;
+      if (typeof name !== "string") {
+        requireCapability(ctx, "elicitation");
+        return inputRequired({ inputRequests: { user_name: ASK_NAME }, requestState: "task-after-input" });
+      }
+      return `Hello, ${name}! (greeted in task ${ctx.task?.taskId})`;
+    },
+  );
 }
 
 /**

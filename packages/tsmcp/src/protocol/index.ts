@@ -243,7 +243,14 @@ export {
   GetTaskResultSchema,
   TASKS_EXTENSION,
   type Task,
+  TaskErrorSchema,
+  type TaskIdParams,
+  TaskIdParamsSchema,
+  TaskNotificationParamsSchema,
   TaskSchema,
+  TaskStatusSchema,
+  type UpdateTaskParams,
+  UpdateTaskParamsSchema,
 } from "./schema/tasks.js";
 export {
   HANDSHAKE_PROTOCOL_VERSIONS,

@@ -1,9 +1,12 @@
 /**
  * The method table of 2026-07-28: every client -> server method with its params and result schema,
- * whether it may answer with an `InputRequiredResult`, and whether its result carries cache hints.
- * Spec: basic/patterns/mrtr §Supported Requests, server/utilities/caching.
+ * whether it may answer with an `InputRequiredResult`, whether its result carries cache hints, and
+ * the extension it belongs to (the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`).
+ * Spec: basic/patterns/mrtr §Supported Requests, server/utilities/caching,
+ * https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
-import type * as z from "zod";
+import * as z from "zod";
+import { JSONObjectSchema } from "./schema/base.js";
 import {
   CallToolRequestParamsSchema,
   CallToolResultSchema,
@@ -20,9 +23,20 @@ import {
   ReadResourceRequestParamsSchema,
   ReadResourceResultSchema,
   RequestParamsSchema,
+  ResultSchema,
   SubscriptionsListenRequestParamsSchema,
   SubscriptionsListenResultSchema,
 } from "./schema/methods.js";
+import { GetTaskResultSchema, TASKS_EXTENSION, TaskIdParamsSchema } from "./schema/tasks.js";
+
+/**
+ * `tasks/update` params as a server reads them: each answer only has to be an object, because
+ * answers under keys that are not outstanding are ignored, whatever they hold (spec: tasks.md §Task
+ * Update Requests); the answer to an outstanding request is checked by whoever awaits it.
+ */
+const UPDATE_TASK_PARAMS = TaskIdParamsSchema.extend({
+  inputResponses: z.record(z.string(), JSONObjectSchema),
+});
 
 /** One row of the method table. */
 export interface MethodSpec {
@@ -32,6 +46,11 @@ export interface MethodSpec {
   inputRequired: boolean;
   /** Its complete result carries `ttlMs` and `cacheScope`. */
   cacheable: boolean;
+  /**
+   * The extension the method belongs to: a request that did not declare it (in its
+   * `clientCapabilities.extensions`) is refused with -32021. Absent for the core methods.
+   */
+  extension?: string;
 }
 
 /** Every method a 2026-07-28 client may send. */
@@ -95,6 +114,27 @@ export const METHODS = {
     result: SubscriptionsListenResultSchema,
     inputRequired: false,
     cacheable: false,
+  },
+  "tasks/get": {
+    params: TaskIdParamsSchema,
+    result: GetTaskResultSchema,
+    inputRequired: false,
+    cacheable: false,
+    extension: TASKS_EXTENSION,
+  },
+  "tasks/update": {
+    params: UPDATE_TASK_PARAMS,
+    result: ResultSchema,
+    inputRequired: false,
+    cacheable: false,
+    extension: TASKS_EXTENSION,
+  },
+  "tasks/cancel": {
+    params: TaskIdParamsSchema,
+    result: ResultSchema,
+    inputRequired: false,
+    cacheable: false,
+    extension: TASKS_EXTENSION,
   },
 } as const satisfies Record<string, MethodSpec>;
 

@@ -19,6 +19,7 @@ import type {
   ReadResourceRequestParams,
   ReadResourceResult,
 } from "../protocol/schema/methods.js";
+import type { CreateTaskResult } from "../protocol/schema/tasks.js";
 import type { RequestContext } from "./context.js";
 
 /** A value or a promise of it. */
@@ -31,8 +32,12 @@ export type Handler<P, R> = (ctx: RequestContext, params: P) => Awaitable<R>;
 export interface ServerHandlers {
   /** `tools/list` (paginated). */
   onListTools?: Handler<PaginatedRequestParams, ListToolsResult>;
-  /** `tools/call`: the result, or an `InputRequiredResult` to ask for input first. */
-  onCallTool?: Handler<CallToolRequestParams, CallToolResult | InputRequiredResult>;
+  /**
+   * `tools/call`: the result, an `InputRequiredResult` to ask for input first, or (with the
+   * `tasks` option, for a request that declared the tasks extension) the `CreateTaskResult` of
+   * `tasks.run(ctx, work)`.
+   */
+  onCallTool?: Handler<CallToolRequestParams, CallToolResult | InputRequiredResult | CreateTaskResult>;
   /** `prompts/list` (paginated). */
   onListPrompts?: Handler<PaginatedRequestParams, ListPromptsResult>;
   /** `prompts/get`: the messages, or an `InputRequiredResult`. */

@@ -8,7 +8,8 @@
  * author annotates: the contexts (`RequestContext` for `Server` handlers, `Context` for `MCPServer`
  * tools, prompts, resources and templates, `ResolvedContext` for a tool with resolvers,
  * `ResolverInput` for a resolver, `CompletionContext` for a completer), the handler types and the
- * constructors' option types. Each name has one home: wire types, `McpError`, `TsmcpError` and the
+ * constructors' option types; and the tasks extension's engine (`TaskManager`, its options and
+ * defaults, `TaskControl` for a task's work). Each name has one home: wire types, `McpError`, `TsmcpError` and the
  * `Logger` come from tsmcp/types; `Dispatcher`, `RequestEnvironment`, `AuthInfo`, `Authenticate`
  * and the protected-resource metadata path from tsmcp/transport, where the HTTP handler lives.
  */
@@ -86,6 +87,7 @@ export {
   type ToolResolvers,
   type ToolResultOf,
   type ToolReturn,
+  type ToolTaskSupport,
 } from "./mcp/tools.js";
 export { type IsStaticUri, UriTemplate, type UriVariables } from "./mcp/uri-template.js";
 export type { Middleware, MiddlewareRequest, Next, WireResult } from "./middleware.js";
@@ -168,3 +170,16 @@ export {
 } from "./state/policy.js";
 export { authenticatedPrincipal } from "./state/principal.js";
 export type { ListKind } from "./subscriptions.js";
+export type { TaskChangeListener, TaskSnapshot } from "./tasks/fanout.js";
+export { TaskManager, type TaskStartOptions, type TaskWork } from "./tasks/manager.js";
+export {
+  DEFAULT_MAX_ACTIVE_TASKS_PER_PRINCIPAL,
+  DEFAULT_MAX_TASK_RESULT_BYTES,
+  DEFAULT_MAX_TASK_TTL_MS,
+  DEFAULT_TASK_LEASE_MS,
+  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_TASK_TTL_MS,
+  MIN_TASK_LEASE_MS,
+  type TaskOptions,
+} from "./tasks/options.js";
+export type { PendingTask, TaskControl } from "./tasks/run.js";

@@ -4,6 +4,10 @@
  * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
  * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
  *
+ * With the `tasks` option it also serves the tasks extension (`io.modelcontextprotocol/tasks`):
+ * `tasks/get`, `tasks/update`, `tasks/cancel` and `notifications/tasks` on `subscriptions/listen`
+ * (server/tasks).
+ *
  * A message the transport hands in with a 2025-era session (`env.session`) takes the handshake
  * era's path instead (server/legacy): `initialize`, then the same chain with who asked read from
  * the session. The server remembers the sessions that completed `initialize` until they end, only
@@ -25,10 +29,17 @@ import {
   type Params,
   resultResponse,
 } from "../protocol/jsonrpc.js";
-import { type CacheableMethod, isInputRequired, isKnownMethod, METHODS } from "../protocol/methods.js";
+import {
+  type CacheableMethod,
+  isInputRequired,
+  isKnownMethod,
+  METHODS,
+  type MethodSpec,
+} from "../protocol/methods.js";
 import { checkFunction } from "../protocol/options.js";
-import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
+import { TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { MessageBus } from "../state/message-bus.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
@@ -54,8 +65,19 @@ import { type LogFields, type Logger, stderrLogger } from "./logger.js";
 import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
-import { type CacheHint, DEFAULT_CACHE_HINT, InvalidHandlerResultError, shapeResult } from "./shaping.js";
+import { missingCapability } from "./required-capability.js";
+import {
+  type CacheHint,
+  checkTaskResult,
+  DEFAULT_CACHE_HINT,
+  InvalidHandlerResultError,
+  shapeResult,
+} from "./shaping.js";
 import { type ListKind, SubscriptionHub } from "./subscriptions.js";
+import { TaskManager } from "./tasks/manager.js";
+import { serveTaskMethod, TASK_METHODS } from "./tasks/methods.js";
+import type { TaskOptions } from "./tasks/options.js";
+import { TASKS_CAPABILITY, toDetailedTask } from "./tasks/wire.js";
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
 export interface CacheOptions extends Partial<CacheHint> {
@@ -95,6 +117,28 @@ export interface ServerOptions extends ServerHandlers {
    * (2025-11-25): server/resources §Subscriptions.
    */
   maxResourceSubscriptions?: number;
+  /**
+   * Serves the tasks extension (`io.modelcontextprotocol/tasks`): `server/discover` advertises
+   * `capabilities.extensions["io.modelcontextprotocol/tasks"]`, and `tasks/get`, `tasks/update`,
+   * `tasks/cancel` and `subscriptions/listen`'s `taskIds` are served for the requests that declare
+   * the extension (-32021 for the others). Give the `TaskManager` your `onCallTool` creates tasks
+   * with (`tasks.run(ctx, work)`), or its options (the manager is then `server.tasks`, closed with
+   * the server). Default none: no tasks (extensions are opt-in).
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
+   */
+  tasks?: TaskManager | TaskOptions;
+}
+
+/** Enables the tasks extension on a server after its construction (MCPServer, once a tool declares `task`). */
+const taskEnablers = new WeakMap<Server, (tasks: TaskManager) => void>();
+
+/**
+ * Serves the tasks extension on `server` with `tasks`, as the `tasks` option does (internal: for
+ * `MCPServer`, which learns it needs tasks when a tool declares `task`). Does nothing when the server
+ * serves tasks already.
+ */
+export function enableTasks(server: Server, tasks: TaskManager): void {
+  taskEnablers.get(server)?.(tasks);
 }
 
 /** The revisions a `Server` answers. */
@@ -140,6 +184,9 @@ export class Server implements Dispatcher {
   readonly #maxResourceSubscriptions: number;
   readonly #legacy: LegacyCore;
   readonly #broadcast: ServerBroadcast;
+  #tasks: TaskManager | undefined;
+  /** True when the server built its task manager from options (and so closes it). */
+  #ownsTasks = false;
   #chain: Next;
 
   constructor(name: string, options: ServerOptions = {}) {
@@ -147,6 +194,10 @@ export class Server implements Dispatcher {
     checkCommonServerOptions("Server", options);
     checkLowLevelServerOptions("Server", options as Record<string, unknown>);
     checkLegacyInputRequired("Server", options.legacyInputRequired);
+    const tasks =
+      options.tasks === undefined || options.tasks instanceof TaskManager
+        ? options.tasks
+        : new TaskManager({ logger: options.logger ?? stderrLogger, ...options.tasks });
     this.name = name;
     this.#handlers = {};
     for (const key of Object.values(HANDLER_FOR_METHOD)) {
@@ -176,6 +227,26 @@ export class Server implements Dispatcher {
       (event) => this.#deliver(event),
       (level, message, fields) => this.#log(level, message, fields),
     );
+    taskEnablers.set(this, (manager) => this.#enableTasks(manager));
+    if (tasks !== undefined) {
+      this.#enableTasks(tasks);
+      this.#ownsTasks = !(options.tasks instanceof TaskManager);
+    }
+  }
+
+  /**
+   * The task manager this server serves the tasks extension with (the `tasks` option), or
+   * `undefined` when it serves none.
+   */
+  get tasks(): TaskManager | undefined {
+    return this.#tasks;
+  }
+
+  #enableTasks(tasks: TaskManager): void {
+    if (this.#tasks !== undefined) return;
+    this.#tasks = tasks;
+    this.capabilities.extensions = { ...this.capabilities.extensions, [TASKS_EXTENSION]: {} };
+    tasks.onChange((task) => this.#subscriptions.publishTask(task.owner, task.taskId, toDetailedTask(task)));
   }
 
   /** What the 2025-era path reads of this server (the chain read at each call, as `use` replaces it). */
@@ -270,9 +341,14 @@ export class Server implements Dispatcher {
     this.#legacy.sessions.publishResourceUpdated(event.uri, event.id);
   }
 
-  /** Ends every open `subscriptions/listen` stream with its final result. */
+  /**
+   * Ends every open `subscriptions/listen` stream with its final result; a task manager the server
+   * built from its `tasks` options is closed too (its running tasks are marked failed). A
+   * `TaskManager` given to it is its giver's to close.
+   */
   close(): void {
     this.#subscriptions.closeAll();
+    if (this.#ownsTasks) void this.#tasks?.close();
   }
 
   /** {@inheritDoc transport!Dispatcher.handle} */
@@ -331,12 +407,16 @@ export class Server implements Dispatcher {
     if (!isKnownMethod(method)) return false;
     if (method === "server/discover") return true;
     if (method === "subscriptions/listen") return canListen(this.capabilities);
+    if (TASK_METHODS.has(method)) return this.#tasks !== undefined;
     return this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] !== undefined;
   }
 
   async #terminal(request: MiddlewareRequest): Promise<WireResult> {
     const { method, context } = request;
-    const spec = METHODS[method as keyof typeof METHODS];
+    const spec: MethodSpec = METHODS[method as keyof typeof METHODS];
+    if (spec.extension !== undefined && context.session === undefined) {
+      requireExtension(context.clientCapabilities, spec.extension, method);
+    }
     const schema = PARAMS_AFTER_META[method as keyof typeof METHODS];
     const raw = spec.inputRequired ? withoutNullRetryFields(request.params) : request.params;
     // A 2025-era request need not carry `_meta`; the context holds what it had.
@@ -353,6 +433,8 @@ export class Server implements Dispatcher {
       result = this.#discover();
     } else if (method === "subscriptions/listen") {
       result = await this.#listen(context, params.notifications as SubscriptionFilter);
+    } else if (TASK_METHODS.has(method)) {
+      result = await serveTaskMethod(this.#tasks as TaskManager, method, context, params);
     } else {
       const handler = this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] as (
         ctx: RequestContext,
@@ -360,6 +442,11 @@ export class Server implements Dispatcher {
       ) => unknown;
       result = await handler(context, params);
     }
+    checkTaskResult(
+      method,
+      result,
+      context.session === undefined && TASKS_CAPABILITY.isDeclared(context.clientCapabilities),
+    );
     if (context.session === undefined) {
       return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
         this.#cacheHint(m),
@@ -408,7 +495,15 @@ export class Server implements Dispatcher {
     if (requested.resourceSubscriptions !== undefined && caps.resources?.subscribe) {
       honoured.resourceSubscriptions = [...requested.resourceSubscriptions];
     }
-    await this.#subscriptions.listen(context.requestId, honoured, notify, context.signal);
+    const tasks = this.#tasks;
+    if (requested.taskIds !== undefined && tasks !== undefined) {
+      if (!TASKS_CAPABILITY.isDeclared(context.clientCapabilities)) {
+        throw missingCapability(TASKS_CAPABILITY, "subscriptions/listen notifications.taskIds");
+      }
+      honoured.taskIds = [...requested.taskIds];
+    }
+    const owner = tasks?.ownerOf(context.auth);
+    await this.#subscriptions.listen(context.requestId, honoured, notify, context.signal, owner);
     return { _meta: { [META.subscriptionId]: context.requestId } };
   }
 
@@ -451,6 +546,23 @@ function legacyHandshake(params: Params | undefined, supported: readonly string[
 const PARAMS_AFTER_META = Object.fromEntries(
   Object.entries(METHODS).map(([method, spec]) => [method, spec.params.extend({ _meta: z.unknown() })]),
 ) as unknown as Record<keyof typeof METHODS, z.ZodType>;
+
+/**
+ * Refuses a method of an extension the request did not declare.
+ *
+ * @throws McpError -32021 with `data.requiredCapabilities.extensions[extension]`.
+ */
+function requireExtension(capabilities: ClientCapabilities, extension: string, method: string): void {
+  if (Object.hasOwn(capabilities.extensions ?? {}, extension)) return;
+  throw missingCapability(
+    {
+      label: `${extension} extension`,
+      requiredCapabilities: { extensions: { [extension]: {} } },
+      isDeclared: () => false,
+    },
+    method,
+  );
+}
 
 /** An explicit `null` `requestState` or `inputResponses` means absent (a copy without them). */
 function withoutNullRetryFields(params: Params): Params {

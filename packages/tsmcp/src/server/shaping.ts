@@ -46,6 +46,29 @@ export class InvalidHandlerResultError extends TsmcpError {
 }
 
 /**
+ * Checks a result a handler answered with `resultType: "task"` (a `CreateTaskResult` of the tasks
+ * extension): only `tools/call` may, only for a request that may receive it (`acceptsTasks`: it
+ * declared the extension), and never with a `requestState` or `inputRequests`. Any other result
+ * passes. Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md
+ * §Polymorphic Results).
+ *
+ * @throws InvalidHandlerResultError otherwise.
+ */
+export function checkTaskResult(method: string, result: unknown, acceptsTasks: boolean): void {
+  if (typeof result !== "object" || result === null || (result as WireResult).resultType !== "task") return;
+  if (method !== "tools/call") throw new InvalidHandlerResultError(`${method} may not answer with a task`);
+  if (!acceptsTasks) {
+    throw new InvalidHandlerResultError(
+      "tools/call answered with a task for a request that did not declare the tasks extension",
+    );
+  }
+  const task = result as WireResult;
+  if (task.requestState !== undefined || task.inputRequests !== undefined) {
+    throw new InvalidHandlerResultError("a CreateTaskResult carries neither requestState nor inputRequests");
+  }
+}
+
+/**
  * Shapes a handler's result for `method`, returning a new object (the handler's is not touched).
  *
  * @throws InvalidHandlerResultError when the result is not an object, or is an

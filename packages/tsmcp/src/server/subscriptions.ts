@@ -1,7 +1,9 @@
 /**
- * `subscriptions/listen`: long-lived requests that receive the list-changed and resource-updated
- * notifications they asked for, each tagged with the subscription id (the listen request's id).
- * State lives only as long as the listen request itself. Spec: basic/patterns/subscriptions.
+ * `subscriptions/listen`: long-lived requests that receive the list-changed, resource-updated and
+ * task-status (`notifications/tasks`, the tasks extension) notifications they asked for, each tagged
+ * with the subscription id (the listen request's id). State lives only as long as the listen request
+ * itself. Spec: basic/patterns/subscriptions, https://github.com/modelcontextprotocol/ext-tasks
+ * (specification/draft/tasks.md §Task Status Notifications).
  */
 
 import { onAbort } from "../protocol/async.js";
@@ -24,6 +26,8 @@ interface Subscription {
   filter: SubscriptionFilter;
   notify: (notification: JSONRPCNotification) => void;
   end: () => void;
+  /** The task owner key of the listener, when the server serves tasks. */
+  owner: string | undefined;
 }
 
 /** The live listen requests of one server. */
@@ -37,13 +41,15 @@ export class SubscriptionHub {
 
   /**
    * Registers a listen request with the filter the server honours; sends the acknowledgement
-   * first. Resolves with `"closed"` when the server ends it, `"aborted"` when the client does.
+   * first. `owner` is the listener's task owner key: `notifications/tasks` reach it only for its
+   * own tasks. Resolves with `"closed"` when the server ends it, `"aborted"` when the client does.
    */
   listen(
     id: RequestId,
     filter: SubscriptionFilter,
     notify: (notification: JSONRPCNotification) => void,
     signal: AbortSignal,
+    owner?: string,
   ): Promise<"closed" | "aborted"> {
     return new Promise((resolve) => {
       if (signal.aborted) {
@@ -54,6 +60,7 @@ export class SubscriptionHub {
         id,
         filter,
         notify,
+        owner,
         end: () => {
           stopListening();
           this.#subscriptions.delete(subscription);
@@ -85,6 +92,18 @@ export class SubscriptionHub {
       const watched = subscription.filter.resourceSubscriptions ?? [];
       if (watched.some((prefix) => resourceCovers(prefix, uri))) {
         subscription.notify(tagged(subscription.id, "notifications/resources/updated", { uri }));
+      }
+    }
+  }
+
+  /**
+   * Tells every subscription that asked for task `taskId` (`taskIds`) and whose listener is its
+   * `owner` that it changed, with `task` (the full `DetailedTask`) as the params.
+   */
+  publishTask(owner: string, taskId: string, task: Record<string, unknown>): void {
+    for (const subscription of this.#subscriptions) {
+      if (subscription.owner === owner && subscription.filter.taskIds?.includes(taskId) === true) {
+        subscription.notify(tagged(subscription.id, "notifications/tasks", task));
       }
     }
   }

@@ -131,10 +131,14 @@ export const SubscriptionFilterSchema = z.looseObject({
   promptsListChanged: z.boolean().optional(),
   resourcesListChanged: z.boolean().optional(),
   resourceSubscriptions: z.array(z.string()).optional(),
+  /** The tasks extension: `notifications/tasks` for these task ids (needs the extension declared). */
+  taskIds: z.array(z.string()).optional(),
 });
 /**
  * The {@link SubscriptionFilterSchema} shape: `toolsListChanged`, `promptsListChanged`,
- * `resourcesListChanged`, and the URIs of `resourceSubscriptions`. Spec: basic/patterns/subscriptions.
+ * `resourcesListChanged`, the URIs of `resourceSubscriptions`, and the tasks extension's `taskIds`.
+ * Spec: basic/patterns/subscriptions, https://github.com/modelcontextprotocol/ext-tasks (tasks.md
+ * §Task Status Notifications).
  */
 export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 

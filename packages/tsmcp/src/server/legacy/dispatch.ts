@@ -54,8 +54,17 @@ export interface LegacyCore extends ServerSelfDescription {
   logError(message: string, fields: LogFields): void;
 }
 
-/** The methods only the 2026-07-28 revision has. */
-const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+/**
+ * The methods only the 2026-07-28 revision has (the tasks extension's among them: under 2025-11-25
+ * the extension does not apply).
+ */
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "subscriptions/listen",
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+]);
 
 /**
  * Answers one request of a 2025-era session.

@@ -1,8 +1,10 @@
 /**
  * The `Context` an `MCPServer` handler receives: the low-level request context (protocol version,
  * client info and capabilities, auth, AbortSignal, progress, logging) plus this round's multi
- * round-trip input — `inputResponses` and the plaintext `requestState` — and nested resource reads.
- * Spec: basic/patterns/mrtr, basic/index §Request metadata.
+ * round-trip input — `inputResponses` and the plaintext `requestState` — nested resource reads, and
+ * for a tool running as a task its `task`.
+ * Spec: basic/patterns/mrtr, basic/index §Request metadata,
+ * https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
 
 import type { LoggingLevel } from "../../protocol/schema/base.js";
@@ -24,6 +26,7 @@ import {
   type ProgressUpdate,
   type RequestContext,
 } from "../context.js";
+import type { TaskControl } from "../tasks/run.js";
 
 /** What an `MCPServer` tool, prompt, resource, completer or list callback is told about its request. */
 export interface Context extends RequestContext {
@@ -46,6 +49,16 @@ export interface Context extends RequestContext {
    *   resource's handler throws.
    */
   readResource(uri: string): Promise<ReadResourceResult>;
+  /**
+   * The task this call runs as (a tool declared with `task`, called by a client that declared the
+   * tasks extension): its `taskId` and `setStatusMessage`. `undefined` outside a task. Inside one,
+   * `signal` aborts when the client cancels the task (`tasks/cancel`), `elicit`, `createMessage`
+   * and `listRoots` ask through the task's `inputRequests`, and `sendProgress` sets the task's
+   * status message (tasks have no progress notifications). The handler may start a moment before
+   * the task exists: a call that answers an `InputRequiredResult` before it first waits on anything
+   * is a multi round-trip round, and no task is created for it.
+   */
+  readonly task: TaskControl | undefined;
 }
 
 /**
@@ -81,13 +94,15 @@ class HandlerContext implements Context, CarriesEnvironment {
   readonly #base: RequestContext;
   readonly inputResponses: InputResponses | undefined;
   readonly requestState: string | undefined;
+  readonly task: TaskControl | undefined;
   readonly #read: ResourceReader;
 
-  constructor(base: RequestContext, round: RoundParams, read: ResourceReader) {
+  constructor(base: RequestContext, round: RoundParams, read: ResourceReader, task?: TaskControl) {
     this.#base = base;
     this.inputResponses = round.inputResponses;
     this.requestState = round.requestState;
     this.#read = read;
+    this.task = task;
   }
 
   get [ENVIRONMENT](): RequestEnvironment {
@@ -121,7 +136,14 @@ class HandlerContext implements Context, CarriesEnvironment {
     return this.#base.logLevel;
   }
   sendProgress(update: ProgressUpdate): void {
-    this.#base.sendProgress(update);
+    const task = this.task;
+    if (task === undefined) {
+      this.#base.sendProgress(update);
+      return;
+    }
+    const { progress, total, message } = update;
+    const text = message ?? (total === undefined ? `${progress}` : `${progress}/${total}`);
+    task.setStatusMessage(text).catch(() => {});
   }
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     this.#base.log(level, data, logger);
@@ -152,7 +174,15 @@ class HandlerContext implements Context, CarriesEnvironment {
   }
   /** This call's context with `resolved` added (a new object; this one is unchanged). */
   static withResolved<Values>(ctx: HandlerContext, resolved: Values): ResolvedContext<Values> {
-    return new ResolvedHandlerContext(ctx.#base, ctx, ctx.#read, resolved);
+    return new ResolvedHandlerContext(ctx.#base, ctx, ctx.#read, resolved, ctx.task);
+  }
+  /** This call's context over the request context of its task (a new object). */
+  static inTask(ctx: HandlerContext, base: RequestContext, task: TaskControl): Context {
+    return new HandlerContext(base, ctx, ctx.#read, task);
+  }
+  /** This call's context with another round's input (a new object). */
+  static withRound(ctx: HandlerContext, round: RoundParams): Context {
+    return new HandlerContext(ctx.#base, round, ctx.#read, ctx.task);
   }
   async readResource(uri: string): Promise<ReadResourceResult> {
     const result = await this.#read(uri, new HandlerContext(this.#base, {}, this.#read));
@@ -165,8 +195,14 @@ class HandlerContext implements Context, CarriesEnvironment {
 class ResolvedHandlerContext<Values> extends HandlerContext implements ResolvedContext<Values> {
   readonly resolved: Values;
 
-  constructor(base: RequestContext, round: RoundParams, read: ResourceReader, resolved: Values) {
-    super(base, round, read);
+  constructor(
+    base: RequestContext,
+    round: RoundParams,
+    read: ResourceReader,
+    resolved: Values,
+    task: TaskControl | undefined,
+  ) {
+    super(base, round, read, task);
     this.resolved = resolved;
   }
 }
@@ -185,4 +221,26 @@ export function createContext(base: RequestContext, round: RoundParams, read: Re
 export function withResolved<Values>(ctx: Context, resolved: Values): ResolvedContext<Values> {
   if (!(ctx instanceof HandlerContext)) throw new TypeError("not a Context built by MCPServer");
   return HandlerContext.withResolved(ctx, resolved);
+}
+
+/**
+ * The same call's `Context` over `base`, the request context of the task it runs as, with `task`
+ * (a new object; `ctx` is unchanged).
+ *
+ * @throws TypeError when `ctx` was not built by {@link createContext}.
+ */
+export function inTask(ctx: Context, base: RequestContext, task: TaskControl): Context {
+  if (!(ctx instanceof HandlerContext)) throw new TypeError("not a Context built by MCPServer");
+  return HandlerContext.inTask(ctx, base, task);
+}
+
+/**
+ * The same call's `Context` with `round`'s input (`inputResponses`, `requestState`) in place of its
+ * own (a new object; `ctx` is unchanged).
+ *
+ * @throws TypeError when `ctx` was not built by {@link createContext}.
+ */
+export function withRound(ctx: Context, round: RoundParams): Context {
+  if (!(ctx instanceof HandlerContext)) throw new TypeError("not a Context built by MCPServer");
+  return HandlerContext.withRound(ctx, round);
 }

@@ -38,9 +38,11 @@ import {
   DEFAULT_JSON_SCHEMA_VALIDATOR,
   type JsonSchemaValidator,
 } from "../schema/validator-choice.js";
-import { type CacheOptions, Server } from "../server.js";
+import { type CacheOptions, enableTasks, Server } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { isEphemeralPolicy, RequestStateSecurity } from "../state/policy.js";
+import { TaskManager } from "../tasks/manager.js";
+import type { TaskOptions } from "../tasks/options.js";
 import { type Completer, complete } from "./completion.js";
 import { type Context, createContext, type ResourceReader, type RoundParams } from "./context.js";
 import { DEFAULT_PAGE_SIZE, pageOf } from "./pagination.js";
@@ -121,6 +123,16 @@ export interface MCPServerOptions {
    * a fleet shares one store, as it shares keys). See {@link ReplayCache}.
    */
   replayCache?: ReplayCache;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`) for tools declared with `task`: a
+   * `TaskManager`, or its options (where tasks live, the bus between replicas, TTLs, caps). With it
+   * the server advertises and serves the extension (`tasks/get`, `tasks/update`, `tasks/cancel`)
+   * from the start; without it, from the first tool declared with `task`, on a `TaskManager` with
+   * the defaults (a process-local `MemoryTaskStore`). Default none. A fleet gives every replica the
+   * same `store` and `bus`. See `ToolConfig.task`.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
+   */
+  tasks?: TaskOptions | TaskManager;
 }
 
 /** The one warning of an MCPServer served over HTTP on the default process-local requestState key. */
@@ -153,6 +165,13 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
     max: MAX_INVALID_ANSWER_RETRIES_LIMIT,
     unit: "retries",
   });
+  if (
+    options.tasks !== undefined &&
+    !(options.tasks instanceof TaskManager) &&
+    !isPlainObject(options.tasks)
+  ) {
+    throw optionTypeError("MCPServer", "tasks", "a TaskManager or TaskOptions");
+  }
   if (options.replayCache !== undefined && !isReplayCache(options.replayCache)) {
     throw optionTypeError("MCPServer", "replayCache", "a ReplayCache (with markUsed)");
   }
@@ -177,7 +196,8 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
  * ```
  *
  * It advertises tools, prompts and resources (each with `listChanged`; resources with `subscribe`)
- * and completions, whatever is registered. The requestState boundary is its first middleware:
+ * and completions, whatever is registered, and the tasks extension once a tool declares `task` (or
+ * the `tasks` option is given). The requestState boundary is its first middleware:
  * handlers read and write plaintext `requestState`; clients only ever see sealed tokens, and a token
  * that does not verify answers `{"code":-32602,"message":"Invalid or expired requestState",...}`.
  * Its second is the capability gate: an `InputRequiredResult` a handler builds by hand that asks for
@@ -204,6 +224,10 @@ export class MCPServer implements Dispatcher {
   readonly #maxInvalidAnswerRetries: number;
   /** True while the default process-local key seals requestState and no warning has been logged. */
   #ephemeralKey: boolean;
+  /** The task manager (the `tasks` option, or one made for the first tool declared with `task`). */
+  #tasks: TaskManager | undefined;
+  /** The `tasks` option when it is a `TaskManager` (its giver closes it). */
+  readonly #givenTasks: TaskManager | undefined;
 
   constructor(name: string, options: MCPServerOptions = {}) {
     checkOptions(name, options);
@@ -233,7 +257,8 @@ export class MCPServer implements Dispatcher {
         const tools = this.#permitted(page, ctx).map((entry) => entry.value.definition);
         return nextCursor === undefined ? { tools } : { tools, nextCursor };
       },
-      onCallTool: (ctx, params) => this.#tool(params).call(params.arguments, this.#context(ctx, params)),
+      onCallTool: (ctx, params) =>
+        this.#tool(params).call(params.arguments, this.#context(ctx, params), this.#tasks),
       onListPrompts: (ctx, params) => {
         const { page, nextCursor } = pageOf("prompts", this.#prompts.entries, params.cursor, this.pageSize);
         const prompts = this.#permitted(page, ctx).map((entry) => entry.value.definition);
@@ -265,6 +290,27 @@ export class MCPServer implements Dispatcher {
     );
     this.server.use(inputRequestCapabilityGate());
     this.server.use(listenScopes((uri) => this.#resources.requiredScopesOf(uri)));
+    this.#givenTasks = options.tasks instanceof TaskManager ? options.tasks : undefined;
+    if (options.tasks !== undefined) {
+      this.#useTasks(
+        options.tasks instanceof TaskManager
+          ? options.tasks
+          : new TaskManager({ logger: this.logger, ...options.tasks }),
+      );
+    }
+  }
+
+  /**
+   * The task manager tools declared with `task` run on (the `tasks` option, or one with the
+   * defaults made for the first such tool); `undefined` while the server serves no tasks.
+   */
+  get tasks(): TaskManager | undefined {
+    return this.#tasks;
+  }
+
+  #useTasks(tasks: TaskManager): void {
+    this.#tasks = tasks;
+    enableTasks(this.server, tasks);
   }
 
   /** Where diagnostics go. */
@@ -324,15 +370,15 @@ export class MCPServer implements Dispatcher {
     config: ToolConfig<I, O, R>,
     handler: NoInfer<ToolHandlerFor<I, O, R>>,
   ): RegistrationHandle {
-    return this.#tools.add(
-      name,
-      createTool(name, config, handler, {
-        logger: this.logger,
-        jsonSchemaValidator: this.#jsonSchemaValidator,
-        maxInvalidAnswerRetries: this.#maxInvalidAnswerRetries,
-      }),
-      "tool",
-    );
+    const entry = createTool(name, config, handler, {
+      logger: this.logger,
+      jsonSchemaValidator: this.#jsonSchemaValidator,
+      maxInvalidAnswerRetries: this.#maxInvalidAnswerRetries,
+    });
+    if (entry.task !== undefined && this.#tasks === undefined) {
+      this.#useTasks(new TaskManager({ logger: this.logger }));
+    }
+    return this.#tools.add(name, entry, "tool");
   }
 
   /**
@@ -460,9 +506,13 @@ export class MCPServer implements Dispatcher {
     this.logger.warn(EPHEMERAL_KEY_WARNING);
   }
 
-  /** Ends every open `subscriptions/listen` stream with its final result. */
+  /**
+   * Ends every open `subscriptions/listen` stream with its final result, and stops the task manager
+   * unless it was given as the `tasks` option (its running tasks are marked failed).
+   */
   close(): void {
     this.server.close();
+    if (this.#tasks !== undefined && this.#tasks !== this.#givenTasks) void this.#tasks.close();
   }
 
   #tool(params: Pick<CallToolRequestParams, "name">): ToolEntry {

@@ -6,6 +6,7 @@
  * handshake-era session, every round in-process over the back-channel; and a handler that returns an `InputRequiredResult` anyway breaks the
  * one-channel rule and fails the call. Spec: basic/patterns/mrtr.
  */
+import { type CarriesEnvironment, ENVIRONMENT } from "../context.js";
 import type { Logger } from "../logger.js";
 import { resolveOverBackChannel } from "../resolve/back-channel.js";
 import { compileResolverGraph } from "../resolve/graph.js";
@@ -25,8 +26,8 @@ export interface ToolResolverParts {
   readonly resolvedNames: readonly string[];
   /**
    * The resolve step: one multi-round-trip round (the values, or the `InputRequiredResult` to
-   * answer with), or on a handshake-era session (`ctx.session` set) every round over its
-   * back-channel (the values).
+   * answer with), or where the request has a back-channel (a handshake-era session, or the task a
+   * call runs as, whose requests become the task's `inputRequests`) every round over it (the values).
    */
   readonly resolve: ReturnType<typeof resolveStep>;
   /** Calls the handler with the resolved values, refusing an `InputRequiredResult` it returns. */
@@ -75,13 +76,24 @@ export function toolResolverParts(
     advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
     resolvedNames: graph.parameters,
     resolve: (args: unknown, ctx: RoundContext) =>
-      ctx.session === undefined ? oneRound(args, ctx) : resolveOverBackChannel(graph, args, ctx, options),
+      hasBackChannel(ctx) ? resolveOverBackChannel(graph, args, ctx, options) : oneRound(args, ctx),
     invoke: async (args, ctx) => {
       const value = await handler(args, ctx);
       if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));
       return value;
     },
   };
+}
+
+/**
+ * True when questions are asked over a back-channel rather than as `InputRequiredResult` rounds: on
+ * a handshake-era session (even one whose transport has none, which then refuses clearly), and in
+ * a task (its environment's back-channel is the task's `inputRequests`).
+ */
+function hasBackChannel(ctx: RoundContext): boolean {
+  return (
+    ctx.session !== undefined || (ctx as Partial<CarriesEnvironment>)[ENVIRONMENT]?.request !== undefined
+  );
 }
 
 /** The client's arguments without the resolved names (a copy; the arguments themselves are untouched). */

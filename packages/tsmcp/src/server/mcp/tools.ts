@@ -1,42 +1,37 @@
 /**
  * Tools of an `MCPServer`: the configuration a tool is registered with, its advertised definition
- * (built once), and the runner of one `tools/call` — over HTTP, check the `Mcp-Param-*` headers of
- * the arguments its schema annotates with `x-mcp-header`, then validate the arguments, then (for a
- * tool with resolvers) one resolver round, then the body, then turn its return into a result.
- * Spec: server/tools, basic/transports/streamable-http §Custom Headers, basic/patterns/mrtr.
+ * and its pipeline (built once), and how one `tools/call` runs: through the pipeline (tool-run), or
+ * for a tool declared with `task`, as a task when the request allows it (tool-tasks).
+ * Spec: server/tools, https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
 import type * as z from "zod";
-import { McpError } from "../../protocol/errors.js";
 import type { IconSchema } from "../../protocol/schema/base.js";
 import type { ContentBlock, Tool, ToolAnnotations } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { CallToolResult } from "../../protocol/schema/methods.js";
-import { isModernProtocolVersion } from "../../protocol/versions.js";
-import { analyzeParamHeaders, type ParamHeader } from "../../protocol/x-mcp-header.js";
-import { validateParamHeaders } from "../../transport/http/param-headers.js";
-import { environmentOf } from "../context.js";
+import type { CreateTaskResult } from "../../protocol/schema/tasks.js";
+import { analyzeParamHeaders } from "../../protocol/x-mcp-header.js";
 import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { ResolveOutcome } from "../resolve/input-required.js";
 import type { ResolverToolReturn } from "../resolve/one-channel.js";
 import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
 import {
-  type CompiledSchema,
   compileSchema,
   type InferSchemaInput,
   type InferSchemaOutput,
   requireObjectRoot,
   type SchemaLike,
 } from "../schema/compile.js";
-import { describeIssues } from "../schema/issues.js";
 import { deepFreeze } from "../schema/json.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { JsonSchemaValidator } from "../schema/validator-choice.js";
-import { type Context, type ResolvedContext, withResolved } from "./context.js";
+import type { TaskManager } from "../tasks/manager.js";
+import type { Context, ResolvedContext } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
-import { toCallToolResult, toolError, toStructuredToolResult } from "./results.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
-import { toolResolverParts, withoutResolvedNames } from "./tool-resolvers.js";
+import { toolResolverParts } from "./tool-resolvers.js";
+import { runTool, type ToolInvocation, type ToolPipeline } from "./tool-run.js";
+import { runToolTask } from "./tool-tasks.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -114,7 +109,24 @@ export interface ToolConfig<
    * Spec: basic/patterns/mrtr §Server Requirements.
    */
   singleUse?: boolean;
+  /**
+   * Runs the tool as a task of the tasks extension (`io.modelcontextprotocol/tasks`): a call from
+   * a client that declared the extension (on that request) answers a `CreateTaskResult` at once,
+   * and the handler runs on in the task (`ctx.task`; `ctx.signal` aborts on `tasks/cancel`; input
+   * it asks for with `ctx.elicit`, `ctx.createMessage` or `ctx.listRoots`, or an
+   * `InputRequiredResult` it returns, waits in the task's `inputRequests` for `tasks/update`). Its
+   * resolvers, and an `InputRequiredResult` the handler answers before it first waits on anything,
+   * still run as multi round-trip rounds first: the task is created on the final round only.
+   * Without the extension on the request, `"optional"` runs the tool as usual (synchronously) and
+   * `"required"` refuses the call with -32021 (`data.requiredCapabilities.extensions`). The
+   * server's `tasks` option sets where tasks live and their limits. Default: never a task.
+   * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
+   */
+  task?: ToolTaskSupport;
 }
+
+/** Whether a tool runs as a task: when the client allows it (`"optional"`), or only so (`"required"`). */
+export type ToolTaskSupport = "optional" | "required";
 
 /** The arguments a tool handler receives: the input schema's output type. */
 export type ToolArgs<I> = [I] extends [undefined]
@@ -181,15 +193,6 @@ export type ToolHandlerFor<
   R extends ToolResolvers<I> | undefined,
 > = [R] extends [undefined] ? ToolHandler<I, O> : ResolverToolHandler<I, O, Exclude<R, undefined>>;
 
-/** A step that runs between argument validation and the body (resolvers plug in here). */
-export type ResolveStep = (args: unknown, ctx: Context) => Promise<ResolveOutcome>;
-
-/**
- * The body as the runner calls it: validated arguments and the context (for a tool with
- * resolvers, one carrying `resolved`).
- */
-export type ToolInvocation = (args: unknown, ctx: Context) => unknown;
-
 /** A registered tool: its advertised definition and how to run one call. */
 export interface ToolEntry {
   /** The `Tool` listed by `tools/list` (deeply frozen). */
@@ -198,83 +201,20 @@ export interface ToolEntry {
   readonly requiredScopes: readonly string[];
   /** Whether its sealed states are single-use (see `ToolConfig.singleUse`). */
   readonly singleUse: boolean;
-  /** Runs one `tools/call` with the client's raw arguments. */
-  call(args: unknown, ctx: Context): Promise<CallToolResult | InputRequiredResult>;
-}
-
-/** The parts of one tool's pipeline, each prepared at registration. */
-export interface ToolPipeline {
-  readonly name: string;
-  readonly input: CompiledSchema;
-  readonly output: CompiledSchema | undefined;
+  /** Whether it runs as a task (see `ToolConfig.task`). */
+  readonly task: ToolTaskSupport | undefined;
   /**
-   * The parameters the advertised input schema annotates with `x-mcp-header` (found once, at
-   * registration); their `Mcp-Param-*` headers are checked first on HTTP.
+   * Runs one `tools/call` with the client's raw arguments; with `tasks` (the server's task manager)
+   * a tool declared with `task` may answer a `CreateTaskResult`.
    */
-  readonly paramHeaders: readonly ParamHeader[];
-  /** Argument names the client may not fill (resolved names): dropped before validation. */
-  readonly resolvedNames: readonly string[];
-  /** Runs after validation; absent for a tool whose body drives its own rounds. */
-  readonly resolve: ResolveStep | undefined;
-  readonly invoke: ToolInvocation;
+  call(
+    args: unknown,
+    ctx: Context,
+    tasks?: TaskManager,
+  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult>;
 }
 
 const TOOL_FIELDS = ["title", "description", "annotations", "icons", "_meta"] as const;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * Checks the `Mcp-Param-*` headers of a call that came over HTTP (the environment has headers) at
- * a revision that mirrors arguments into headers, against the raw arguments.
- *
- * @throws McpError -32020 HeaderMismatch (HTTP 400) on the first disagreement; see
- *   `validateParamHeaders`. Spec: basic/transports/streamable-http §Custom Headers.
- */
-function checkParamHeaders(pipeline: ToolPipeline, rawArgs: unknown, ctx: Context): void {
-  if (pipeline.paramHeaders.length === 0 || !isModernProtocolVersion(ctx.protocolVersion)) return;
-  const headers = environmentOf(ctx).headers;
-  if (headers === undefined) return;
-  const error = validateParamHeaders(pipeline.paramHeaders, rawArgs, headers);
-  if (error !== undefined) throw error;
-}
-
-/**
- * Runs one call through a pipeline: over HTTP, the `Mcp-Param-*` headers are checked against the
- * raw arguments (a disagreement throws -32020 before anything else runs); resolved names are
- * dropped from the arguments; invalid arguments become an `isError` result naming the fields (at
- * most five, see `describeIssues`); a resolve step may answer instead of the body; a thrown
- * `McpError` propagates; any other throw (a resolver's `ResolverError` included) becomes an
- * `isError` result with its message; the return is shaped by the conventions.
- */
-export async function runTool(
-  pipeline: ToolPipeline,
-  rawArgs: unknown,
-  ctx: Context,
-): Promise<CallToolResult | InputRequiredResult> {
-  checkParamHeaders(pipeline, rawArgs, ctx);
-  const checked = await pipeline.input.validate(withoutResolvedNames(rawArgs ?? {}, pipeline.resolvedNames));
-  if (!checked.ok) {
-    return toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`);
-  }
-  let value: unknown;
-  try {
-    let bodyCtx = ctx;
-    if (pipeline.resolve !== undefined) {
-      const outcome = await pipeline.resolve(checked.value, ctx);
-      if (outcome.status === "input_required") return outcome.result;
-      bodyCtx = withResolved(ctx, outcome.values);
-    }
-    value = await pipeline.invoke(checked.value, bodyCtx);
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    return toolError(messageOf(error));
-  }
-  return pipeline.output === undefined
-    ? toCallToolResult(value, pipeline.name)
-    : toStructuredToolResult(value, pipeline.name, pipeline.output);
-}
 
 function checkConfig(
   name: string,
@@ -286,9 +226,12 @@ function checkConfig(
     );
   }
   checkDescriptor(config, `tool "${name}"`, TOOL_FIELDS);
-  const { singleUse } = config as { singleUse?: unknown };
+  const { singleUse, task } = config as { singleUse?: unknown; task?: unknown };
   if (singleUse !== undefined && typeof singleUse !== "boolean") {
     throw new TypeError(`tool "${name}": singleUse must be a boolean`);
+  }
+  if (task !== undefined && task !== "optional" && task !== "required") {
+    throw new TypeError(`tool "${name}": task must be "optional" or "required"`);
   }
 }
 
@@ -377,9 +320,11 @@ export function createTool(
     definition: deepFreeze(definition) as Tool,
     requiredScopes,
     singleUse: config.singleUse === true,
-    call: async (args, ctx) => {
+    task: config.task,
+    call: async (args, ctx, tasks) => {
       requireScopes(ctx.auth, requiredScopes);
-      return await runTool(pipeline, args, ctx);
+      if (config.task === undefined || tasks === undefined) return await runTool(pipeline, args, ctx);
+      return await runToolTask(pipeline, config.task, args, ctx, tasks);
     },
   };
 }
