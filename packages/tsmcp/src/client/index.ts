@@ -59,7 +59,7 @@ export {
   type TaskAugmented,
 } from "./session-options.js";
 export {
-  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS,
   TASK_POLL_BACKOFF_FACTOR,
   TASK_POLL_INTERVAL_MAX_MS,
   TASK_POLL_INTERVAL_MIN_MS,

@@ -6,7 +6,7 @@
  */
 
 /** The wait between two polls when the server suggests no `pollIntervalMs`: 1 000 ms. */
-export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
+export const DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS = 1000;
 /** The shortest wait between two polls, whatever the server suggests: 100 ms. */
 export const TASK_POLL_INTERVAL_MIN_MS = 100;
 /**
@@ -25,7 +25,7 @@ export const TASK_POLL_BACKOFF_FACTOR = 1.5;
  * {@link TASK_POLL_BACKOFF_FACTOR} per unchanged poll, within the floor and the ceiling.
  */
 export function nextPollDelayMs(pollIntervalMs: number | undefined, unchangedPolls: number): number {
-  const base = pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS;
+  const base = pollIntervalMs ?? DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS;
   const grown = base * TASK_POLL_BACKOFF_FACTOR ** Math.max(0, unchangedPolls);
   return Math.round(Math.min(TASK_POLL_INTERVAL_MAX_MS, Math.max(TASK_POLL_INTERVAL_MIN_MS, grown)));
 }

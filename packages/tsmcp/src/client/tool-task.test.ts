@@ -15,7 +15,7 @@ import type { InputRequestContext } from "./callbacks.js";
 import { Client, type ClientOptions } from "./client.js";
 import { MethodNotInEraError, TaskCancelledError, UnknownTaskError } from "./errors.js";
 import {
-  DEFAULT_TASK_POLL_INTERVAL_MS,
+  DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS,
   nextPollDelayMs,
   TASK_POLL_BACKOFF_FACTOR,
   TASK_POLL_INTERVAL_MAX_MS,
@@ -226,7 +226,7 @@ describe("ToolTask against a peer serving the tasks extension", () => {
 
 describe("the poll back-off", () => {
   it("pins its constants", () => {
-    expect(DEFAULT_TASK_POLL_INTERVAL_MS).toBe(1000);
+    expect(DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS).toBe(1000);
     expect(TASK_POLL_INTERVAL_MIN_MS).toBe(100);
     expect(TASK_POLL_INTERVAL_MAX_MS).toBe(30_000);
     expect(TASK_POLL_BACKOFF_FACTOR).toBe(1.5);
@@ -256,7 +256,7 @@ describe("the poll back-off", () => {
 
   it("caps a server's suggestion at the ceiling", () => {
     expect(nextPollDelayMs(120_000, 0)).toBe(TASK_POLL_INTERVAL_MAX_MS);
-    expect(nextPollDelayMs(undefined, 0)).toBe(DEFAULT_TASK_POLL_INTERVAL_MS);
+    expect(nextPollDelayMs(undefined, 0)).toBe(DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS);
   });
 
   it("stops waiting when the caller's signal aborts, without cancelling the task", async () => {

@@ -52,7 +52,7 @@ export interface ToolTask {
    * `inputRequests` entry is answered with the client's callbacks (elicitation, sampling, roots:
    * the same as for an `input_required` round) and sent with `tasks/update`; a key is asked once,
    * however many polls show it. Polls follow the server's `pollIntervalMs` (default
-   * `DEFAULT_TASK_POLL_INTERVAL_MS`), growing by `TASK_POLL_BACKOFF_FACTOR` while nothing changes,
+   * `DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS`), growing by `TASK_POLL_BACKOFF_FACTOR` while nothing changes,
    * within `TASK_POLL_INTERVAL_MIN_MS` and `TASK_POLL_INTERVAL_MAX_MS`. Aborting `signal` stops
    * waiting (the task goes on: {@link ToolTask.cancel} stops it); calling again polls again.
    *
