@@ -31,7 +31,7 @@ import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
 import { toolResolverParts } from "./tool-resolvers.js";
 import { runTool, type ToolInvocation, type ToolPipeline } from "./tool-run.js";
-import { runToolTask } from "./tool-tasks.js";
+import { runToolTask, type ToolTaskSupport } from "./tool-tasks.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -124,9 +124,6 @@ export interface ToolConfig<
    */
   task?: ToolTaskSupport;
 }
-
-/** Whether a tool runs as a task: when the client allows it (`"optional"`), or only so (`"required"`). */
-export type ToolTaskSupport = "optional" | "required";
 
 /** The arguments a tool handler receives: the input schema's output type. */
 export type ToolArgs<I> = [I] extends [undefined]
