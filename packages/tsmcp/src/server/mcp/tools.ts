@@ -115,8 +115,9 @@ export interface ToolConfig<
    * and the handler runs on in the task (`ctx.task`; `ctx.signal` aborts on `tasks/cancel`; input
    * it asks for with `ctx.elicit`, `ctx.createMessage` or `ctx.listRoots`, or an
    * `InputRequiredResult` it returns, waits in the task's `inputRequests` for `tasks/update`). Its
-   * resolvers, and an `InputRequiredResult` the handler answers before it first waits on anything,
-   * still run as multi round-trip rounds first: the task is created on the final round only.
+   * resolvers, and an `InputRequiredResult` the handler answers at once (before it waits on a
+   * timer or I/O), still run as multi round-trip rounds first: the task is created on the final
+   * round only.
    * Without the extension on the request, `"optional"` runs the tool as usual (synchronously) and
    * `"required"` refuses the call with -32021 (`data.requiredCapabilities.extensions`). The
    * server's `tasks` option sets where tasks live and their limits. Default: never a task.
