@@ -308,4 +308,27 @@ describe("an MCPServer tool declared with task", () => {
       result: { isError: true, content: [{ text: "soft failure" }] },
     });
   });
+
+  it("refuses a call past the principal's task cap with -32600 and aborts the handler that had started", async () => {
+    const mcp = new MCPServer("capped", { logger: silentLogger, tasks: { maxActivePerPrincipal: 1 } });
+    const reasons: unknown[] = [];
+    mcp.tool("hold", { task: "optional" }, async (_args, ctx) => {
+      await new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => {
+          reasons.push(ctx.signal.reason);
+          reject(ctx.signal.reason);
+        }),
+      );
+      return "never";
+    });
+    const rpc = caller(await served(mcp));
+    const first = (await rpc("tools/call", { name: "hold", arguments: {} })).result?.taskId as string;
+    const refused = await rpc("tools/call", { name: "hold", arguments: {} });
+    expect(refused.error).toMatchObject({
+      code: -32600,
+      data: { reason: "too_many_tasks", maxActiveTasks: 1 },
+    });
+    expect(reasons).toEqual([expect.objectContaining({ code: -32600 })]);
+    await rpc("tasks/cancel", { taskId: first });
+  });
 });
