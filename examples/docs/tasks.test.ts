@@ -3,7 +3,8 @@
  * client of the tasks extension sends them; waits on the servers' task status changes, never sleeps.
  */
 import { serve } from "tsmcp/node";
-import type { Dispatcher, TaskManager, TaskSnapshot } from "tsmcp/server";
+import type { TaskManager, TaskSnapshot } from "tsmcp/server";
+import type { Dispatcher } from "tsmcp/transport";
 import { TASKS_EXTENSION } from "tsmcp/types";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { post } from "../../test/helpers/mcp-post.js";

@@ -112,7 +112,8 @@ describe("tasks on two replicas sharing a store and a bus", () => {
       },
       { signal: new AbortController().signal, auth: PRINCIPALS.alice as AuthInfo },
     );
-    const taskId = ((await taskIdPromise) as { result: { taskId: string } }).result.taskId;
+    const response = (await taskIdPromise) as unknown as { result: { taskId: string } };
+    const taskId = response.result.taskId;
     await asking;
     const alice = await listen(b.mcp, [taskId], PRINCIPALS.alice);
     const bob = await listen(b.mcp, [taskId], PRINCIPALS.bob);

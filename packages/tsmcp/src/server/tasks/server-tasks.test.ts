@@ -8,6 +8,7 @@ import { requestMeta } from "../../../../../test/helpers/meta.js";
 import { deferred } from "../../protocol/async.js";
 import { McpError } from "../../protocol/errors.js";
 import { silentLogger } from "../../protocol/logger.js";
+import type { CallToolResult } from "../../protocol/schema/methods.js";
 import { TASKS_EXTENSION } from "../../protocol/schema/tasks.js";
 import { MemoryTaskStore } from "../../state/memory-task-store.js";
 import { Server, type ServerOptions } from "../server.js";
@@ -35,13 +36,18 @@ function jobServer(tasks: TaskManager, work: TaskWork, options: ServerOptions = 
   });
 }
 
-const DONE = { content: [{ type: "text", text: "done" }] };
+const DONE: CallToolResult = { content: [{ type: "text", text: "done" }] };
 
 describe("a Server with the tasks option", () => {
   it("answers a declaring tools/call with a flat CreateTaskResult that tasks/get finds at once, then inlines the result", async () => {
     const tasks = new TaskManager();
     const release = deferred<void>();
-    const url = await served(jobServer(tasks, async () => (await release.promise, DONE)));
+    const url = await served(
+      jobServer(tasks, async () => {
+        await release.promise;
+        return DONE;
+      }),
+    );
     const rpc = caller(url);
 
     const created = await rpc("tools/call", { name: "job", arguments: {} });
@@ -166,7 +172,10 @@ describe("a Server with the tasks option", () => {
         tasks,
         (ctx) =>
           new Promise((_resolve, reject) =>
-            ctx.signal.addEventListener("abort", () => (aborted.resolve(), reject(ctx.signal.reason))),
+            ctx.signal.addEventListener("abort", () => {
+              aborted.resolve();
+              reject(ctx.signal.reason);
+            }),
           ),
       ),
       twoPrincipals(),
