@@ -331,4 +331,22 @@ describe("an MCPServer tool declared with task", () => {
     expect(reasons).toEqual([expect.objectContaining({ code: -32600 })]);
     await rpc("tasks/cancel", { taskId: first });
   });
+
+  it("leaves tasks/* to the tasks methods: the requestState boundary neither opens nor seals anything there", async () => {
+    const { mcp, tasks } = taskServer();
+    mcp.tool("quick", { task: "optional" }, () => "done");
+    const rpc = caller(await served(mcp));
+    const completed = nextChange(tasks, (t) => t.status === "completed");
+    const taskId = (await rpc("tools/call", { name: "quick", arguments: {} })).result?.taskId as string;
+    await completed;
+    const got = await rpc("tasks/get", { taskId, requestState: "not a sealed token" });
+    expect(got.result).toMatchObject({ status: "completed" });
+    expect(got.result).not.toHaveProperty("requestState");
+    const updated = await rpc("tasks/update", {
+      taskId,
+      inputResponses: {},
+      requestState: "not a sealed token",
+    });
+    expect(updated.result).toMatchObject({ resultType: "complete" });
+  });
 });
