@@ -77,6 +77,7 @@ export type {
 } from "./mcp/resource-config.js";
 export type { ResourceContentsInput } from "./mcp/results.js";
 export { MCPServer, type MCPServerOptions } from "./mcp/server.js";
+export type { ToolTaskSupport } from "./mcp/tool-tasks.js";
 export {
   type ResolverToolHandler,
   type StructuredToolReturn,
@@ -87,7 +88,6 @@ export {
   type ToolResolvers,
   type ToolResultOf,
   type ToolReturn,
-  type ToolTaskSupport,
 } from "./mcp/tools.js";
 export { type IsStaticUri, UriTemplate, type UriVariables } from "./mcp/uri-template.js";
 export type { Middleware, MiddlewareRequest, Next, WireResult } from "./middleware.js";

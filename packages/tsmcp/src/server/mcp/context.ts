@@ -55,8 +55,8 @@ export interface Context extends RequestContext {
    * `signal` aborts when the client cancels the task (`tasks/cancel`), `elicit`, `createMessage`
    * and `listRoots` ask through the task's `inputRequests`, and `sendProgress` sets the task's
    * status message (tasks have no progress notifications). The handler may start a moment before
-   * the task exists: a call that answers an `InputRequiredResult` before it first waits on anything
-   * is a multi round-trip round, and no task is created for it.
+   * the task exists: a call that answers an `InputRequiredResult` at once (before it waits on a
+   * timer or I/O) is a multi round-trip round, and no task is created for it.
    */
   readonly task: TaskControl | undefined;
 }

@@ -4,7 +4,8 @@
  * (`"optional"`) or is refused with -32021 (`"required"`). One that did: the steps before the body
  * (headers, arguments, resolver rounds) run in the request, so multi round-trip rounds finish before
  * any task exists; then the body starts under a task that is not created yet. If the body answers an
- * `InputRequiredResult` before it first waits on anything (a hand-built round), that is the answer
+ * `InputRequiredResult` within the current turn of the event loop, before it first waits on a timer
+ * or I/O (a hand-built round that decides at once), that is the answer
  * and no task is created. Otherwise the task is created (durably), the request is answered with the
  * `CreateTaskResult`, and the body runs on in the task: an `InputRequiredResult` it answers later is
  * fulfilled through the task's `inputRequests` and the body called again with the answers.
@@ -28,7 +29,9 @@ import { taskRequiredError, toCreateTaskResult } from "../tasks/wire.js";
 import { type Context, inTask, withResolved, withRound } from "./context.js";
 import { isInputRequiredResult } from "./results.js";
 import { invokeBody, prepareCall, runTool, type ToolPipeline } from "./tool-run.js";
-import type { ToolTaskSupport } from "./tools.js";
+
+/** Whether a tool runs as a task: when the client allows it (`"optional"`), or only so (`"required"`). */
+export type ToolTaskSupport = "optional" | "required";
 
 /** The most `InputRequiredResult`s a task's body may answer in a row, each fulfilled through the task. */
 export const MAX_TASK_INPUT_ROUNDS = DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS;
@@ -39,9 +42,13 @@ type Early =
   | { readonly ok: false; readonly error: unknown }
   | undefined;
 
-/** Resolves after the current turn of the event loop (and its microtasks) is over. */
+/**
+ * Resolves once the current turn of the event loop is over: its microtasks run, before any timer or
+ * I/O callback (`setImmediate` where the runtime has it, a zero timeout elsewhere).
+ */
 function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
 }
 
 /**

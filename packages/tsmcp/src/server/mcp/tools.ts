@@ -31,7 +31,7 @@ import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
 import { toolResolverParts } from "./tool-resolvers.js";
 import { runTool, type ToolInvocation, type ToolPipeline } from "./tool-run.js";
-import { runToolTask } from "./tool-tasks.js";
+import { runToolTask, type ToolTaskSupport } from "./tool-tasks.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -115,8 +115,9 @@ export interface ToolConfig<
    * and the handler runs on in the task (`ctx.task`; `ctx.signal` aborts on `tasks/cancel`; input
    * it asks for with `ctx.elicit`, `ctx.createMessage` or `ctx.listRoots`, or an
    * `InputRequiredResult` it returns, waits in the task's `inputRequests` for `tasks/update`). Its
-   * resolvers, and an `InputRequiredResult` the handler answers before it first waits on anything,
-   * still run as multi round-trip rounds first: the task is created on the final round only.
+   * resolvers, and an `InputRequiredResult` the handler answers at once (before it waits on a
+   * timer or I/O), still run as multi round-trip rounds first: the task is created on the final
+   * round only.
    * Without the extension on the request, `"optional"` runs the tool as usual (synchronously) and
    * `"required"` refuses the call with -32021 (`data.requiredCapabilities.extensions`). The
    * server's `tasks` option sets where tasks live and their limits. Default: never a task.
@@ -124,9 +125,6 @@ export interface ToolConfig<
    */
   task?: ToolTaskSupport;
 }
-
-/** Whether a tool runs as a task: when the client allows it (`"optional"`), or only so (`"required"`). */
-export type ToolTaskSupport = "optional" | "required";
 
 /** The arguments a tool handler receives: the input schema's output type. */
 export type ToolArgs<I> = [I] extends [undefined]

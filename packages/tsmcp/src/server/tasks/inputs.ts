@@ -25,6 +25,8 @@ export interface InputChannel {
   gone(): unknown;
   /** The current time, epoch milliseconds. */
   now(): number;
+  /** Reports a failed write that the caller does not see. */
+  warn(message: string, error: unknown): void;
 }
 
 /** Options of one {@link TaskInputs.ask}. */
@@ -94,7 +96,11 @@ export class TaskInputs {
     } catch (error) {
       const pending = taskKeys.filter((key) => this.#waiting.has(key));
       this.#forget(taskKeys);
-      if (pending.length > 0) await this.#withdraw(pending).catch(() => {});
+      if (pending.length > 0) {
+        await this.#withdraw(pending).catch((failure: unknown) => {
+          this.#channel.warn("withdrawing a task's unanswered input requests failed", failure);
+        });
+      }
       throw error;
     } finally {
       stopListening();

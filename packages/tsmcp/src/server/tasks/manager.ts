@@ -188,7 +188,8 @@ export class TaskManager {
   /**
    * The task `taskId` of `owner`, or `undefined` when it is unknown, expired or another owner's. A
    * non-terminal task whose lease lapsed (the replica running it stopped) is first marked `failed`
-   * (-32603, {@link LEASE_LAPSED_MESSAGE}), once, whichever replica reads it.
+   * (-32603, "The server running this task stopped before it finished"), once, whichever replica
+   * reads it.
    */
   async get(owner: string, taskId: string): Promise<TaskRecord | undefined> {
     const record = await this.store.get(taskId);

@@ -176,6 +176,7 @@ export class TaskRun implements PendingTask {
       changed: (record) => deps.fanout.publishChange(record),
       gone: () => this.#controller.signal.reason ?? McpError.of("INTERNAL_ERROR", TASK_GONE_MESSAGE),
       now: () => deps.clock.now(),
+      warn: (message, error) => deps.logger.warn(message, { error }),
     });
   }
 
