@@ -5,8 +5,9 @@
  * `server/discover` and `tools/list`; the package's task requests (`tools/call`, `tasks/*`) go
  * through the host's raw request path (`rawDispatch`, here `RawHttpCoordinator`, plain JSON-RPC
  * POSTs) with the per-request framing the package adds. Covered: a task that asks the user inside
- * the task (`ctx.elicit`), answered through the package's input handler and `tasks/update`; a tool
- * without `task` answered at once; a cancel; a task that fails with a JSON-RPC error.
+ * the task (`ctx.elicit`), answered through the package's input handler and `tasks/update`; a task
+ * handed off by reference and resumed on a second client, which answers the question asked after;
+ * a tool without `task` answered at once; a cancel; a task that fails with a JSON-RPC error.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
@@ -14,6 +15,7 @@ import {
   createTaskSessionFromClient,
   type ResolvedInputExchangeContext,
   resultFromTaskOutcome,
+  type SerializedTaskReference,
   TaskCancelledError,
   type TaskEnabledSession,
   TaskFailedError,
@@ -41,6 +43,8 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 
 /** What the server's handlers saw of the cancelled task. */
 const cancelHandler = { started: deferred<string>(), aborted: deferred() };
+/** Holds `book_later` before it asks its question. */
+const bookLaterGate = deferred();
 
 function createTaskServer(): MCPServer {
   const mcp = new MCPServer("tsmcp-ext-tasks-interop", {
@@ -71,6 +75,22 @@ function createTaskServer(): MCPServer {
     },
   );
   mcp.tool(
+    "book_later",
+    { description: "Asks which evening once the gate opens", task: "required" },
+    async (_args, ctx) => {
+      await bookLaterGate.promise;
+      const answer = await ctx.elicit({
+        message: "Which evening, later?",
+        requestedSchema: {
+          type: "object",
+          properties: { evening: { type: "string" } },
+          required: ["evening"],
+        },
+      });
+      return `Booked later on ${String(answer.content?.evening)}`;
+    },
+  );
+  mcp.tool(
     "wait_for_cancel",
     { description: "Waits until cancelled", task: "required" },
     async (_args, ctx) => {
@@ -89,22 +109,31 @@ function createTaskServer(): MCPServer {
   return mcp;
 }
 
+/** An official 2.4.0 client at 2026-07-28 with a tasks session of the package on it. */
+interface Host {
+  readonly client: Client;
+  readonly coordinator: RawHttpCoordinator;
+  readonly session: TaskEnabledSession;
+  close(): Promise<void>;
+}
+
 let server: HttpServerHandle;
 let client: Client;
 let coordinator: RawHttpCoordinator;
 let session: TaskEnabledSession;
+const hosts: Host[] = [];
 const questions: { message: unknown; context: ResolvedInputExchangeContext }[] = [];
 const backgroundErrors: Error[] = [];
 
-beforeAll(async () => {
-  server = await serve(createTaskServer(), { host: "127.0.0.1", port: 0 });
-  client = new Client(CLIENT_INFO, {
+/** Connects a host to the server; its input handler records each question and answers Friday. */
+async function openHost(): Promise<Host> {
+  const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: "auto" },
     capabilities: { elicitation: {} },
   });
   await client.connect(new StreamableHTTPClientTransport(server.url));
-  coordinator = new RawHttpCoordinator(server.url, "2026-07-28");
-  session = createTaskSessionFromClient(client, {
+  const coordinator = new RawHttpCoordinator(server.url, "2026-07-28");
+  const session = createTaskSessionFromClient(client, {
     endpointId: "tsmcp-ext-tasks-interop",
     rawDispatch: (request, options) => coordinator.dispatch(request, options),
     v2RequestFraming: {
@@ -124,11 +153,26 @@ beforeAll(async () => {
     }),
     onError: (error) => backgroundErrors.push(error),
   });
+  const host: Host = {
+    client,
+    coordinator,
+    session,
+    close: async () => {
+      await session.close();
+      await client.close();
+    },
+  };
+  hosts.push(host);
+  return host;
+}
+
+beforeAll(async () => {
+  server = await serve(createTaskServer(), { host: "127.0.0.1", port: 0 });
+  ({ client, coordinator, session } = await openHost());
 });
 
 afterAll(async () => {
-  await session?.close();
-  await client?.close();
+  await Promise.all(hosts.map((host) => host.close()));
   await server?.close();
 });
 
@@ -158,9 +202,10 @@ describe("@modelcontextprotocol/ext-tasks 0.2.2 against a tsmcp task server at 2
     expect(outcome.status).toBe("completed");
     expect(textOf(resultFromTaskOutcome(outcome))).toBe("Booked a table for 2 on Friday");
 
-    expect(questions).toHaveLength(1);
-    expect(questions[0]?.message).toBe("Which evening for 2?");
-    expect(questions[0]?.context).toMatchObject({ scope: "task", delivery: "task-update", taskId });
+    const asked = questions.filter((question) => question.context.taskId === taskId);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.message).toBe("Which evening for 2?");
+    expect(asked[0]?.context).toMatchObject({ scope: "task", delivery: "task-update" });
 
     const call = coordinator.sent.find((sent) => sent.method === "tools/call");
     expect(call?.headers["mcp-name"]).toBe("book_table");
@@ -178,6 +223,25 @@ describe("@modelcontextprotocol/ext-tasks 0.2.2 against a tsmcp task server at 2
       expect(declaredExtensions(sent.params)).toEqual({ [TASKS]: {} });
     }
     expect(backgroundErrors).toEqual([]);
+  });
+
+  it("hands a task off by reference and resumes it on another client: the question asked after is answered there", async () => {
+    const execution = await session.callTool("book_later", {});
+    expect(execution.kind).toBe("task");
+    let reference: SerializedTaskReference | undefined;
+    if (execution.kind === "task") {
+      await execution.handoff((persisted) => {
+        reference = JSON.parse(JSON.stringify(persisted)) as SerializedTaskReference;
+      });
+    }
+    expect(reference).toMatchObject({ generation: "v2", originalOperation: "tools/call" });
+    bookLaterGate.resolve();
+    const other = await openHost();
+    const resumed = await other.session.resumeTask(reference as SerializedTaskReference);
+    const { outcome } = await resumed.settle();
+    expect(textOf(resultFromTaskOutcome(outcome))).toBe("Booked later on Friday");
+    expect(questions.filter((question) => question.context.taskId === reference?.taskId)).toHaveLength(1);
+    expect(other.coordinator.sent.filter((sent) => sent.method === "tasks/update")).toHaveLength(1);
   });
 
   it("takes the result of a tool not declared as a task at once", async () => {
