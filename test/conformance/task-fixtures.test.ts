@@ -13,7 +13,12 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type ClientOptions, TaskCancelledError } from "../../packages/tsmcp/src/client/index.js";
-import { type Clock, type JSONRPCMessage, McpError } from "../../packages/tsmcp/src/protocol/index.js";
+import {
+  type Clock,
+  type ElicitResult,
+  type JSONRPCMessage,
+  McpError,
+} from "../../packages/tsmcp/src/protocol/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -53,7 +58,7 @@ const questions: { message: string; key: string; target: string | undefined }[] 
 const options: ClientOptions = {
   clock: shortWaits,
   timeoutMs: 20_000,
-  elicitationCallback: (params, context) => {
+  elicitationCallback: (params, context): ElicitResult => {
     questions.push({ message: params.message, key: context.key, target: context.target });
     if (params.message.startsWith("Delete ")) return { action: "accept", content: { answer: "yes" } };
     if (params.message === "First?") return { action: "accept", content: { value: "one" } };
@@ -104,7 +109,7 @@ const textOf = (result: { content: readonly { type: string; text?: string }[] })
 function updatesOf(taskId: string | undefined): Record<string, unknown>[] {
   return sent.flatMap((message) =>
     "method" in message && message.method === "tasks/update" && message.params?.taskId === taskId
-      ? [message.params.inputResponses as Record<string, unknown>]
+      ? [message.params?.inputResponses as Record<string, unknown>]
       : [],
   );
 }

@@ -20,7 +20,7 @@ import {
   type TaskEnabledSession,
   TaskFailedError,
 } from "@modelcontextprotocol/ext-tasks/client";
-import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
+import type { JsonValue, TaskId } from "@modelcontextprotocol/ext-tasks/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { type HttpServerHandle, serve } from "../../packages/tsmcp/src/node/index.js";
@@ -253,7 +253,7 @@ describe("@modelcontextprotocol/ext-tasks 0.2.2 against a tsmcp task server at 2
 
   it("cancels a running task: the handler's signal aborts and the task ends cancelled", async () => {
     const execution = await session.callTool("wait_for_cancel", {});
-    const taskId = execution.handle?.taskId as string;
+    const taskId = execution.handle?.taskId as TaskId;
     expect(await cancelHandler.started.promise).toBe(taskId);
     await execution.cancel();
     await cancelHandler.aborted.promise;
