@@ -75,15 +75,20 @@ export function toTask(task: TaskSnapshot): Task {
 
 /**
  * The `DetailedTask` of `tasks/get` and `notifications/tasks`: the `Task` with its status's payload
- * (`inputRequests` while `input_required`, `result` once `completed`, `error` once `failed`).
+ * (`inputRequests` while `input_required`, `result` once `completed`, `error` once `failed`). The
+ * `result` is what the request would have answered at 2026-07-28, so it carries
+ * `resultType: "complete"` (required on every result there) unless the stored result names its own.
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task
+ * Execution Errors: `tasks/get` returns exactly what the underlying request would have returned).
  */
 export function toDetailedTask(task: TaskSnapshot): DetailedTask {
   const detailed: DetailedTask = toTask(task);
   if (task.status === "input_required" && task.inputRequests !== undefined) {
     detailed.inputRequests = structuredClone(task.inputRequests) as DetailedTask["inputRequests"];
   }
-  if (task.status === "completed" && task.result !== undefined)
-    detailed.result = structuredClone(task.result);
+  if (task.status === "completed" && task.result !== undefined) {
+    detailed.result = { resultType: "complete", ...structuredClone(task.result) };
+  }
   if (task.status === "failed" && task.error !== undefined) {
     detailed.error = {
       code: task.error.code,
