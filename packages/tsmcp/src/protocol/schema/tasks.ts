@@ -32,11 +32,11 @@ export const TaskSchema = z.looseObject({
 /** The {@link TaskSchema} shape. */
 export type Task = z.infer<typeof TaskSchema>;
 
-/** A JSON-RPC error as a failed task carries it. */
+/** A JSON-RPC error as a failed task carries it: `code`, `message`, and `data` when there is some. */
 export const TaskErrorSchema = z.looseObject({
   code: z.number().int(),
   message: z.string(),
-  data: z.unknown(),
+  data: z.unknown().optional(),
 });
 
 /**
