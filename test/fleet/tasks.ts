@@ -17,7 +17,7 @@
  * replicas, cancel reached the handler across replicas: yes`.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client, type ToolTask } from "tsmcp/client";
+import { Client, type ToolTask, UnknownTaskError } from "tsmcp/client";
 import type { Instance, TaskLine, TaskLog } from "./instances.js";
 
 /** Tasks started before the kill. */
@@ -26,6 +26,8 @@ const TASKS = 6;
 const WORK_LEASES = 8;
 /** The most `tasks/get` rounds while waiting for the dead instance's tasks to read failed. */
 const MAX_POLLS = 100;
+/** The most probes of an instance's task store before the phase starts (Redis was restarted before). */
+const MAX_PROBES = 100;
 /** How long the running instance may take to log that a cancel stopped its handler. */
 const ABORT_GRACE_MS = 30_000;
 
@@ -72,6 +74,27 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 }
 
+/**
+ * Resolves once `client`'s instance reaches its task store: `tasks/get` of a task that does not
+ * exist answers "unknown task" (-32602) rather than an internal error, as it does while the
+ * instance's Redis connection is still coming back after a Redis restart.
+ *
+ * @throws Error after `MAX_PROBES` probes that all failed, with the last failure.
+ */
+async function storeReachable(client: Client, pollMs: number): Promise<void> {
+  let last: unknown;
+  for (let probe = 0; probe < MAX_PROBES; probe++) {
+    try {
+      await client.session.getTask("probe-no-such-task");
+    } catch (error) {
+      if (error instanceof UnknownTaskError) return;
+      last = error;
+    }
+    await sleep(pollMs);
+  }
+  throw new Error(`the task store stayed unreachable: ${messageOf(last)}`);
+}
+
 /** Runs the tasks phase on the running fleet; resolves with the report line and what went wrong. */
 export async function runTaskFaults(options: TaskFaultsOptions): Promise<TasksReport> {
   const { fleet, log, leaseMs } = options;
@@ -99,6 +122,8 @@ export async function runTaskFaults(options: TaskFaultsOptions): Promise<TasksRe
   let completed = 0;
   let cancelReached = false;
   try {
+    for (const instance of fleet) await storeReachable(await clientOf(instance), pollMs);
+
     // 1. A replica dies under its tasks.
     const started: Started[] = [];
     for (let n = 0; n < TASKS; n++) {
