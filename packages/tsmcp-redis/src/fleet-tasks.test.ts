@@ -105,7 +105,8 @@ describe("tasks on Redis across replicas", () => {
     const taskId = task.taskId as string;
 
     // Replica A is cut off as a dead process would be: no more requests, no more Redis writes, so
-    // its lease is never renewed (and nothing of it marks the task).
+    // its lease is never renewed. (Closing its task manager would not do: a manager that closes
+    // marks its running tasks failed itself, and the lease would never have to lapse.)
     await fleet.stop(0);
     await (states[0] as RedisState).close();
 
