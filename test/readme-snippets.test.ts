@@ -221,6 +221,7 @@ describe("the snippets of README.md and docs/", () => {
       "examples/fleet/nginx.conf",
       "examples/fleet/instance.ts",
       "examples/fleet/nginx-no-affinity.conf",
+      "examples/fleet/instance.ts",
       "examples/edge/worker-sessions.ts",
       "examples/edge/wrangler.toml",
     ]);

@@ -10,25 +10,36 @@
  * - `MCP_STATE_TTL_MS`: how long one round's state stays valid (default 600000, ten minutes);
  * - `INSTANCE_ID`: a name for this instance in the request log; `PORT`: the port on 127.0.0.1;
  * - `REDIS_URL` (optional): a Redis every instance shares for handshake-era sessions, their SSE
- *   events and the messages between instances; with it, any instance serves any 2025-11-25
- *   session and no session affinity is needed (see docs/deploying.md).
+ *   events, tasks and the messages between instances; with it, any instance serves any 2025-11-25
+ *   session and any task's `tasks/get` and `tasks/cancel`, and no session affinity is needed (see
+ *   docs/deploying.md). Without it, tasks live in the instance that runs them;
+ * - `MCP_TASK_LEASE_MS`: how long a task's claim by the instance running it holds unless renewed
+ *   (default `DEFAULT_TASK_LEASE_MS`, 15 s): once an instance died, its tasks read `failed` after
+ *   at most this long.
  *
  * Besides the flows' tools, `touch` tells every subscriber of `fleet://news/{n}` that it changed
- * (`notifications/resources/updated`, to every instance's subscribers).
+ * (`notifications/resources/updated`, to every instance's subscribers), and `build` runs only as a
+ * task (tasks extension), on the instance that took the call, for `workMs` milliseconds or until
+ * cancelled.
  *
  * Writes one line per request to stdout: `mcp-request instance=<id> method=<m> tool=<t> flow=<f> leg=<n>`,
- * where leg 1 is the first call and leg n answers question n-1. Ends gracefully on SIGTERM
- * (in-flight requests finish first).
+ * where leg 1 is the first call and leg n answers question n-1; and for each `build`,
+ * `task-started instance=<id> task=<taskId>` when it starts and `task-aborted instance=<id>
+ * task=<taskId> reason=<why>` when its signal stops it (a cancel, from whichever instance). Ends
+ * gracefully on SIGTERM (in-flight requests finish first; the tasks still running here are marked
+ * failed).
  */
 import { serve } from "tsmcp/node";
 import {
   DEFAULT_REQUEST_STATE_TTL_MS,
+  DEFAULT_TASK_LEASE_MS,
   elicit,
   MCPServer,
   type Middleware,
   RequestStateSecurity,
   type ResolverInput,
   resolver,
+  TaskManager,
 } from "tsmcp/server";
 import { createRedisState } from "tsmcp-redis";
 import * as z from "zod";
@@ -68,6 +79,17 @@ function requestLog(instance: string): Middleware {
   };
 }
 
+// With REDIS_URL, sessions, their events, tasks and the messages between instances live in Redis.
+const redisUrl = process.env.REDIS_URL;
+const state = redisUrl === undefined ? undefined : await createRedisState({ url: redisUrl });
+// Every instance shares the task store and the bus: any one answers for a task another runs, and
+// a cancel reaches the instance running it. A task whose instance died reads `failed` once its
+// lease (renewed every third of leaseMs) lapsed.
+const tasks = new TaskManager({
+  ...(state === undefined ? {} : { store: state.tasks, bus: state.bus }),
+  leaseMs: Number(process.env.MCP_TASK_LEASE_MS ?? DEFAULT_TASK_LEASE_MS),
+});
+
 // Every instance gets the same keys (sealing key first) and the same audience, so each one opens
 // the states another sealed. A key: 32 random bytes or more, base64url, from your secret store.
 const requestStateSecurity = new RequestStateSecurity({
@@ -75,7 +97,7 @@ const requestStateSecurity = new RequestStateSecurity({
   audience: process.env.MCP_AUDIENCE ?? "fleet",
   ttlMs: Number(process.env.MCP_STATE_TTL_MS ?? DEFAULT_REQUEST_STATE_TTL_MS),
 });
-const mcp = new MCPServer("fleet", { version: "1.0.0", requestStateSecurity });
+const mcp = new MCPServer("fleet", { version: "1.0.0", requestStateSecurity, tasks });
 
 const instance = process.env.INSTANCE_ID ?? String(process.pid);
 mcp.use(requestLog(instance));
@@ -104,9 +126,41 @@ mcp.tool(
   },
 );
 
-// With REDIS_URL, sessions, their events and the messages between instances live in Redis.
-const redisUrl = process.env.REDIS_URL;
-const state = redisUrl === undefined ? undefined : await createRedisState({ url: redisUrl });
+/** Resolves after `ms` milliseconds (never without `ms`); rejects with the signal's reason once it aborts. */
+function work(ms: number | undefined, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = ms === undefined ? undefined : setTimeout(resolve, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+  });
+}
+
+mcp.tool(
+  "build",
+  {
+    description: "Builds a target, as a task: works for workMs milliseconds, or until cancelled.",
+    inputSchema: z.object({ target: z.string(), workMs: z.number().int().min(0).optional() }),
+    task: "required",
+  },
+  async ({ target, workMs }, ctx) => {
+    const names = `instance=${instance} task=${ctx.task?.taskId}`;
+    process.stdout.write(`task-started ${names}\n`);
+    await ctx.task?.setStatusMessage(`building ${target} on instance ${instance}`);
+    try {
+      await work(workMs, ctx.signal);
+    } catch (error) {
+      const reason = ctx.signal.reason as { message?: unknown } | undefined;
+      process.stdout.write(`task-aborted ${names} reason=${String(reason?.message ?? reason)}\n`);
+      throw error;
+    }
+    return `built ${target}`;
+  },
+);
+
 const server = await serve(mcp, {
   host: "127.0.0.1",
   port: Number(process.env.PORT ?? 0),
@@ -117,6 +171,7 @@ process.stdout.write(`${JSON.stringify({ instance, url: server.url.href, pid: pr
 process.once("SIGTERM", () => {
   void server.close().then(async () => {
     mcp.close();
+    await tasks.close(); // the tasks still running here read failed at once, not a lease later
     await state?.close();
     process.exit(0);
   });

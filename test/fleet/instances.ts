@@ -1,7 +1,8 @@
 /**
  * The fleet's server processes: each runs `examples/fleet/instance.ts` (through tsx) on a fixed
  * 127.0.0.1 port, so it can be stopped and started again behind the same nginx configuration.
- * Every process's request log lines are kept, with the process they came from.
+ * Every process's request log lines are kept, with the process they came from, and so are its
+ * task lines (`task-started`, `task-aborted`), which can be waited for.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
@@ -36,6 +37,52 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** One `task-started` or `task-aborted` line of an instance's log. */
+export interface TaskLine {
+  readonly event: "started" | "aborted";
+  readonly instance: string;
+  /** The pid of the process that wrote it. */
+  readonly pid: number;
+  readonly taskId: string;
+  /** Why the task's signal aborted (`task-aborted` only): the rest of the line. */
+  readonly reason?: string;
+}
+
+/** The task lines of every instance, in the order they arrived, and waits for the next ones. */
+export class TaskLog {
+  readonly lines: TaskLine[] = [];
+  #waiters: { match: (line: TaskLine) => boolean; resolve: (line: TaskLine) => void }[] = [];
+
+  /** Records `line` and wakes whoever waits for it. */
+  add(line: TaskLine): void {
+    this.lines.push(line);
+    for (const waiter of this.#waiters.filter((w) => w.match(line))) {
+      this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  }
+
+  /** Resolves with the first line (already logged or still to come) that `match` accepts. */
+  next(match: (line: TaskLine) => boolean): Promise<TaskLine> {
+    const found = this.lines.find(match);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise((resolve) => this.#waiters.push({ match, resolve }));
+  }
+}
+
+function parseTaskLine(line: string, pid: number): TaskLine | undefined {
+  const match = /^task-(started|aborted) instance=(\S+) task=(\S+)(?: reason=(.*))?$/.exec(line);
+  if (match === null) return undefined;
+  const [, event, instance, taskId, reason] = match as unknown as [
+    string,
+    TaskLine["event"],
+    string,
+    string,
+    string?,
+  ];
+  return reason === undefined ? { event, instance, pid, taskId } : { event, instance, pid, taskId, reason };
+}
+
 function parseLine(line: string, pid: number): RequestLine | undefined {
   if (!line.startsWith("mcp-request ")) return undefined;
   const fields = Object.fromEntries(
@@ -68,6 +115,7 @@ export class Instance {
     private readonly logDir: string,
     private readonly requests: RequestLine[],
     private readonly refusals: string[],
+    private readonly tasks?: TaskLog,
   ) {
     this.id = id;
     this.port = port;
@@ -111,10 +159,12 @@ export class Instance {
       createInterface({ input: child.stdout }).on("line", (line) => {
         appendFileSync(logFile, `[${pid}] ${line}\n`);
         const request = parseLine(line, pid);
+        const task = request === undefined ? parseTaskLine(line, pid) : undefined;
         if (request !== undefined) {
           this.requests.push(request);
           served();
-        } else if (line.startsWith("{")) resolve();
+        } else if (task !== undefined) this.tasks?.add(task);
+        else if (line.startsWith("{")) resolve();
       });
       void this.#exited.then(() =>
         reject(new Error(`instance ${this.id} exited before listening; see ${logFile}`)),

@@ -12,8 +12,12 @@
  * restarted once (its append-only file keeps the data). A call whose instance died under it ends
  * with a JSON-RPC error on resumption and is sent again, as the error asks (counted as retried).
  *
+ * Then tasks (see `tasks.ts`): an instance is killed under the tasks it runs, which read `failed`
+ * on the others, and a cancel sent to one instance stops the handler running on another.
+ *
  * Reports `fleet without affinity: N flows, F failed, L lost events, sessions served by K
- * instances, notifications delivered D/D`: lost events are updates a watcher never received.
+ * instances, notifications delivered D/D`: lost events are updates a watcher never received; and
+ * the tasks phase's line.
  */
 
 import { writeFileSync } from "node:fs";
@@ -25,8 +29,9 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { Client } from "tsmcp/client";
 import { startRedisServer } from "../helpers/redis-server.js";
 import { type FlowOutcome, runFlows } from "./flows.js";
-import { freePort, Instance, type RequestLine } from "./instances.js";
+import { freePort, Instance, type RequestLine, TaskLog } from "./instances.js";
 import { configFrom, startNginx } from "./nginx.js";
+import { runTaskFaults } from "./tasks.js";
 
 const TEMPLATE = fileURLToPath(new URL("../../examples/fleet/nginx-no-affinity.conf", import.meta.url));
 const TEMPLATE_PORTS = { listen: 8200, a: 8201, b: 8202, c: 8203 } as const;
@@ -37,10 +42,14 @@ const CLIENTS_EACH = 6;
 export const NEWS = 60;
 /** How long the watchers may take to receive the last updates once everything else finished. */
 const DELIVERY_GRACE_MS = 15_000;
+/** The instances' task lease: short, so a dead instance's tasks read failed soon. */
+const TASK_LEASE_MS = 1_000;
 
 /** What the run found. */
 export interface NoAffinityReport {
   readonly line: string;
+  /** The tasks phase's summary. */
+  readonly tasksLine: string;
   readonly problems: string[];
 }
 
@@ -150,17 +159,21 @@ export async function runWithoutAffinity(
   };
   const requests: RequestLine[] = [];
   const refusals: string[] = [];
+  const taskLog = new TaskLog();
   const redis = await startRedisServer({ persistent: true, dir: join(dir, "redis") });
   const ports = { listen: await freePort(), a: await freePort(), b: await freePort(), c: await freePort() };
-  const fleet = (["a", "b", "c"] as const).map((id) => new Instance(id, ports[id], dir, requests, refusals));
+  const fleet = (["a", "b", "c"] as const).map(
+    (id) => new Instance(id, ports[id], dir, requests, refusals, taskLog),
+  );
   const b = fleet[1] as Instance;
-  const env = { REDIS_URL: redis.url };
+  const env = { REDIS_URL: redis.url, MCP_TASK_LEASE_MS: String(TASK_LEASE_MS) };
   const conf = join(dir, "no-affinity.conf");
   writeFileSync(conf, configFrom(TEMPLATE, TEMPLATE_PORTS, ports));
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
   const watchers: Watcher[] = [];
   let flows: FlowOutcome[] = [];
   let acknowledged = 0;
+  let tasksLine = "fleet tasks: not run";
   try {
     await Promise.all(fleet.map((instance) => instance.start(keys, ttlMs, env)));
     nginx = await startNginx(nginxBinary, dir, conf);
@@ -200,6 +213,16 @@ export async function runWithoutAffinity(
     ]);
     await Promise.all([faults, touches]);
     await delivered(watchers, DELIVERY_GRACE_MS);
+
+    const tasks = await runTaskFaults({
+      url,
+      fleet,
+      log: taskLog,
+      leaseMs: TASK_LEASE_MS,
+      restart: (instance) => instance.start(keys, ttlMs, env),
+    });
+    tasksLine = tasks.line;
+    problems.push(...tasks.problems);
   } catch (error) {
     problems.push(String(error instanceof Error ? (error.stack ?? error.message) : error));
   } finally {
@@ -257,6 +280,7 @@ export async function runWithoutAffinity(
     line:
       `fleet without affinity: ${2 * FLOWS_EACH} flows, ${failed} failed, ${lost} lost events, ` +
       `sessions served by ${K} instances, notifications delivered ${received}/${expected}`,
+    tasksLine,
     problems,
   };
 }

@@ -14,10 +14,13 @@
  *
  * 4. Without affinity (see `no-affinity.ts`): the same handshake-era flows, from tsmcp and official
  *    1.x clients, on three instances sharing a Redis behind nginx round-robin with no session
- *    hashing, while an instance is killed and Redis restarted.
+ *    hashing, while an instance is killed and Redis restarted; then tasks (see `tasks.ts`): an
+ *    instance killed under its tasks, which read `failed` on the others, and a cancel sent to one
+ *    instance stopping the handler on another.
  *
  * Prints `fleet: N flows, 0 failed, rounds on K instances, rotation: 0 failed` and `fleet without
- * affinity: N flows, 0 failed, 0 lost events, ...`, and exits non-zero on any failure. Not part of
+ * affinity: N flows, 0 failed, 0 lost events, ...` and `fleet tasks: N tasks, K failed after their
+ * replica died, ...`, and exits non-zero on any failure. Not part of
  * vitest: it installs and runs nginx and Redis and takes about two minutes.
  */
 import { randomBytes } from "node:crypto";
@@ -273,6 +276,7 @@ console.log(
   `fleet: ${FLOWS} flows, ${failed} failed, rounds on ${K} instances, rotation: ${rotationFailed} failed`,
 );
 console.log(noAffinity.line);
+console.log(noAffinity.tasksLine);
 if (problems.length > 0) {
   console.error(`fleet: FAILED, logs kept in ${dir}\n- ${problems.join("\n- ")}`);
   process.exit(1);
