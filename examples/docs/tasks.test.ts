@@ -132,6 +132,7 @@ describe("the tasks guide's low-level Server", () => {
     expect(created.result.resultType).toBe("task");
     await done;
     expect((await rpc(url, "tasks/get", { taskId: created.result.taskId })).result.result).toEqual({
+      resultType: "complete",
       content: [{ type: "text", text: "Exported" }],
     });
     const plain = await rpc(url, "tools/call", { name: "export", arguments: {} }, {});
