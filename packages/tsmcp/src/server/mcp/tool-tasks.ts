@@ -28,7 +28,9 @@ import { taskRequiredError, toCreateTaskResult } from "../tasks/wire.js";
 import { type Context, inTask, withResolved, withRound } from "./context.js";
 import { isInputRequiredResult } from "./results.js";
 import { invokeBody, prepareCall, runTool, type ToolPipeline } from "./tool-run.js";
-import type { ToolTaskSupport } from "./tools.js";
+
+/** Whether a tool runs as a task: when the client allows it (`"optional"`), or only so (`"required"`). */
+export type ToolTaskSupport = "optional" | "required";
 
 /** The most `InputRequiredResult`s a task's body may answer in a row, each fulfilled through the task. */
 export const MAX_TASK_INPUT_ROUNDS = DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS;

@@ -5,6 +5,7 @@
  * Spec: server/tools, https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
 import type * as z from "zod";
+import { McpError } from "../../protocol/errors.js";
 import type { IconSchema } from "../../protocol/schema/base.js";
 import type { ContentBlock, Tool, ToolAnnotations } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
@@ -25,13 +26,16 @@ import {
 import { deepFreeze } from "../schema/json.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { JsonSchemaValidator } from "../schema/validator-choice.js";
+import { requestedTaskOf } from "../tasks/legacy-scope.js";
 import type { TaskManager } from "../tasks/manager.js";
 import type { Context, ResolvedContext } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
 import { toolResolverParts } from "./tool-resolvers.js";
 import { runTool, type ToolInvocation, type ToolPipeline } from "./tool-run.js";
-import { runToolTask } from "./tool-tasks.js";
+import { runToolTask, type ToolTaskSupport } from "./tool-tasks.js";
+
+export type { ToolTaskSupport } from "./tool-tasks.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -121,12 +125,16 @@ export interface ToolConfig<
    * `"required"` refuses the call with -32021 (`data.requiredCapabilities.extensions`). The
    * server's `tasks` option sets where tasks live and their limits. Default: never a task.
    * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
+   *
+   * On a 2025-11-25 session the revision's core tasks apply instead: `tools/list` shows the tool
+   * with `execution.taskSupport`, a call with `params.task` answers `CreateTaskResult { task }`,
+   * input the handler asks for reaches the client while it waits on `tasks/result`, and a
+   * `"required"` tool called without `params.task` (or any other tool called with it) is refused
+   * with -32601. Spec (2025-11-25):
+   * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
    */
   task?: ToolTaskSupport;
 }
-
-/** Whether a tool runs as a task: when the client allows it (`"optional"`), or only so (`"required"`). */
-export type ToolTaskSupport = "optional" | "required";
 
 /** The arguments a tool handler receives: the input schema's output type. */
 export type ToolArgs<I> = [I] extends [undefined]
@@ -323,6 +331,12 @@ export function createTool(
     task: config.task,
     call: async (args, ctx, tasks) => {
       requireScopes(ctx.auth, requiredScopes);
+      if (config.task === undefined && requestedTaskOf(ctx) !== undefined) {
+        throw McpError.of(
+          "METHOD_NOT_FOUND",
+          `Tool '${name}' does not run as a task; call it without params.task`,
+        );
+      }
       if (config.task === undefined || tasks === undefined) return await runTool(pipeline, args, ctx);
       return await runToolTask(pipeline, config.task, args, ctx, tasks);
     },
