@@ -56,6 +56,8 @@ class Forwarder {
   readonly #owner: string;
   readonly #taskId: string;
   readonly #env: RequestEnvironment;
+  /** Aborted when this `tasks/result` ends: a request still waiting for its answer is withdrawn. */
+  readonly #ended = new AbortController();
   #settled: () => void = () => {};
 
   constructor(tasks: TaskManager, owner: string, taskId: string, env: RequestEnvironment) {
@@ -63,6 +65,11 @@ class Forwarder {
     this.#owner = owner;
     this.#taskId = taskId;
     this.#env = env;
+  }
+
+  /** Withdraws the requests still waiting (the client is sent `notifications/cancelled`). */
+  close(): void {
+    this.#ended.abort(new DOMException("tasks/result ended", "AbortError"));
   }
 
   /** Resolves when a forwarded request settles (a reason to read the task again). */
@@ -98,7 +105,7 @@ class Forwarder {
     key: string,
     entry: { method?: unknown; params?: unknown },
   ): Promise<void> {
-    const { signal } = this.#env;
+    const signal = AbortSignal.any([this.#env.signal, this.#ended.signal]);
     const params = typeof entry.params === "object" && entry.params !== null ? entry.params : {};
     let answer: unknown;
     try {
@@ -110,7 +117,7 @@ class Forwarder {
         },
       );
     } catch (error) {
-      // tasks/result ended: the request stays outstanding for the next one.
+      // tasks/result ended: the question stays outstanding for the next one.
       if (signal.aborted) return;
       answer = inputFailure(
         error instanceof McpError ? error : McpError.of("INTERNAL_ERROR", "The client's answer was lost"),
@@ -135,7 +142,21 @@ export async function serveLegacyTaskResult(
   env: RequestEnvironment,
 ): Promise<WireResult> {
   const forwarder = new Forwarder(tasks, owner, taskId, env);
-  const { signal } = env;
+  try {
+    return await waitForEnd(tasks, owner, taskId, env.signal, forwarder);
+  } finally {
+    forwarder.close();
+  }
+}
+
+/** Reads the task at each change (and every `pollIntervalMs`) until it is terminal, forwarding its questions. */
+async function waitForEnd(
+  tasks: TaskManager,
+  owner: string,
+  taskId: string,
+  signal: AbortSignal,
+  forwarder: Forwarder,
+): Promise<WireResult> {
   for (;;) {
     signal.throwIfAborted();
     let wake: () => void = () => {};

@@ -207,6 +207,26 @@ describe("input of a 2025-era task through tasks/result", () => {
     expect(request.sent[0]?.params?._meta).toEqual({ [RELATED_TASK]: { taskId } });
   });
 
+  it("withdraws a question still waiting when tasks/result ends (the task was cancelled)", async () => {
+    const mcp = askingServer();
+    const session = testSession("s1");
+    await handshake(mcp, session, ELICITATION);
+    const call = legacyRequest("tools/call", { name: "ask", task: {} });
+    const { taskId } = resultOf(await mcp.handle(call, legacyEnv(session))).task as { taskId: string };
+    const request = tableBackChannel({
+      "elicitation/create": async () => {
+        await mcp.handle(legacyRequest("tasks/cancel", { taskId }), legacyEnv(session));
+        return await new Promise(() => {});
+      },
+    });
+    const answer = await mcp.handle(
+      legacyRequest("tasks/result", { taskId }),
+      legacyEnv(session, { request }),
+    );
+    expect(errorOf(answer)).toMatchObject({ code: -32600, data: { taskId, status: "cancelled" } });
+    expect(request.sent[0]?.options?.signal?.aborted).toBe(true);
+  });
+
   it("forwards the question from another replica than the one running the task", async () => {
     const store = new MemoryTaskStore();
     const bus = new MemoryMessageBus();
