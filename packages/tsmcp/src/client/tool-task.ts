@@ -279,10 +279,27 @@ class ToolTaskHandle implements ToolTask {
         this.#settled("completed");
         return result;
       } catch (error) {
-        if (error instanceof McpError) this.#settled("failed", error.message);
+        if (!(error instanceof McpError)) throw error;
+        // A task cancelled while tasks/result waited has no result: the server answers an error.
+        const cancelled = await this.#cancelledNow(taskId, signal);
+        if (cancelled !== undefined) throw new TaskCancelledError(taskId, cancelled.statusMessage);
+        this.#settled("failed", error.message);
         throw error;
       }
     }
+  }
+
+  /**
+   * The task when one more `tasks/get` shows it `cancelled` (recorded), else undefined (2025-11-25:
+   * how an error of `tasks/result` is told apart from the task's own).
+   */
+  async #cancelledNow(taskId: string, signal: AbortSignal | undefined): Promise<Task | undefined> {
+    const task = await this.#context.session
+      .getTask(taskId, signal === undefined ? {} : { signal })
+      .catch(() => undefined);
+    if (task?.status !== "cancelled") return undefined;
+    this.#see(task);
+    return task;
   }
 
   /** Records a terminal status learnt from `tasks/result` (2025-11-25). */

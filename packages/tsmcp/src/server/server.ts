@@ -51,6 +51,7 @@ import {
   DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS,
   dispatchLegacy,
   type LegacyCore,
+  type LegacyTasks,
   receiveLegacyNotification,
 } from "./legacy/dispatch.js";
 import {
@@ -74,10 +75,11 @@ import {
   shapeResult,
 } from "./shaping.js";
 import { type ListKind, SubscriptionHub } from "./subscriptions.js";
+import { LegacyTaskStatus } from "./tasks/legacy-status.js";
 import { TaskManager } from "./tasks/manager.js";
 import { serveTaskMethod, TASK_METHODS } from "./tasks/methods.js";
 import type { TaskOptions } from "./tasks/options.js";
-import { TASKS_CAPABILITY, toDetailedTask } from "./tasks/wire.js";
+import { acceptsTaskResult, TASKS_CAPABILITY, toDetailedTask } from "./tasks/wire.js";
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
 export interface CacheOptions extends Partial<CacheHint> {
@@ -185,6 +187,7 @@ export class Server implements Dispatcher {
   readonly #legacy: LegacyCore;
   readonly #broadcast: ServerBroadcast;
   #tasks: TaskManager | undefined;
+  #legacyTasks: LegacyTasks | undefined;
   /** True when the server built its task manager from options (and so closes it). */
   #ownsTasks = false;
   #chain: Next;
@@ -245,13 +248,23 @@ export class Server implements Dispatcher {
   #enableTasks(tasks: TaskManager): void {
     if (this.#tasks !== undefined) return;
     this.#tasks = tasks;
+    this.#legacyTasks = {
+      manager: tasks,
+      status: new LegacyTaskStatus(tasks, (error) =>
+        this.#logError("sending notifications/tasks/status to a session failed", { error }),
+      ),
+    };
     this.capabilities.extensions = { ...this.capabilities.extensions, [TASKS_EXTENSION]: {} };
     tasks.onChange((task) => this.#subscriptions.publishTask(task.owner, task.taskId, toDetailedTask(task)));
   }
 
   /** What the 2025-era path reads of this server (the chain read at each call, as `use` replaces it). */
   #legacyCore(): LegacyCore {
+    const server = this;
     return {
+      get tasks() {
+        return server.#legacyTasks;
+      },
       serverInfo: this.serverInfo,
       capabilities: this.capabilities,
       instructions: this.#instructions,
@@ -442,11 +455,7 @@ export class Server implements Dispatcher {
       ) => unknown;
       result = await handler(context, params);
     }
-    checkTaskResult(
-      method,
-      result,
-      context.session === undefined && TASKS_CAPABILITY.isDeclared(context.clientCapabilities),
-    );
+    checkTaskResult(method, result, acceptsTaskResult(context));
     if (context.session === undefined) {
       return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
         this.#cacheHint(m),

@@ -43,3 +43,12 @@ export function taskFromLegacy(task: LegacyTask): Task {
     ...(pollInterval === undefined ? {} : { pollIntervalMs: Math.max(1, Math.round(pollInterval)) }),
   };
 }
+
+/**
+ * The `_meta` key that ties a message to its task at 2025-11-25: `{ taskId }` on the result of
+ * `tasks/result` and on every server -> client request a task makes.
+ */
+export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
+
+/** A 2025-11-25 task-augmented request's `params.task`: the TTL asked for, milliseconds. */
+export const LegacyTaskParamsSchema = z.looseObject({ ttl: z.number().nonnegative().nullable().optional() });

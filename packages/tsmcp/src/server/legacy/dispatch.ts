@@ -6,7 +6,10 @@
  * chain and params schemas as at 2026-07-28. `server/discover` and `subscriptions/listen` do not
  * exist in that era (-32601). Results leave without `resultType`, the `serverInfo` stamp and cache
  * hints. Spec (2025-11-25): basic/lifecycle, basic/utilities/ping, server/utilities/logging,
- * server/resources §Subscriptions.
+ * server/resources §Subscriptions. With tasks, the revision's core tasks: `capabilities.tasks`,
+ * `tools/call` with `params.task` answered with `CreateTaskResult { task }`, and `tasks/get`,
+ * `tasks/result`, `tasks/list`, `tasks/cancel` (server/tasks/legacy-*); spec (2025-11-25):
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
  */
 
 import type * as z from "zod";
@@ -19,11 +22,17 @@ import {
   SetLevelRequestParamsSchema,
   SubscribeRequestParamsSchema,
 } from "../../protocol/schema/handshake.js";
+import { LegacyTaskParamsSchema } from "../../protocol/schema/tasks-legacy.js";
 import type { LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
 import { createRequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { Next, WireResult } from "../middleware.js";
 import { describeIssue } from "../request-meta.js";
+import { LEGACY_TASK_METHODS, serveLegacyTaskMethod } from "../tasks/legacy-methods.js";
+import { canListTasks, markTaskRequested } from "../tasks/legacy-scope.js";
+import type { LegacyTaskStatus } from "../tasks/legacy-status.js";
+import { isCreateTaskResult, legacyTasksCapability, toLegacyCreateTaskResult } from "../tasks/legacy-wire.js";
+import type { TaskManager } from "../tasks/manager.js";
 import { initialize, type ServerSelfDescription } from "./handshake.js";
 import { fulfilInputRequired, type LegacyInputRequired } from "./input-required.js";
 import type { LegacySessions } from "./sessions.js";
@@ -52,11 +61,21 @@ export interface LegacyCore extends ServerSelfDescription {
   readonly run: Next;
   /** Logs an error without ever throwing. */
   logError(message: string, fields: LogFields): void;
+  /** The server's tasks, when it serves them (2025-11-25 core tasks on sessions). */
+  readonly tasks: LegacyTasks | undefined;
+}
+
+/** What a server that serves tasks gives the 2025-era path. */
+export interface LegacyTasks {
+  readonly manager: TaskManager;
+  /** Sends `notifications/tasks/status` to the session that created a task. */
+  readonly status: LegacyTaskStatus;
 }
 
 /**
  * The methods only the 2026-07-28 revision has (the tasks extension's among them: under 2025-11-25
- * the extension does not apply).
+ * the extension does not apply; a server that serves tasks answers that revision's own `tasks/get`
+ * and `tasks/cancel` first).
  */
 const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
   "server/discover",
@@ -84,6 +103,9 @@ export async function dispatchLegacy(
   const { session } = env;
   if (method === "initialize") {
     const result = initialize(session, params, core);
+    if (core.tasks !== undefined && core.serves("tools/call") && result.capabilities.tasks === undefined) {
+      result.capabilities.tasks = legacyTasksCapability(canListTasks(env));
+    }
     core.sessions.add(session);
     return result as WireResult;
   }
@@ -118,7 +140,15 @@ export async function dispatchLegacy(
       return {};
     }
   }
+  const tasks = core.tasks;
+  if (tasks !== undefined && LEGACY_TASK_METHODS.has(method)) {
+    return await serveLegacyTaskMethod(tasks.manager, method, params, env);
+  }
   if (MODERN_ONLY_METHODS.has(method) || !core.serves(method)) throw methodNotFound(method);
+  if (tasks !== undefined && method === "tools/call" && params?.task !== undefined) {
+    const { ttl } = parse(LegacyTaskParamsSchema, params.task, "task.");
+    markTaskRequested(env, { ttlMs: ttl ?? undefined });
+  }
   const meta = parse(HandshakeRequestMetaSchema, params?._meta, "_meta.") ?? {};
   const context = createRequestContext(method, request.id, meta as RequestMeta, env);
   const middlewareRequest = { method, params: params ?? {}, context, logger: core.logger };
@@ -132,6 +162,10 @@ export async function dispatchLegacy(
       core.maxInputRequiredRounds,
       (message, fields) => core.logError(message, fields),
     );
+  }
+  if (tasks !== undefined && isCreateTaskResult(result)) {
+    tasks.status.watch(result.taskId as string, session);
+    return toLegacyCreateTaskResult(result);
   }
   return toHandshakeEraResult(result);
 }

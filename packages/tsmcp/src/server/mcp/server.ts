@@ -9,6 +9,7 @@ import { invalidParams } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { checkBoolean, checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { Implementation } from "../../protocol/schema/base.js";
+import type { Tool } from "../../protocol/schema/content.js";
 import type {
   CallToolRequestParams,
   CompleteRequestParams,
@@ -254,7 +255,7 @@ export class MCPServer implements Dispatcher {
         : { maxResourceSubscriptions: options.maxResourceSubscriptions }),
       onListTools: (ctx, params) => {
         const { page, nextCursor } = pageOf("tools", this.#tools.entries, params.cursor, this.pageSize);
-        const tools = this.#permitted(page, ctx).map((entry) => entry.value.definition);
+        const tools = this.#permitted(page, ctx).map((entry) => this.#listed(entry.value, ctx));
         return nextCursor === undefined ? { tools } : { tools, nextCursor };
       },
       onCallTool: (ctx, params) =>
@@ -471,6 +472,16 @@ export class MCPServer implements Dispatcher {
   /** The protocol revisions this server serves, newest first (its low-level `Server`'s). */
   get supportedVersions(): readonly string[] {
     return this.server.supportedVersions;
+  }
+
+  /**
+   * A tool as `tools/list` shows it: on a 2025-11-25 session a task tool with
+   * `execution.taskSupport` (that revision's tool-level negotiation; the field is not in 2026-07-28).
+   */
+  #listed(tool: ToolEntry, ctx: RequestContext): Tool {
+    if (ctx.session === undefined || tool.task === undefined || this.#tasks === undefined)
+      return tool.definition;
+    return { ...tool.definition, execution: { taskSupport: tool.task } };
   }
 
   /** The entries of a list page the request may see (all of them unless `hideUnauthorized`). */

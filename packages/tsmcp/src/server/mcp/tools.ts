@@ -5,6 +5,7 @@
  * Spec: server/tools, https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
 import type * as z from "zod";
+import { McpError } from "../../protocol/errors.js";
 import type { IconSchema } from "../../protocol/schema/base.js";
 import type { ContentBlock, Tool, ToolAnnotations } from "../../protocol/schema/content.js";
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
@@ -25,6 +26,7 @@ import {
 import { deepFreeze } from "../schema/json.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { JsonSchemaValidator } from "../schema/validator-choice.js";
+import { requestedTaskOf } from "../tasks/legacy-scope.js";
 import type { TaskManager } from "../tasks/manager.js";
 import type { Context, ResolvedContext } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
@@ -122,6 +124,13 @@ export interface ToolConfig<
    * `"required"` refuses the call with -32021 (`data.requiredCapabilities.extensions`). The
    * server's `tasks` option sets where tasks live and their limits. Default: never a task.
    * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
+   *
+   * On a 2025-11-25 session the revision's core tasks apply instead: `tools/list` shows the tool
+   * with `execution.taskSupport`, a call with `params.task` answers `CreateTaskResult { task }`,
+   * input the handler asks for reaches the client while it waits on `tasks/result`, and a
+   * `"required"` tool called without `params.task` (or any other tool called with it) is refused
+   * with -32601. Spec (2025-11-25):
+   * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
    */
   task?: ToolTaskSupport;
 }
@@ -321,6 +330,12 @@ export function createTool(
     task: config.task,
     call: async (args, ctx, tasks) => {
       requireScopes(ctx.auth, requiredScopes);
+      if (config.task === undefined && requestedTaskOf(ctx) !== undefined) {
+        throw McpError.of(
+          "METHOD_NOT_FOUND",
+          `Tool '${name}' does not run as a task; call it without params.task`,
+        );
+      }
       if (config.task === undefined || tasks === undefined) return await runTool(pipeline, args, ctx);
       return await runToolTask(pipeline, config.task, args, ctx, tasks);
     },

@@ -11,6 +11,32 @@ import { type Deferred, deferred, onAbort } from "../../protocol/async.js";
 import { McpError } from "../../protocol/errors.js";
 import type { TaskRecord, TaskStore } from "../../state/task-store.js";
 
+/**
+ * The one key of an answer that stands for an error instead of a result: the client answered the
+ * request with a JSON-RPC error, or did not answer in time, where the request was forwarded over a
+ * 2025-11-25 session's back-channel (`tasks/result`). Its request then fails with that error in
+ * the task, as it would have outside one. The 2026-07-28 `tasks/update` cannot carry it (its
+ * answers are validated as results).
+ */
+export const INPUT_FAILURE_KEY = "tsmcp/inputFailed";
+
+/** The answer that makes an input request of a task fail with `error` (see {@link INPUT_FAILURE_KEY}). */
+export function inputFailure(error: McpError): Record<string, unknown> {
+  return { [INPUT_FAILURE_KEY]: error.toObject() };
+}
+
+/** The error an answer stands for (see {@link INPUT_FAILURE_KEY}), or undefined for a result. */
+export function failureOf(answer: unknown): McpError | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const keys = Object.keys(answer);
+  if (keys.length !== 1 || keys[0] !== INPUT_FAILURE_KEY) return undefined;
+  const error = (answer as Record<string, unknown>)[INPUT_FAILURE_KEY] as
+    | { code?: unknown; message?: unknown; data?: unknown }
+    | undefined;
+  if (typeof error?.code !== "number" || typeof error.message !== "string") return undefined;
+  return new McpError(error.code, error.message, error.data);
+}
+
 /** What {@link TaskInputs} needs of the run it serves. */
 export interface InputChannel {
   /** Runs one store write of the run, after the run's earlier writes; resolves with its outcome. */

@@ -23,6 +23,7 @@ import type { Awaitable } from "../handlers.js";
 import { type Logger, stderrLogger } from "../logger.js";
 import { type TaskChangeListener, TaskFanout } from "./fanout.js";
 import { newTaskId, taskOwnerOf } from "./identity.js";
+import { requestedTaskOf, taskOwnerOfRequest } from "./legacy-scope.js";
 import { resolveTaskOptions, type TaskOptions } from "./options.js";
 import { type PendingTask, type TaskControl, TaskRun } from "./run.js";
 import { acceptsTaskResult, toCreateTaskResult } from "./wire.js";
@@ -38,8 +39,8 @@ export type TaskWork = (ctx: RequestContext, task: TaskControl) => Awaitable<Rec
 /** Options of one task's start. */
 export interface TaskStartOptions {
   /**
-   * The task's TTL, milliseconds, at most the manager's `maxTtlMs` (longer is cut to it). Default
-   * the manager's `defaultTtlMs`.
+   * The task's TTL, milliseconds, from 1 to the manager's `maxTtlMs` (longer is cut to it). Default
+   * the `params.task.ttl` a 2025-11-25 request asked for, else the manager's `defaultTtlMs`.
    */
   ttlMs?: number;
   /**
@@ -127,7 +128,8 @@ export class TaskManager {
 
   /**
    * True when the request may be answered with a task: at 2026-07-28, a request that declared the
-   * tasks extension (`io.modelcontextprotocol/tasks`) in its `clientCapabilities`.
+   * tasks extension (`io.modelcontextprotocol/tasks`) in its `clientCapabilities`; on a 2025-11-25
+   * session, a `tools/call` that carries `params.task` (its `ttl` becomes the task's TTL).
    */
   accepts(ctx: RequestContext): boolean {
     return acceptsTaskResult(ctx);
@@ -158,7 +160,8 @@ export class TaskManager {
    */
   begin(ctx: RequestContext, options: TaskStartOptions = {}): PendingTask {
     if (this.#closed) throw new TypeError("TaskManager: closed");
-    const ttlMs = Math.min(options.ttlMs ?? this.defaultTtlMs, this.maxTtlMs);
+    const asked = options.ttlMs ?? requestedTaskOf(ctx)?.ttlMs ?? this.defaultTtlMs;
+    const ttlMs = Math.max(1, Math.min(Math.floor(asked), this.maxTtlMs));
     return new TaskRun(
       {
         store: this.store,
@@ -178,7 +181,7 @@ export class TaskManager {
       ctx,
       {
         taskId: newTaskId(),
-        owner: this.ownerOf(ctx.auth),
+        owner: taskOwnerOfRequest(ctx),
         ttlMs,
         request: options.request ?? { method: ctx.method },
       },

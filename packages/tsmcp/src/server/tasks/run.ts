@@ -15,7 +15,7 @@ import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import { createRequestContext, environmentOf, type RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { TaskFanout } from "./fanout.js";
-import { TaskInputs } from "./inputs.js";
+import { failureOf, TaskInputs } from "./inputs.js";
 
 /**
  * What a task's work can do about its task: its id, and its status message. The type of
@@ -158,7 +158,10 @@ export class TaskRun implements PendingTask {
       request: async (method, params, options) => {
         const entry = params === undefined ? { method } : { method, params };
         const answers = await this.ask({ [INPUT_KEY_OF[method] ?? "input"]: entry }, options);
-        return Object.values(answers)[0] as Record<string, unknown>;
+        const answer = Object.values(answers)[0];
+        const failure = failureOf(answer);
+        if (failure !== undefined) throw failure;
+        return answer as Record<string, unknown>;
       },
       ...(env.auth === undefined ? {} : { auth: env.auth }),
       ...(env.headers === undefined ? {} : { headers: env.headers }),

@@ -17,6 +17,7 @@ import {
 import type { RequestContext } from "../context.js";
 import { missingCapability, type RequiredCapability } from "../required-capability.js";
 import type { TaskSnapshot } from "./fanout.js";
+import { requestedTaskOf } from "./legacy-scope.js";
 
 /** The tasks extension, as a capability a request must declare (-32021 names it in `requiredCapabilities.extensions`). */
 export const TASKS_CAPABILITY: RequiredCapability = {
@@ -33,10 +34,12 @@ export function declaresTasks(capabilities: ClientCapabilities | undefined): boo
 
 /**
  * True when the request may be answered with a `CreateTaskResult`: a 2026-07-28 request (no
- * handshake-era session) that declared the tasks extension in its own `clientCapabilities`.
+ * handshake-era session) that declared the tasks extension in its own `clientCapabilities`, or on a
+ * 2025-11-25 session a `tools/call` with `params.task` to a server that serves tasks.
  */
 export function acceptsTaskResult(ctx: RequestContext): boolean {
-  return ctx.session === undefined && declaresTasks(ctx.clientCapabilities);
+  if (ctx.session !== undefined) return requestedTaskOf(ctx) !== undefined;
+  return declaresTasks(ctx.clientCapabilities);
 }
 
 /**
