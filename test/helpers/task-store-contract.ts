@@ -568,6 +568,28 @@ export function taskStoreContract(
         await expect(store.create(task(owner, now()), cap)).resolves.toBe("owner_limit");
       });
 
+      it("counts a running task only while its lease holds: a lapsed lease frees its slot, a renewed one and none keep it", async () => {
+        const { store, now, advance } = await build();
+        const owner = freshOwner();
+        const cap = { maxActivePerOwner: 3 };
+        const leased = () => ({ holder: "replica-dead", expiresAtMs: now() + ttlMs });
+        const lapsing = task(owner, now(), { lease: leased() });
+        const renewed = task(owner, now(), { lease: leased() });
+        const unleased = task(owner, now(), { lease: undefined });
+        for (const record of [lapsing, renewed, unleased]) {
+          await expect(store.create(record, cap)).resolves.toBe("created");
+        }
+        await expect(store.create(task(owner, now()), cap)).resolves.toBe("owner_limit");
+        await advance(alive);
+        const lease = { holder: "replica-dead", expiresAtMs: now() + HOUR };
+        await expect(store.update(renewed.taskId, { lease })).resolves.toMatchObject({ lease });
+        await advance(ttlMs - alive);
+        // The lapsed task is still there, not terminal: only its slot is free.
+        await expect(store.get(lapsing.taskId)).resolves.toMatchObject({ status: "working" });
+        await expect(store.create(task(owner, now()), cap)).resolves.toBe("created");
+        await expect(store.create(task(owner, now()), cap)).resolves.toBe("owner_limit");
+      });
+
       it("counts atomically: of many concurrent creates one below the bound, exactly one is created", async () => {
         const { store, now } = await build();
         const owner = freshOwner();

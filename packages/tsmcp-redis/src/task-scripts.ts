@@ -7,7 +7,9 @@
  * owner's key base) and `.e` (the expiry, epoch milliseconds, empty for none), with PEXPIREAT at
  * the expiry. The owner's key base `{keyPrefix}tasks:{owner}` is a sorted set of the owner's task
  * ids scored by `createdAtMs` (what `list` reads); `{base}:exp` holds the same ids scored by expiry
- * and `{base}:active` the non-terminal ones scored by expiry (what the per-owner bound counts).
+ * and `{base}:active` the non-terminal ones scored by the earlier of their expiry and their lease's
+ * `expiresAtMs` (what the per-owner bound counts: a task of a replica that stopped renewing its
+ * lease stops counting once the lease lapsed).
  * Scripts read the time from Redis (`TIME`), the clock PEXPIREAT follows, and a task is gone from
  * its expiry on even before Redis removed the key.
  */
@@ -28,6 +30,13 @@ local function holder_of(lease)
   if not lease then return nil end
   return cjson.decode(lease).holder
 end
+local function slot_until(expiry, lease_expiry)
+  local at = math.huge
+  if expiry and expiry ~= '' then at = tonumber(expiry) end
+  if type(lease_expiry) == 'number' and lease_expiry < at then at = lease_expiry end
+  if at == math.huge then return '+inf' end
+  return string.format('%.17g', at)
+end
 local function owner_expiry(base)
   local top = redis.call('ZRANGE', base .. ':exp', -1, -1, 'WITHSCORES')
   if #top == 0 then return end
@@ -47,16 +56,18 @@ end
 
 /**
  * KEYS: task, owner base, base:exp, base:active. ARGV: member, createdAtMs, expiry ('' none),
- * maxActivePerOwner, '1' when the record is terminal, then field/value pairs. Answers
- * `created`, `owner_limit` or `exists`. The bound is read before the first write, so a Redis out
- * of memory refuses the task before anything of it is written.
+ * maxActivePerOwner, '1' when the record is terminal, the lease's expiry ('' none), then
+ * field/value pairs. Answers `created`, `owner_limit` or `exists`. The bound counts the members of
+ * base:active scored after now: the owner's non-terminal tasks neither expired nor with a lapsed
+ * lease. It is read before the first write, so a Redis out of memory refuses the task before
+ * anything of it is written.
  */
 export const CREATE = `${PRELUDE}
 local now = now_ms()
 if live(KEYS[1], now) then return 'exists' end
 if redis.call('ZCOUNT', KEYS[4], '(' .. ms(now), '+inf') >= tonumber(ARGV[4]) then return 'owner_limit' end
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DEL', KEYS[1]) end
-redis.call('HSET', KEYS[1], '.o', KEYS[2], '.e', ARGV[3], unpack(ARGV, 6))
+redis.call('HSET', KEYS[1], '.o', KEYS[2], '.e', ARGV[3], unpack(ARGV, 7))
 local score = '+inf'
 if ARGV[3] ~= '' then
   score = ARGV[3]
@@ -66,7 +77,7 @@ else
 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], score, ARGV[1])
-if ARGV[5] ~= '1' then redis.call('ZADD', KEYS[4], score, ARGV[1]) end
+if ARGV[5] ~= '1' then redis.call('ZADD', KEYS[4], slot_until(ARGV[3], tonumber(ARGV[6])), ARGV[1]) end
 sweep(KEYS[2], now)
 owner_expiry(KEYS[2])
 return 'created'`;
@@ -116,8 +127,13 @@ if ARGV[7] ~= '' then
     redis.call('PEXPIREAT', KEYS[1], ms(math.ceil(expiry)))
   end
   redis.call('ZADD', base .. ':exp', score, ARGV[1])
-  if ARGV[6] ~= '1' then redis.call('ZADD', base .. ':active', score, ARGV[1]) end
   owner_expiry(base)
+end
+if ARGV[6] ~= '1' then
+  local after = redis.call('HMGET', KEYS[1], '.e', 'lease')
+  local lease_expiry = nil
+  if after[2] then lease_expiry = cjson.decode(after[2]).expiresAtMs end
+  redis.call('ZADD', base .. ':active', slot_until(after[1], lease_expiry), ARGV[1])
 end
 return redis.call('HGETALL', KEYS[1])`;
 

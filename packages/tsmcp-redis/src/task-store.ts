@@ -41,12 +41,14 @@ const RESPONSE = "ans:";
  * (`PEXPIREAT`) at `createdAtMs + ttlMs` on Redis's clock, and every operation also treats it as
  * gone from that millisecond on. The owner's tasks are the sorted set `{keyPrefix}tasks:{owner}`
  * (scored by `createdAtMs`, for `list`), beside `{keyPrefix}tasks:{owner}:exp` (every task, scored
- * by expiry) and `{keyPrefix}tasks:{owner}:active` (the non-terminal ones, scored by expiry); the
+ * by expiry) and `{keyPrefix}tasks:{owner}:active` (the non-terminal ones, scored by the earlier
+ * of their expiry and their lease's `expiresAtMs`); the
  * scripts drop expired and vanished ids from them, and the sets themselves expire with the
  * owner's last task.
  *
  * Every operation is one Lua script, so it is atomic across replicas: `create` counts the owner's
- * live non-terminal tasks and inserts in one step (of concurrent creates at the bound one wins),
+ * live non-terminal tasks whose lease, if any, has not lapsed on Redis's clock and inserts in one
+ * step (of concurrent creates at the bound one wins),
  * `update` checks terminal status and its `expect` and applies the change in one step (so
  * concurrent updates are linearisable and exactly one terminal status wins),
  * `addInputResponses` moves only outstanding keys, and `takeInputResponses` hands each answer out
@@ -92,7 +94,8 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * @throws (rejects) TypeError for a record without a string `taskId` and `owner`, a finite
-   *   `createdAtMs` and a `ttlMs` that is `null` or a number from 0, a `maxActivePerOwner` that is
+   *   `createdAtMs` and a `ttlMs` that is `null` or a number from 0, for a `lease` without a string
+   *   `holder` and a finite `expiresAtMs`, a `maxActivePerOwner` that is
    *   not a number, or a `taskId` already in use; `StateUnavailableError` when Redis cannot be reached.
    */
   async create(
@@ -125,6 +128,7 @@ export class RedisTaskStore implements TaskStore {
           expiry,
           String(options.maxActivePerOwner),
           isTerminalTaskStatus(record.status) ? "1" : "",
+          lease === undefined ? "" : String(lease.expiresAtMs),
           ...fields,
         ],
       );
@@ -293,10 +297,16 @@ function checkRecord(record: TaskRecord): void {
     typeof record.createdAtMs === "number" &&
     Number.isFinite(record.createdAtMs) &&
     (record.ttlMs === null ||
-      (typeof record.ttlMs === "number" && Number.isFinite(record.ttlMs) && record.ttlMs >= 0));
+      (typeof record.ttlMs === "number" && Number.isFinite(record.ttlMs) && record.ttlMs >= 0)) &&
+    (record.lease === undefined ||
+      (typeof record.lease === "object" &&
+        record.lease !== null &&
+        typeof record.lease.holder === "string" &&
+        typeof record.lease.expiresAtMs === "number" &&
+        Number.isFinite(record.lease.expiresAtMs)));
   if (!ok) {
     throw new TypeError(
-      "RedisTaskStore.create: a record needs a non-empty string taskId, a string owner, a finite createdAtMs and a ttlMs of null or a number from 0",
+      "RedisTaskStore.create: a record needs a non-empty string taskId, a string owner, a finite createdAtMs, a ttlMs of null or a number from 0, and a lease, if any, with a string holder and a finite expiresAtMs",
     );
   }
 }

@@ -69,7 +69,7 @@ export class MemoryTaskStore implements TaskStore {
     if (this.#tasks.has(record.taskId)) throw new TypeError("MemoryTaskStore.create: taskId already in use");
     let active = 0;
     for (const task of this.#tasks.values()) {
-      if (task.owner === record.owner && !isTerminalTaskStatus(task.status) && !expired(task, now)) active++;
+      if (task.owner === record.owner && holdsSlot(task, now)) active++;
     }
     if (active >= options.maxActivePerOwner) return "owner_limit";
     if (this.#tasks.size >= this.maxTasks && !this.#makeRoom(now)) return "store_full";
@@ -203,6 +203,12 @@ function placeOf(cursor: string): number {
 
 function expired(task: TaskRecord, now: number): boolean {
   return task.ttlMs !== null && now >= task.createdAtMs + task.ttlMs;
+}
+
+/** True while `task` counts against its owner's bound: not terminal, not expired, its lease (if any) not lapsed. */
+function holdsSlot(task: TaskRecord, now: number): boolean {
+  if (isTerminalTaskStatus(task.status) || expired(task, now)) return false;
+  return task.lease === undefined || task.lease.expiresAtMs > now;
 }
 
 function holds(task: TaskRecord, expect: TaskExpectation | undefined): boolean {

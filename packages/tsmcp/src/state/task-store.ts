@@ -132,9 +132,11 @@ export interface TaskPage {
  *   `createdAtMs + ttlMs` on, with no further call; storage for it is reclaimed eventually.
  * - **Terminal is final.** `update` of a task in a terminal status changes nothing and resolves
  *   `undefined`; concurrent updates are linearisable (each sees the previous one's record).
- * - **Bounded.** `create` counts the owner's non-terminal tasks atomically with the insert and
- *   answers `"owner_limit"` at `maxActivePerOwner`; a store with a total bound answers
- *   `"store_full"` rather than dropping a live task.
+ * - **Bounded.** `create` counts the owner's non-terminal tasks whose lease, if any, has not
+ *   lapsed (`lease.expiresAtMs` later than the store's clock), atomically with the insert, and
+ *   answers `"owner_limit"` at `maxActivePerOwner`: the tasks of a replica that stopped hold no
+ *   slot once their lease lapsed, even before a read turns them `failed`. A store with a total
+ *   bound answers `"store_full"` rather than dropping a live task.
  * - **Fail loudly.** An unreachable engine rejects with `StateUnavailableError`; nothing is
  *   reported as missing that may exist.
  */
@@ -142,7 +144,8 @@ export interface TaskStore {
   /**
    * Stores a new task (`record.taskId` unused so far).
    *
-   * @param options.maxActivePerOwner the most non-terminal tasks `record.owner` may have.
+   * @param options.maxActivePerOwner the most non-terminal tasks `record.owner` may have, counting
+   *   neither expired ones nor those whose lease lapsed.
    * @returns `"created"`, or why not.
    */
   create(record: TaskRecord, options: { readonly maxActivePerOwner: number }): Promise<TaskCreateOutcome>;
