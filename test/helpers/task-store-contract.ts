@@ -36,6 +36,11 @@ export interface TaskStoreSubject {
    * for a store with no total bound (the `store_full` case is then skipped).
    */
   readonly bounded?: (maxTasks: number) => TaskStore;
+  /**
+   * A store of the same kind holding at most `maxBytes` bytes of records in all (each counted as
+   * its JSON text in UTF-8), on the same clock; absent for a store with no bound in bytes.
+   */
+  readonly boundedInBytes?: (maxBytes: number) => TaskStore;
 }
 
 /** Options of {@link taskStoreContract}. */
@@ -614,6 +619,22 @@ export function taskStoreContract(
       const held = [task(freshOwner(), now()), task(freshOwner(), now(), { status: "input_required" })];
       for (const record of held) await expect(store.create(record, CAP)).resolves.toBe("created");
       const refused = task(freshOwner(), now());
+      await expect(store.create(refused, CAP)).resolves.toBe("store_full");
+      await expect(store.get(refused.taskId)).resolves.toBeUndefined();
+      for (const record of held) await expect(store.get(record.taskId)).resolves.toEqual(record);
+    });
+
+    it("answers store_full when the running tasks held fill its bytes, dropping none", async (context) => {
+      const { boundedInBytes, now } = await build();
+      if (boundedInBytes === undefined) return context.skip();
+      const held = [task(freshOwner(), now()), task(freshOwner(), now(), { status: "input_required" })];
+      const bytes = held.reduce(
+        (sum, record) => sum + new TextEncoder().encode(JSON.stringify(record)).length,
+        0,
+      );
+      const store = boundedInBytes(bytes);
+      for (const record of held) await expect(store.create(record, CAP)).resolves.toBe("created");
+      const refused = task(freshOwner(), now(), { request: {} });
       await expect(store.create(refused, CAP)).resolves.toBe("store_full");
       await expect(store.get(refused.taskId)).resolves.toBeUndefined();
       for (const record of held) await expect(store.get(record.taskId)).resolves.toEqual(record);

@@ -23,7 +23,8 @@ export class ReplayCacheFullError extends TsmcpError {
 
 /**
  * A state store or message bus cannot do what was asked because its engine is unreachable or
- * failing (a lost Redis connection, a command timeout). Nothing was stored. The HTTP handler
+ * failing (a lost Redis connection, a command timeout) or has no room for the write (Redis at
+ * `maxmemory`, a `MemoryTaskStore` at its bound in bytes). Nothing was stored. The HTTP handler
  * answers the request 503 with `Retry-After` ({@link StateUnavailableError.retryAfterMs}) and
  * serves again once the engine is back; implementations of the state seams reject with it.
  */

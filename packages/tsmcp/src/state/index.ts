@@ -38,6 +38,7 @@ export {
   type MemorySessionStoreOptions,
 } from "./memory-session-store.js";
 export {
+  DEFAULT_MEMORY_MAX_TASK_BYTES,
   DEFAULT_MEMORY_MAX_TASKS,
   MemoryTaskStore,
   type MemoryTaskStoreOptions,

@@ -4,6 +4,7 @@
  */
 import { type Clock, checkClock, systemClock } from "../protocol/clock.js";
 import { checkInteger } from "../protocol/options.js";
+import { StateUnavailableError } from "./errors.js";
 import {
   applyTaskChange,
   isTerminalTaskStatus,
@@ -18,41 +19,90 @@ import {
 /** The default bound of a {@link MemoryTaskStore}: 10 000 tasks held at once. */
 export const DEFAULT_MEMORY_MAX_TASKS = 10_000;
 
+/**
+ * The default bound in bytes of a {@link MemoryTaskStore}: 64 MiB (67 108 864 bytes) of task
+ * records, each counted as its JSON text in UTF-8. The task engine keeps results of up to 1 MiB
+ * by default (its `maxResultBytes`), so this holds 64 results of that largest size, or thousands of
+ * typical ones, until they expire; a record in the heap costs a small multiple of its JSON length, which keeps the store at
+ * a few hundred MiB at worst, well inside a default Node.js heap shared with the application. A
+ * server keeping many large results for long raises it (or shares a store with its own bound).
+ */
+export const DEFAULT_MEMORY_MAX_TASK_BYTES = 64 * 1024 * 1024;
+
+/** How often, at most, a write drops every expired task, milliseconds. */
+const SWEEP_INTERVAL_MS = 1_000;
+
 /** Options of a {@link MemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
   /** The most tasks held at once (expired ones are dropped first), from 1. Default {@link DEFAULT_MEMORY_MAX_TASKS}. */
   maxTasks?: number;
+  /**
+   * The most bytes of task records held at once, each record counted as its JSON text in UTF-8,
+   * from 1. Default {@link DEFAULT_MEMORY_MAX_TASK_BYTES}.
+   */
+  maxBytes?: number;
   /** The time tasks expire against. Default the system clock. */
   clock?: Clock;
 }
 
+/** A task held, with its size and its place in creation order (what a `list` cursor names). */
+interface Held {
+  record: TaskRecord;
+  bytes: number;
+  readonly place: number;
+}
+
 /**
  * A bounded, expiring {@link TaskStore} in memory. Every operation runs in one synchronous step, so
- * each is atomic within the process. A task is gone once the clock reaches `createdAtMs + ttlMs`;
- * when `maxTasks` are held, expired ones are dropped first, then terminal ones oldest first, and if
- * every task is live and running `create` answers `"store_full"`. A `list` cursor names the place
- * of the last task handed out in creation order, so the next page follows even when that task is
- * gone meanwhile; a cursor this store did not hand out gives an empty page.
+ * each is atomic within the process.
  *
- * @throws TypeError for options of the wrong type; RangeError for a `maxTasks` below 1.
+ * A task is gone once the clock reaches `createdAtMs + ttlMs`; the expired task a call touches is
+ * dropped at once, and every write (`create`, `update`, `addInputResponses`, `takeInputResponses`)
+ * drops all expired tasks when the last such sweep is a second old or more, so an idle task's
+ * memory is reclaimed with no read of it and no timer.
+ *
+ * Two bounds hold: `maxTasks` tasks and `maxBytes` bytes of records, a record's size being its JSON
+ * text in UTF-8, measured once per write. A write that would pass either bound makes room: expired
+ * tasks are dropped first, then terminal ones oldest first (only when that makes enough room), never
+ * a running one. When it cannot, `create` answers `"store_full"`, and an `update` or
+ * `addInputResponses` that grows a running task rejects with `StateUnavailableError` and changes
+ * nothing (a write that does not grow a record is always applied). A write moving a task to a
+ * terminal status is applied even then, after dropping every other terminal task, since refusing
+ * it would lose the task's outcome: the bytes it brings over `maxBytes` are reclaimed by the next
+ * write that needs room, which drops terminal tasks oldest first.
+ *
+ * `create` counts the owner's non-terminal tasks that are neither expired nor holding a lapsed lease
+ * (`lease.expiresAtMs` at or before the clock's now). A `list` cursor names the place of the last
+ * task handed out in creation order, so the next page follows even when that task is gone
+ * meanwhile; a cursor this store did not hand out gives an empty page.
+ *
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md) and
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ *
+ * @throws TypeError for options of the wrong type; RangeError for a `maxTasks` or `maxBytes` below 1.
  */
 export class MemoryTaskStore implements TaskStore {
   /** The bound, in tasks. */
   readonly maxTasks: number;
+  /** The bound, in bytes of records (JSON text in UTF-8). */
+  readonly maxBytes: number;
   readonly #clock: Clock;
-  /** Task id -> record, in creation order. */
-  readonly #tasks = new Map<string, TaskRecord>();
-  /** Task id -> its place in creation order (what a `list` cursor names). */
-  readonly #places = new Map<string, number>();
+  /** Task id -> the task held, in creation order. */
+  readonly #tasks = new Map<string, Held>();
   #created = 0;
+  #bytes = 0;
+  /** When the last sweep of expired tasks ran, epoch milliseconds. */
+  #sweptAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     if (typeof options !== "object" || options === null) {
       throw new TypeError("MemoryTaskStore options must be an object");
     }
     checkInteger("MemoryTaskStore", "maxTasks", options.maxTasks, { min: 1, unit: "tasks" });
+    checkInteger("MemoryTaskStore", "maxBytes", options.maxBytes, { min: 1, unit: "bytes" });
     checkClock("MemoryTaskStore", options.clock);
     this.maxTasks = options.maxTasks ?? DEFAULT_MEMORY_MAX_TASKS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_TASK_BYTES;
     this.#clock = options.clock ?? systemClock;
   }
 
@@ -61,26 +111,34 @@ export class MemoryTaskStore implements TaskStore {
     return this.#tasks.size;
   }
 
+  /** How many bytes of records are held (JSON text in UTF-8; expired ones included until they are swept). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   async create(
     record: TaskRecord,
     options: { readonly maxActivePerOwner: number },
   ): Promise<TaskCreateOutcome> {
     const now = this.#clock.now();
+    this.#sweepIfDue(now);
     if (this.#tasks.has(record.taskId)) throw new TypeError("MemoryTaskStore.create: taskId already in use");
     let active = 0;
-    for (const task of this.#tasks.values()) {
+    for (const { record: task } of this.#tasks.values()) {
       if (task.owner === record.owner && holdsSlot(task, now)) active++;
     }
     if (active >= options.maxActivePerOwner) return "owner_limit";
-    if (this.#tasks.size >= this.maxTasks && !this.#makeRoom(now)) return "store_full";
-    this.#tasks.set(record.taskId, copy(record));
-    this.#places.set(record.taskId, ++this.#created);
+    const stored = copy(record);
+    const bytes = bytesOf(stored);
+    if (!this.#makeRoom(now, { bytes, task: true })) return "store_full";
+    this.#tasks.set(record.taskId, { record: stored, bytes, place: ++this.#created });
+    this.#bytes += bytes;
     return "created";
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const task = this.#live(taskId);
-    return task === undefined ? undefined : copy(task);
+    const held = this.#live(taskId, this.#clock.now());
+    return held === undefined ? undefined : copy(held.record);
   }
 
   async update(
@@ -88,10 +146,14 @@ export class MemoryTaskStore implements TaskStore {
     change: TaskChange,
     expect?: TaskExpectation,
   ): Promise<TaskRecord | undefined> {
-    const task = this.#live(taskId);
-    if (task === undefined || isTerminalTaskStatus(task.status) || !holds(task, expect)) return undefined;
-    const next = applyTaskChange(task, change);
-    this.#tasks.set(taskId, next);
+    const now = this.#clock.now();
+    this.#sweepIfDue(now);
+    const held = this.#live(taskId, now);
+    if (held === undefined || isTerminalTaskStatus(held.record.status) || !holds(held.record, expect)) {
+      return undefined;
+    }
+    const next = applyTaskChange(held.record, change);
+    this.#replace(taskId, held, next, now);
     return copy(next);
   }
 
@@ -101,8 +163,11 @@ export class MemoryTaskStore implements TaskStore {
     responses: Readonly<Record<string, unknown>>,
     nowMs: number,
   ): Promise<TaskRecord | undefined> {
-    const task = this.#live(taskId);
-    if (task === undefined || task.owner !== owner) return undefined;
+    const now = this.#clock.now();
+    this.#sweepIfDue(now);
+    const held = this.#live(taskId, now);
+    if (held === undefined || held.record.owner !== owner) return undefined;
+    const task = held.record;
     if (isTerminalTaskStatus(task.status) || task.inputRequests === undefined) return copy(task);
     const outstanding = { ...task.inputRequests };
     const answered: Record<string, unknown> = { ...task.inputResponses };
@@ -122,22 +187,30 @@ export class MemoryTaskStore implements TaskStore {
     if (!changed) return copy(task);
     const left = Object.keys(outstanding).length;
     const { inputRequests: _answered, ...rest } = task;
-    const next: TaskRecord = {
+    const next: TaskRecord = structuredClone({
       ...rest,
       status: left === 0 ? "working" : task.status,
       ...(left === 0 ? {} : { inputRequests: outstanding }),
       inputResponses: answered,
       lastUpdatedAtMs: nowMs,
-    };
-    this.#tasks.set(taskId, next);
+    });
+    this.#replace(taskId, held, next, now);
     return copy(next);
   }
 
   async takeInputResponses(taskId: string, holder: string): Promise<Readonly<Record<string, unknown>>> {
-    const task = this.#live(taskId);
-    if (task === undefined || task.lease?.holder !== holder || task.inputResponses === undefined) return {};
-    const { inputResponses, ...rest } = task;
-    this.#tasks.set(taskId, rest);
+    const now = this.#clock.now();
+    this.#sweepIfDue(now);
+    const held = this.#live(taskId, now);
+    if (
+      held === undefined ||
+      held.record.lease?.holder !== holder ||
+      held.record.inputResponses === undefined
+    ) {
+      return {};
+    }
+    const { inputResponses, ...rest } = held.record;
+    this.#replace(taskId, held, rest, now);
     return structuredClone(inputResponses);
   }
 
@@ -150,48 +223,99 @@ export class MemoryTaskStore implements TaskStore {
     // on after it even when that task is gone meanwhile.
     const after = options.cursor === undefined ? Number.POSITIVE_INFINITY : placeOf(options.cursor);
     const mine = [...this.#tasks.values()]
-      .filter((task) => task.owner === owner && !expired(task, now) && this.#placeOf(task) < after)
+      .filter((held) => held.record.owner === owner && !expired(held.record, now) && held.place < after)
       .reverse();
     const page = mine.slice(0, options.limit);
     const last = page.at(-1);
     const more = options.limit < mine.length;
     return {
-      tasks: page.map(copy),
-      ...(more && last !== undefined ? { nextCursor: `m${this.#placeOf(last)}` } : {}),
+      tasks: page.map((held) => copy(held.record)),
+      ...(more && last !== undefined ? { nextCursor: `m${last.place}` } : {}),
     };
   }
 
-  #placeOf(task: TaskRecord): number {
-    return this.#places.get(task.taskId) ?? 0;
-  }
-
   /** The task when held and not expired (an expired one is dropped). */
-  #live(taskId: string): TaskRecord | undefined {
-    const task = this.#tasks.get(taskId);
-    if (task === undefined) return undefined;
-    if (expired(task, this.#clock.now())) {
+  #live(taskId: string, now: number): Held | undefined {
+    const held = this.#tasks.get(taskId);
+    if (held === undefined) return undefined;
+    if (expired(held.record, now)) {
       this.#drop(taskId);
       return undefined;
     }
-    return task;
+    return held;
+  }
+
+  /**
+   * Puts `next` in place of the held task, counting its size; makes room when it grows.
+   *
+   * @throws StateUnavailableError when a running task grows and no room can be made.
+   */
+  #replace(taskId: string, held: Held, next: TaskRecord, now: number): void {
+    const bytes = bytesOf(next);
+    const growth = bytes - held.bytes;
+    if (growth > 0) {
+      const terminal = isTerminalTaskStatus(next.status);
+      if (!this.#makeRoom(now, { bytes: growth, keep: taskId, force: terminal }) && !terminal) {
+        throw new StateUnavailableError(
+          `The MemoryTaskStore holds its maximum of ${this.maxBytes} bytes of tasks and has no room for ${growth} more bytes of a running task`,
+        );
+      }
+    }
+    held.record = next;
+    held.bytes = bytes;
+    this.#bytes += growth;
   }
 
   #drop(taskId: string): void {
+    const held = this.#tasks.get(taskId);
+    if (held === undefined) return;
     this.#tasks.delete(taskId);
-    this.#places.delete(taskId);
+    this.#bytes -= held.bytes;
   }
 
-  /** Drops expired tasks, else the oldest terminal one; false when every task is live and running. */
-  #makeRoom(now: number): boolean {
-    for (const [id, task] of this.#tasks) if (expired(task, now)) this.#drop(id);
-    if (this.#tasks.size < this.maxTasks) return true;
-    for (const [id, task] of this.#tasks) {
-      if (isTerminalTaskStatus(task.status)) {
-        this.#drop(id);
-        return true;
-      }
+  /** Drops every expired task when the last sweep is a second old or more. */
+  #sweepIfDue(now: number): void {
+    if (now >= this.#sweptAtMs && now - this.#sweptAtMs < SWEEP_INTERVAL_MS) return;
+    this.#sweep(now);
+  }
+
+  #sweep(now: number): void {
+    for (const [id, held] of this.#tasks) if (expired(held.record, now)) this.#drop(id);
+    this.#sweptAtMs = now;
+  }
+
+  /**
+   * Makes room for `need.bytes` more bytes (and one more task when `need.task`): drops expired
+   * tasks, then terminal ones oldest first (never `need.keep`), these only when that makes enough
+   * room unless `need.force`. False when there is not enough room after.
+   */
+  #makeRoom(
+    now: number,
+    need: {
+      readonly bytes: number;
+      readonly task?: boolean;
+      readonly keep?: string;
+      readonly force?: boolean;
+    },
+  ): boolean {
+    const fits = (bytes: number, count: number) =>
+      bytes + need.bytes <= this.maxBytes && (need.task !== true || count < this.maxTasks);
+    if (fits(this.#bytes, this.#tasks.size)) return true;
+    this.#sweep(now);
+    let bytes = this.#bytes;
+    let count = this.#tasks.size;
+    if (fits(bytes, count)) return true;
+    const dropped: string[] = [];
+    for (const [id, held] of this.#tasks) {
+      if (id === need.keep || !isTerminalTaskStatus(held.record.status)) continue;
+      dropped.push(id);
+      bytes -= held.bytes;
+      count -= 1;
+      if (fits(bytes, count)) break;
     }
-    return false;
+    const enough = fits(bytes, count);
+    if (enough || need.force === true) for (const id of dropped) this.#drop(id);
+    return enough;
   }
 }
 
@@ -226,4 +350,21 @@ function holds(task: TaskRecord, expect: TaskExpectation | undefined): boolean {
 
 function copy(task: TaskRecord): TaskRecord {
   return structuredClone(task);
+}
+
+/** The size a record counts for: its JSON text's length in UTF-8. */
+function bytesOf(task: TaskRecord): number {
+  const text = JSON.stringify(task);
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      // A surrogate pair (JSON.stringify escapes lone surrogates): 4 bytes for 2 units.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }

@@ -129,14 +129,17 @@ export interface TaskPage {
  * - **Durable creation.** Once `create` resolves `"created"`, a `get` on any instance sharing the
  *   store finds the task (the tasks extension forbids returning a task before that holds).
  * - **Expiry.** A task with a `ttlMs` is gone (`get` resolves `undefined`, `list` skips it) from
- *   `createdAtMs + ttlMs` on, with no further call; storage for it is reclaimed eventually.
+ *   `createdAtMs + ttlMs` on, with no further call; storage for it is reclaimed eventually,
+ *   without a read of that task (by the engine's own expiry, or by a later write's sweep).
  * - **Terminal is final.** `update` of a task in a terminal status changes nothing and resolves
  *   `undefined`; concurrent updates are linearisable (each sees the previous one's record).
  * - **Bounded.** `create` counts the owner's non-terminal tasks whose lease, if any, has not
  *   lapsed (`lease.expiresAtMs` later than the store's clock), atomically with the insert, and
  *   answers `"owner_limit"` at `maxActivePerOwner`: the tasks of a replica that stopped hold no
  *   slot once their lease lapsed, even before a read turns them `failed`. A store with a total
- *   bound answers `"store_full"` rather than dropping a live task.
+ *   bound (in tasks, in bytes, an engine's memory) answers `"store_full"` rather than dropping a
+ *   running task, and may reject an `update` or `addInputResponses` it has no room for with
+ *   `StateUnavailableError`, changing nothing.
  * - **Fail loudly.** An unreachable engine rejects with `StateUnavailableError`; nothing is
  *   reported as missing that may exist.
  */
