@@ -85,6 +85,28 @@ describe("RedisTaskStore's keys", () => {
     await expect(store.get("a:b{c}")).resolves.toMatchObject({ result: { content: [] } });
   });
 
+  it("scores a running task in the owner's active set by the earlier of its expiry and its lease's", async () => {
+    const store = new RedisTaskStore(client, { keyPrefix: fixture.keyPrefix });
+    const active = `${store.ownerKeyOf("leases")}:active`;
+    const record = task("leased", "leases");
+    await store.create(record, CAP);
+    await expect(client.sendCommand(["ZSCORE", active, "leased"])).resolves.toBe(
+      String(record.lease.expiresAtMs),
+    );
+    const lease = { holder: "replica-a", expiresAtMs: record.createdAtMs + 120_000 };
+    await store.update("leased", { lease });
+    await expect(client.sendCommand(["ZSCORE", active, "leased"])).resolves.toBe(
+      String(record.createdAtMs + 60_000),
+    );
+    await store.update("leased", { lease: null, ttlMs: null });
+    await expect(client.sendCommand(["ZSCORE", active, "leased"])).resolves.toBe("inf");
+    const unleased = task("unleased", "leases", { lease: undefined });
+    await store.create(unleased, CAP);
+    await expect(client.sendCommand(["ZSCORE", active, "unleased"])).resolves.toBe(
+      String(unleased.createdAtMs + 60_000),
+    );
+  });
+
   it("drops expired tasks' ids from the owner's sets, and the sets with the owner's last task", async () => {
     const store = new RedisTaskStore(client, { keyPrefix: fixture.keyPrefix });
     const base = store.ownerKeyOf("sweep");
@@ -134,6 +156,8 @@ describe("RedisTaskStore's keys", () => {
     await expect(store.create(task("x", "o", { createdAtMs: Number.NaN }), CAP)).rejects.toThrow(TypeError);
     await expect(store.create(task("x", "o", { ttlMs: "1" }) as never, CAP)).rejects.toThrow(TypeError);
     await expect(store.create(task("x", "o"), {} as never)).rejects.toThrow(TypeError);
+    const endless = { holder: "replica-a", expiresAtMs: Number.POSITIVE_INFINITY };
+    await expect(store.create(task("x", "o", { lease: endless }), CAP)).rejects.toThrow(TypeError);
   });
 
   it("uses the default prefix tsmcp:", () => {
