@@ -29,7 +29,7 @@ taskStoreContract(
     now: () => Date.now(),
     advance: elapse,
   }),
-  { ttlMs: 400 },
+  { ttlMs: 400, totalBounds: false },
 );
 
 const CAP = { maxActivePerOwner: 10 };
