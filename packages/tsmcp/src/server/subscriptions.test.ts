@@ -30,11 +30,12 @@ function taskServer(options: ServerOptions = {}): Server {
 
 /** Creates a task as `auth`; resolves with its id. */
 async function createTask(server: Server, auth: AuthInfo): Promise<string> {
-  const response = (await server.handle(
+  const response = await server.handle(
     rpc("tools/call", { name: "job", arguments: {}, _meta: requestMeta(TASK_CAPABILITIES) }),
     { signal: new AbortController().signal, auth },
-  )) as { result: { taskId: string } };
-  return response.result.taskId;
+  );
+  if (response === undefined || !("result" in response)) throw new Error("expected a task");
+  return response.result.taskId as string;
 }
 
 /**
@@ -61,11 +62,10 @@ async function listen(
       },
     },
   ) as Promise<JSONRPCResponse>;
-  const first = await Promise.race([acknowledged.promise, answered]);
-  if ("jsonrpc" in first) {
-    return "error" in first ? { error: first.error } : {};
-  }
-  return { acknowledged: first };
+  return await Promise.race([
+    acknowledged.promise.then((filter) => ({ acknowledged: filter })),
+    answered.then((response) => ("error" in response ? { error: response.error } : {})),
+  ]);
 }
 
 const ids = (count: number, prefix = "t") => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
