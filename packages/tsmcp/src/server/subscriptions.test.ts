@@ -174,4 +174,19 @@ describe("SubscriptionHub.publishTask", () => {
     expect(sent).toHaveLength(1);
     expect(hub.size).toBe(0);
   });
+
+  it("keeps no stream whose listener aborted while its acknowledgement went out", async () => {
+    const hub = new SubscriptionHub();
+    const controller = new AbortController();
+    const sent: string[] = [];
+    const notify = (notification: JSONRPCNotification) => {
+      sent.push(notification.method);
+      controller.abort();
+    };
+    const outcome = hub.listen("gone", { taskIds: ["t1"] }, notify, controller.signal, "alice");
+    expect(await outcome).toBe("aborted");
+    expect(hub.size).toBe(0);
+    hub.publishTask("alice", "t1", { taskId: "t1" });
+    expect(sent).toEqual(["notifications/subscriptions/acknowledged"]);
+  });
 });
