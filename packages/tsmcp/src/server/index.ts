@@ -169,7 +169,7 @@ export {
   type RequestStateSecurityOptions,
 } from "./state/policy.js";
 export { authenticatedPrincipal } from "./state/principal.js";
-export type { ListKind } from "./subscriptions.js";
+export { DEFAULT_MAX_TASK_SUBSCRIPTIONS, type ListKind } from "./subscriptions.js";
 export type { TaskChangeListener, TaskSnapshot } from "./tasks/fanout.js";
 export { TaskManager, type TaskStartOptions, type TaskWork } from "./tasks/manager.js";
 export {

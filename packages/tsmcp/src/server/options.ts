@@ -23,25 +23,24 @@ export interface CommonServerOptions {
   cache?: unknown;
   logger?: unknown;
   maxResourceSubscriptions?: unknown;
+  maxTaskSubscriptions?: unknown;
 }
 
 /** The string fields of `info` (besides `icons`, an array). */
 const INFO_STRINGS = ["title", "description", "websiteUrl"] as const;
 
 /**
- * Checks `version`, `info`, `instructions`, `cache`, `logger` and `maxResourceSubscriptions`, and
- * that `options` is an object.
+ * Checks `version`, `info`, `instructions`, `cache`, `logger`, `maxResourceSubscriptions` and
+ * `maxTaskSubscriptions`, and that `options` is an object.
  *
  * @throws TypeError for an option of the wrong type (a `logger` without all four methods, an
  *   `info.icons` that is not an array, ...); RangeError for a cache hint out of range or a
- *   `cache.methods` key that is not a cacheable method, or a `maxResourceSubscriptions` that is not
- *   an integer >= 1.
+ *   `cache.methods` key that is not a cacheable method, or a `maxResourceSubscriptions` or
+ *   `maxTaskSubscriptions` that is not an integer >= 1.
  */
 export function checkCommonServerOptions(owner: string, options: unknown): void {
-  const { version, info, instructions, cache, logger, maxResourceSubscriptions } = checkOptionsObject(
-    owner,
-    options as CommonServerOptions | undefined,
-  );
+  const { version, info, instructions, cache, logger, maxResourceSubscriptions, maxTaskSubscriptions } =
+    checkOptionsObject(owner, options as CommonServerOptions | undefined);
   checkString(owner, "version", version);
   checkObject(owner, "info", info);
   if (isObject(info)) {
@@ -52,6 +51,7 @@ export function checkCommonServerOptions(owner: string, options: unknown): void 
   }
   checkString(owner, "instructions", instructions);
   checkInteger(owner, "maxResourceSubscriptions", maxResourceSubscriptions, { min: 1, unit: "URIs" });
+  checkInteger(owner, "maxTaskSubscriptions", maxTaskSubscriptions, { min: 1, unit: "task ids" });
   checkCache(owner, cache);
   if (logger !== undefined) checkLogger(logger, owner);
 }

@@ -74,7 +74,7 @@ import {
   InvalidHandlerResultError,
   shapeResult,
 } from "./shaping.js";
-import { type ListKind, SubscriptionHub } from "./subscriptions.js";
+import { DEFAULT_MAX_TASK_SUBSCRIPTIONS, type ListKind, SubscriptionHub } from "./subscriptions.js";
 import { LegacyTaskStatus } from "./tasks/legacy-status.js";
 import { TaskManager } from "./tasks/manager.js";
 import { serveTaskMethod, TASK_METHODS } from "./tasks/methods.js";
@@ -119,6 +119,14 @@ export interface ServerOptions extends ServerHandlers {
    * (2025-11-25): server/resources §Subscriptions.
    */
   maxResourceSubscriptions?: number;
+  /**
+   * The most task ids one `subscriptions/listen` request may list in `notifications.taskIds` (the
+   * tasks extension); a longer list is refused with -32602 naming the limit. Default
+   * {@link DEFAULT_MAX_TASK_SUBSCRIPTIONS} (1000). Spec:
+   * https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task Status
+   * Notifications).
+   */
+  maxTaskSubscriptions?: number;
   /**
    * Serves the tasks extension (`io.modelcontextprotocol/tasks`): `server/discover` advertises
    * `capabilities.extensions["io.modelcontextprotocol/tasks"]`, and `tasks/get`, `tasks/update`,
@@ -184,6 +192,7 @@ export class Server implements Dispatcher {
   readonly #middleware: Middleware[] = [];
   readonly #legacyInputRequired: LegacyInputRequired;
   readonly #maxResourceSubscriptions: number;
+  readonly #maxTaskSubscriptions: number;
   readonly #legacy: LegacyCore;
   readonly #broadcast: ServerBroadcast;
   #tasks: TaskManager | undefined;
@@ -225,6 +234,7 @@ export class Server implements Dispatcher {
     this.#chain = (request) => this.#terminal(request);
     this.#legacyInputRequired = options.legacyInputRequired ?? "refuse";
     this.#maxResourceSubscriptions = options.maxResourceSubscriptions ?? DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS;
+    this.#maxTaskSubscriptions = options.maxTaskSubscriptions ?? DEFAULT_MAX_TASK_SUBSCRIPTIONS;
     this.#legacy = this.#legacyCore();
     this.#broadcast = new ServerBroadcast(
       (event) => this.#deliver(event),
@@ -486,6 +496,20 @@ export class Server implements Dispatcher {
     return result;
   }
 
+  /**
+   * Serves `subscriptions/listen`: acknowledges the part of `requested` this server honours, then
+   * streams it until the client aborts or the server closes.
+   *
+   * `taskIds` (the tasks extension) is honoured whole, each id once: the acknowledgement lists
+   * "the task IDs it has agreed to send notifications for" (tasks.md §Task Status Notifications),
+   * and the server agrees to watch every listed id, sending `notifications/tasks` only for those
+   * that are the caller's tasks. The acknowledgement is therefore the same for the caller's tasks,
+   * another owner's and unknown ids: it neither reveals that another owner's task exists nor costs
+   * a store read per id. A list past `maxTaskSubscriptions` is refused with -32602.
+   *
+   * @throws McpError -32600 without a streaming transport; -32021 for `taskIds` from a request that
+   *   did not declare the tasks extension; -32602 for more `taskIds` than `maxTaskSubscriptions`.
+   */
   async #listen(context: RequestContext, requested: SubscriptionFilter): Promise<WireResult> {
     const notify = environmentOf(context).notify;
     if (notify === undefined) {
@@ -509,7 +533,14 @@ export class Server implements Dispatcher {
       if (!TASKS_CAPABILITY.isDeclared(context.clientCapabilities)) {
         throw missingCapability(TASKS_CAPABILITY, "subscriptions/listen notifications.taskIds");
       }
-      honoured.taskIds = [...requested.taskIds];
+      const count = requested.taskIds.length;
+      if (count > this.#maxTaskSubscriptions) {
+        throw McpError.of(
+          "INVALID_PARAMS",
+          `Invalid params: notifications.taskIds lists ${count} task ids, more than the ${this.#maxTaskSubscriptions} one subscriptions/listen may watch`,
+        );
+      }
+      honoured.taskIds = [...new Set(requested.taskIds)];
     }
     const owner = tasks?.ownerOf(context.auth);
     await this.#subscriptions.listen(context.requestId, honoured, notify, context.signal, owner);

@@ -21,6 +21,14 @@ const FILTER_KEY = {
   resources: "resourcesListChanged",
 } as const satisfies Record<ListKind, keyof SubscriptionFilter>;
 
+/**
+ * The most task ids one `subscriptions/listen` request may list in `notifications.taskIds` unless
+ * the server's `maxTaskSubscriptions` option says otherwise: 1000. A longer list is refused with
+ * -32602. Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md
+ * §Task Status Notifications).
+ */
+export const DEFAULT_MAX_TASK_SUBSCRIPTIONS = 1000;
+
 interface Subscription {
   id: RequestId;
   filter: SubscriptionFilter;
@@ -28,11 +36,18 @@ interface Subscription {
   end: () => void;
   /** The task owner key of the listener, when the server serves tasks. */
   owner: string | undefined;
+  /** The task ids it watches, as indexed in the hub (read from the filter once). */
+  taskIds: readonly string[];
 }
 
 /** The live listen requests of one server. */
 export class SubscriptionHub {
   readonly #subscriptions = new Set<Subscription>();
+  /**
+   * Task id -> the subscriptions watching it, so a task's change costs the streams watching that
+   * task, never a scan of every stream's list.
+   */
+  readonly #byTaskId = new Map<string, Set<Subscription>>();
 
   /** How many listen requests are open. */
   get size(): number {
@@ -61,19 +76,39 @@ export class SubscriptionHub {
         filter,
         notify,
         owner,
+        taskIds: [...new Set(filter.taskIds ?? [])],
         end: () => {
           stopListening();
-          this.#subscriptions.delete(subscription);
+          this.#remove(subscription);
           resolve("closed");
         },
       };
       const stopListening = onAbort(signal, () => {
-        this.#subscriptions.delete(subscription);
+        this.#remove(subscription);
         resolve("aborted");
       });
       notify(tagged(id, "notifications/subscriptions/acknowledged", { notifications: filter }));
+      // A listener that aborted while the acknowledgement went out is already answered.
+      if (signal.aborted) return;
       this.#subscriptions.add(subscription);
+      for (const taskId of subscription.taskIds) {
+        let watching = this.#byTaskId.get(taskId);
+        if (watching === undefined) {
+          watching = new Set();
+          this.#byTaskId.set(taskId, watching);
+        }
+        watching.add(subscription);
+      }
     });
+  }
+
+  #remove(subscription: Subscription): void {
+    if (!this.#subscriptions.delete(subscription)) return;
+    for (const taskId of subscription.taskIds) {
+      const watching = this.#byTaskId.get(taskId);
+      watching?.delete(subscription);
+      if (watching?.size === 0) this.#byTaskId.delete(taskId);
+    }
   }
 
   /** Tells every subscription that asked for it that a list changed. */
@@ -98,11 +133,14 @@ export class SubscriptionHub {
 
   /**
    * Tells every subscription that asked for task `taskId` (`taskIds`) and whose listener is its
-   * `owner` that it changed, with `task` (the full `DetailedTask`) as the params.
+   * `owner` that it changed, with `task` (the full `DetailedTask`) as the params. Costs the
+   * subscriptions watching `taskId`, whatever the others watch.
    */
   publishTask(owner: string, taskId: string, task: Record<string, unknown>): void {
-    for (const subscription of this.#subscriptions) {
-      if (subscription.owner === owner && subscription.filter.taskIds?.includes(taskId) === true) {
+    const watching = this.#byTaskId.get(taskId);
+    if (watching === undefined) return;
+    for (const subscription of [...watching]) {
+      if (subscription.owner === owner) {
         subscription.notify(tagged(subscription.id, "notifications/tasks", task));
       }
     }

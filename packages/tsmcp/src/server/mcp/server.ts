@@ -98,6 +98,11 @@ export interface MCPServerOptions {
    */
   maxResourceSubscriptions?: number;
   /**
+   * The most task ids one `subscriptions/listen` request may list in `notifications.taskIds`; a
+   * longer list is refused with -32602. Default 1000. See `ServerOptions.maxTaskSubscriptions`.
+   */
+  maxTaskSubscriptions?: number;
+  /**
    * Leaves out of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
    * what declares `requiredScopes` the request's access token lacks (a page may then hold fewer
    * items). Calling it is refused either way. Default false: everything is listed.
@@ -253,6 +258,9 @@ export class MCPServer implements Dispatcher {
       ...(options.maxResourceSubscriptions === undefined
         ? {}
         : { maxResourceSubscriptions: options.maxResourceSubscriptions }),
+      ...(options.maxTaskSubscriptions === undefined
+        ? {}
+        : { maxTaskSubscriptions: options.maxTaskSubscriptions }),
       onListTools: (ctx, params) => {
         const { page, nextCursor } = pageOf("tools", this.#tools.entries, params.cursor, this.pageSize);
         const tools = this.#permitted(page, ctx).map((entry) => this.#listed(entry.value, ctx));

@@ -17,7 +17,10 @@ export const MCP_HEADERS = Object.freeze({
   protocolVersion: "MCP-Protocol-Version",
   /** Mirrors the JSON-RPC `method`; on every request. The value is case-sensitive. */
   method: "Mcp-Method",
-  /** Mirrors `params.name` (tools/call, prompts/get) or `params.uri` (resources/read). */
+  /**
+   * Mirrors `params.name` (tools/call, prompts/get), `params.uri` (resources/read) or
+   * `params.taskId` (the tasks extension's tasks/get, tasks/update, tasks/cancel).
+   */
   name: "Mcp-Name",
   /** Prefix of the headers mirroring tool arguments marked `x-mcp-header` (`Mcp-Param-{Name}`). */
   paramPrefix: "Mcp-Param-",
@@ -120,8 +123,9 @@ export function decodeHeaderValue(raw: string): DecodedHeaderValue {
 
 /**
  * The body value the `Mcp-Name` header mirrors for `method`: `params.name` for `tools/call` and
- * `prompts/get`, `params.uri` for `resources/read`; `undefined` for other methods or when that
- * field is not a string. Spec: basic/transports/streamable-http §Request Metadata.
+ * `prompts/get`, `params.uri` for `resources/read`, `params.taskId` for the tasks extension's
+ * `tasks/get`, `tasks/update` and `tasks/cancel`; `undefined` for other methods or when that field
+ * is not a string. Spec: basic/transports/streamable-http §Request Metadata.
  */
 export function mcpNameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
   const field = mcpNameFieldOf(method);
@@ -132,8 +136,9 @@ export function mcpNameOf(method: string, params: Record<string, unknown> | unde
 /**
  * The body field the `Mcp-Name` header mirrors for `method` (`"name"` for `tools/call` and
  * `prompts/get`, `"uri"` for `resources/read`, `"taskId"` for the tasks extension's `tasks/get`,
- * `tasks/update` and `tasks/cancel`), or `undefined` for a method without one. For these methods
- * the header is required whatever the body holds. Spec: basic/transports/streamable-http §Request
+ * `tasks/update` and `tasks/cancel`), or `undefined` for a method without one. For `name` and
+ * `uri` the server requires the header whatever the body holds; for `taskId` only when the body has
+ * a string `taskId` (see `validateRequestHeaders`). Spec: basic/transports/streamable-http §Request
  * Metadata; tasks extension §Streamable HTTP: Routing Headers
  * (https://github.com/modelcontextprotocol/ext-tasks).
  */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TASKS_EXTENSION } from "../../protocol/schema/tasks.js";
 import { Server } from "../../server/server.js";
+import { encodeHeaderValue } from "./headers.js";
 import { baseHeaders, createFixture, META, post, rpc } from "./http-test-fixtures.js";
 import { ENTRIES, type Served } from "./node/entries-test-fixtures.js";
 import { validateRequestHeaders } from "./validate-headers.js";
@@ -10,6 +12,12 @@ const good = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
 function check(headers: Record<string, string>, request = call) {
   return validateRequestHeaders(request, new Headers(headers));
 }
+
+/** The `_meta` of a 2026-07-28 request that declares the tasks extension. */
+const TASKS_META = {
+  ...META,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+};
 
 describe("validateRequestHeaders", () => {
   it("accepts headers that mirror the body", () => {
@@ -120,6 +128,40 @@ describe("validateRequestHeaders", () => {
     expect(error?.message).toContain(`body value '${"a".repeat(199)}…'`);
   });
 
+  it("writes control and bidi characters of an echoed value as \\u escapes, in the message and in data", () => {
+    const name = "evil\u202egnp.exe\u0007\u001b[31m\u2028";
+    const shown = "evil\\u202egnp.exe\\u0007\\u001b[31m\\u2028";
+    const error = check({ ...good, "Mcp-Name": "bar" }, rpc(1, "tools/call", { name }));
+    expect(error?.message).toBe(
+      `Header mismatch: Mcp-Name header value 'bar' does not match body value '${shown}'`,
+    );
+    expect(error?.data).toEqual({ header: "Mcp-Name", headerValue: "bar", bodyValue: shown });
+    expect(check({ ...good, "Mcp-Name": encodeHeaderValue("x\u2066y\u0085") })?.data).toEqual({
+      header: "Mcp-Name",
+      headerValue: "x\\u2066y\\u0085",
+      bodyValue: "bar",
+    });
+    const taskGet = rpc(1, "tasks/get", { taskId: "t\u200f1" }, TASKS_META);
+    const missing = check({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tasks/get" }, taskGet);
+    expect(missing?.data).toEqual({ header: "Mcp-Name", bodyValue: "t\\u200f1" });
+    const echoed = [missing?.message, ...Object.values(missing?.data as Record<string, string>)].join();
+    expect(echoed).not.toMatch(/[\p{Cc}\p{Bidi_Control}]/u);
+    const plain = check({ ...good, "Mcp-Name": "bar" }, rpc(1, "tools/call", { name: "日本語 é" }));
+    expect(plain?.data).toEqual({ header: "Mcp-Name", headerValue: "bar", bodyValue: "日本語 é" });
+  });
+
+  it("leaves a tasks/* body without a string taskId to the params validation, with or without Mcp-Name", () => {
+    for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+      const headers = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method };
+      for (const params of [{}, { taskId: 7 }, { taskId: null }, { taskId: { id: "t" } }]) {
+        const request = rpc(1, method, params, TASKS_META);
+        expect(check(headers, request), JSON.stringify([method, params])).toBeUndefined();
+        expect(check({ ...headers, "Mcp-Name": "t" }, request), method).toBeUndefined();
+      }
+      expect(check(headers, rpc(1, method, { taskId: "t" }, TASKS_META))?.code).toBe(-32020);
+    }
+  });
+
   it("refuses a header value carrying raw non-ASCII bytes", () => {
     const request = rpc(1, "tools/call", { name: "é" });
     const error = check({ ...good, "Mcp-Name": "\u00e9" }, request);
@@ -177,6 +219,51 @@ describe.each(ENTRIES)(
     });
   },
 );
+
+describe.each(ENTRIES)("tasks/* without a string taskId over HTTP through $name", ({ start }) => {
+  let handle: Served;
+  let server: Server;
+  beforeAll(async () => {
+    handle = await start(
+      createFixture((options) => {
+        server = new Server("headers", { ...options, tasks: {} });
+        return server;
+      }).dispatcher,
+    );
+  });
+  afterAll(async () => {
+    await handle.close();
+    server.close();
+  });
+
+  it.each([
+    ["tasks/get", {}],
+    ["tasks/get", { taskId: 7 }],
+    ["tasks/update", { taskId: null, inputResponses: {} }],
+    ["tasks/cancel", { taskId: { id: "t" } }],
+  ])("answers %s with params %j -32602 (Invalid params), not a header mismatch", async (method, params) => {
+    for (const headers of [baseHeaders(method), { ...baseHeaders(method), "Mcp-Name": "t" }]) {
+      const response = await post(handle.url, rpc(50, method, params, TASKS_META), headers);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(body.id).toBe(50);
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message).toMatch(/^Invalid params: taskId/);
+    }
+  });
+
+  it("still answers a string taskId without Mcp-Name -32020", async () => {
+    const response = await post(
+      handle.url,
+      rpc(51, "tasks/get", { taskId: "t" }, TASKS_META),
+      baseHeaders("tasks/get"),
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: number; data: unknown } };
+    expect(body.error.code).toBe(-32020);
+    expect(body.error.data).toEqual({ header: "Mcp-Name", bodyValue: "t" });
+  });
+});
 
 describe.each(ENTRIES)("the order of header checks over HTTP through $name", ({ start }) => {
   let handle: Served;

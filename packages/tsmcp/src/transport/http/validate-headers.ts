@@ -18,14 +18,28 @@ import { decodeHeaderValue, MCP_HEADERS, mcpNameFieldOf, mcpNameOf, protocolVers
 const QUOTE_LIMIT = 200;
 
 /**
- * `value` cut to {@link QUOTE_LIMIT} UTF-16 units plus "…" when longer (never splitting a
- * surrogate pair): how a header or body value appears in a -32020 error's `data`.
+ * The characters an echoed value never carries raw: control characters (C0, DEL, C1), the bidi
+ * controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the line and paragraph
+ * separators, any of which could reorder or hide text where the error is shown or logged.
  */
-export function truncate(value: string): string {
-  return truncateText(value, QUOTE_LIMIT);
+const UNSAFE_TO_ECHO = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/gu;
+
+/** `value` with each {@link UNSAFE_TO_ECHO} character written as `\uXXXX` (lowercase hex, as JSON does). */
+function escapeUnsafe(value: string): string {
+  return value.replace(UNSAFE_TO_ECHO, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** `value` in single quotes for an error message, cut as `truncate` does. */
+/**
+ * `value` cut to {@link QUOTE_LIMIT} UTF-16 units plus "…" when longer (never splitting a
+ * surrogate pair), then with every control, bidi-control, line- or paragraph-separator character
+ * written as `\uXXXX` (so at most 6 characters each): how a header or body value appears in a
+ * -32020 error's `data`. Other characters, non-ASCII ones included, are kept.
+ */
+export function truncate(value: string): string {
+  return escapeUnsafe(truncateText(value, QUOTE_LIMIT));
+}
+
+/** `value` in single quotes for an error message, cut and escaped as `truncate` does. */
 export function quote(value: string): string {
   return `'${truncate(value)}'`;
 }
@@ -98,11 +112,12 @@ function checkHeader(
 }
 
 /**
- * `Mcp-Name` on a method that carries one (`field` is `name`, `uri` or `taskId`) whose body lacks that field
- * or holds a non-string: the header is still required, and a header present has no body value to
- * mirror. Either way a -32020, before the dispatcher would answer the body's params (-32602).
+ * `Mcp-Name` on `tools/call`, `prompts/get` or `resources/read` (`field` is `name` or `uri`) whose
+ * body lacks that field or holds a non-string: the header is still required, and a header present
+ * has no body value to mirror. Either way a -32020, before the dispatcher would answer the body's
+ * params (-32602).
  */
-function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri" | "taskId"): McpError {
+function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri"): McpError {
   const header = MCP_HEADERS.name;
   const raw = headers.get(header);
   if (raw === null) {
@@ -125,10 +140,15 @@ function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri" 
  * - `MCP-Protocol-Version` must be present; when the body's `_meta` names a version (a string),
  *   the header must equal it. A body without that field is left to the dispatcher (-32602).
  * - `Mcp-Name` must be present on `tools/call`, `prompts/get`, `resources/read` and the tasks
- *   extension's `tasks/get`, `tasks/update` and `tasks/cancel` (`params.taskId`), and equal
- *   `params.name` (the first two) or `params.uri` (the third) after base64-sentinel decoding. A
- *   body without that field, or with a non-string one, does not excuse the header: its absence is
- *   a -32020, and so is a header with no body value to mirror.
+ *   extension's `tasks/get`, `tasks/update` and `tasks/cancel`, and equal `params.name` (the first
+ *   two), `params.uri` (the third) or `params.taskId` (the tasks methods) after base64-sentinel
+ *   decoding. On the first three, a body without that field, or with a non-string one, does not
+ *   excuse the header: its absence is a -32020, and so is a header with no body value to mirror.
+ *   A tasks method whose body has no string `params.taskId` is left to the dispatcher instead,
+ *   header or not: the tasks extension answers an invalid `taskId` with -32602 (Invalid params,
+ *   which it makes a MUST for `tasks/get`; tasks.md §Error Handling), and `Mcp-Name` there only
+ *   routes a request to the replica holding the task, which a request without a task id has none
+ *   of.
  *
  * Header names are case-insensitive (`Headers.get`); surrounding whitespace is ignored. A value
  * with control or non-ASCII characters is refused.
@@ -148,11 +168,14 @@ function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri" 
  * 6. (the dispatcher) the body itself: a missing `_meta` version or malformed params, -32602.
  *
  * So every header disagreement is answered before the body's own validity: a `tools/call` without
- * `params.name` and without `Mcp-Name` is -32020, not -32602.
+ * `params.name` and without `Mcp-Name` is -32020, not -32602 (a `tasks/get` without a string
+ * `params.taskId` is the exception above: -32602).
  *
  * @returns `undefined` when the headers agree with the body, else the -32020 `McpError` to answer
  *   with (HTTP 400; `data` has `header`, `headerValue` when readable, and `bodyValue`, both cut
- *   as `truncate` does). Never throws.
+ *   and escaped as `truncate` does; the message quotes them the same way). Never throws.
+ * Spec: basic/transports/streamable-http §Server Validation; tasks extension §Streamable HTTP:
+ * Routing Headers, §Error Handling (https://github.com/modelcontextprotocol/ext-tasks).
  */
 export function validateRequestHeaders(request: JSONRPCRequest, headers: HeaderReader): McpError | undefined {
   const methodError = checkHeader(headers, MCP_HEADERS.method, request.method, false);
@@ -173,6 +196,8 @@ export function validateRequestHeaders(request: JSONRPCRequest, headers: HeaderR
   const nameField = mcpNameFieldOf(request.method);
   if (nameField === undefined) return undefined;
   const bodyName = mcpNameOf(request.method, request.params);
-  if (bodyName === undefined) return checkNameWithoutBodyValue(headers, nameField);
+  if (bodyName === undefined) {
+    return nameField === "taskId" ? undefined : checkNameWithoutBodyValue(headers, nameField);
+  }
   return checkHeader(headers, MCP_HEADERS.name, bodyName, true);
 }
