@@ -15,6 +15,7 @@ import { MemoryTaskStore } from "../../state/memory-task-store.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
 import { elicit } from "../resolve/elicit.js";
 import { resolver } from "../resolve/resolver.js";
+import { ANONYMOUS_TASK_OWNER } from "../tasks/identity.js";
 import type { TaskManager } from "../tasks/manager.js";
 import { call, caller, nextChange, PLAIN_CAPABILITIES, served } from "../tasks/tasks-test-fixtures.js";
 import { MCPServer } from "./server.js";
@@ -214,6 +215,27 @@ describe("an MCPServer tool declared with task", () => {
     expect((await rpc("tasks/get", { taskId: final?.taskId })).result?.result).toMatchObject({
       content: [{ text: "Hello, Alice (asked)" }],
     });
+  });
+
+  it("withdraws the task of a round answered at once: it is not kept, and leaves the caller's cap free", async () => {
+    const store = new MemoryTaskStore();
+    const mcp = new MCPServer("rounds", { logger: silentLogger, tasks: { store, maxActivePerPrincipal: 1 } });
+    mcp.tool("hello", { task: "required" }, (_args, ctx) => {
+      if (ctx.inputResponses?.user_name === undefined)
+        return inputRequired({ inputRequests: { user_name: ASK_NAME } });
+      return "Hello";
+    });
+    const rpc = caller(await served(mcp));
+    const round = (await rpc("tools/call", { name: "hello", arguments: {} })).result;
+    expect(round?.resultType).toBe("input_required");
+    expect((await store.list(ANONYMOUS_TASK_OWNER, { limit: 10 })).tasks).toEqual([]);
+    const final = await rpc("tools/call", {
+      name: "hello",
+      arguments: {},
+      inputResponses: { user_name: accept({ name: "Alice" }) },
+      requestState: round?.requestState,
+    });
+    expect(final.result?.resultType).toBe("task");
   });
 
   it("runs a tool's resolvers as multi round-trip rounds first, and hands their values to the handler in the task", async () => {

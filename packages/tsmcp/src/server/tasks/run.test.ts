@@ -114,6 +114,30 @@ describe("a task's outcome", () => {
     await tasks.close();
   });
 
+  it("is given up, logged, once the manager closes, and the close-time marking once the lease would lapse", async () => {
+    vi.useFakeTimers();
+    const store = new FlakyStore();
+    const logger = recordingLogger();
+    const tasks = new TaskManager({ store, leaseMs: 3000, logger });
+    const finish = deferred<void>();
+    const { taskId } = await tasks.run(request(), async () => {
+      await finish.promise;
+      return DONE;
+    });
+    store.down = true;
+    finish.resolve();
+    await vi.advanceTimersByTimeAsync(500);
+    const closing = tasks.close();
+    await vi.advanceTimersByTimeAsync(4000);
+    await closing;
+    expect(logger.records.filter((line) => line.level === "error").map((line) => line.message)).toEqual([
+      "writing a task's outcome failed; giving it up: the server is closing",
+      "marking a task failed at close failed; giving it up: its lease lapsed",
+    ]);
+    store.down = false;
+    expect(await store.get(taskId)).toMatchObject({ status: "working" });
+  });
+
   it("marks the task failed at close once the store is back, while its lease holds", async () => {
     vi.useFakeTimers();
     const store = new FlakyStore();

@@ -99,6 +99,8 @@ export class TaskRun implements PendingTask {
   #expiresAtMs = 0;
   #holdsSlot = false;
   #closing = false;
+  /** Set once a renewal found the task no longer held by this run (terminal, or another's). */
+  #leaseLost = false;
   /** Whether status changes are published yet; before, the latest is kept here. */
   #announced = false;
   #unannounced: TaskRecord | undefined;
@@ -249,7 +251,7 @@ export class TaskRun implements PendingTask {
     if (this.#state !== "running") return;
     this.#release();
     const deps = this.#deps;
-    const withdrawn = await this.#persist("withdrawing a task its request did not need", () =>
+    await this.#persist("withdrawing a task its request did not need", () =>
       this.#write((store) =>
         store.update(
           this.taskId,
@@ -263,8 +265,6 @@ export class TaskRun implements PendingTask {
         ),
       ),
     );
-    if (withdrawn === undefined)
-      this.#deps.logger.warn("the withdrawn task stays until its lease lapses", { taskId: this.taskId });
     this.#unannounced = undefined;
     this.#controller.abort(aborted("The task was withdrawn"));
     this.#end();
@@ -307,7 +307,7 @@ export class TaskRun implements PendingTask {
     this.#retries.abort();
     this.#announce();
     await this.#terminal(internalFailure(STOPPED_MESSAGE), "marking a task failed at close", () => {
-      if (this.#state !== "running") return "the task is no longer held here";
+      if (this.#leaseLost) return "the task is no longer held here";
       return this.#deps.clock.now() < this.#leaseExpiresAtMs ? undefined : "its lease lapsed";
     });
     this.#controller.abort(aborted(STOPPED_MESSAGE));
@@ -330,7 +330,7 @@ export class TaskRun implements PendingTask {
   async #persist<T>(
     what: string,
     attempt: () => Promise<T>,
-    stopReason: () => string | undefined = () => this.#holdStopReason(),
+    stopReason: () => string | undefined = this.#holdStopReason,
   ): Promise<{ value: T } | undefined> {
     const deps = this.#deps;
     const outcome = await persistently(attempt, {
@@ -352,7 +352,7 @@ export class TaskRun implements PendingTask {
 
   /** Why a write of this run may not be tried again, or undefined while it holds the task. */
   readonly #holdStopReason = (): string | undefined => {
-    if (this.#state !== "running") return "the task is no longer held here";
+    if (this.#leaseLost || this.#state !== "running") return "the task is no longer held here";
     if (this.#closing) return "the server is closing";
     if (this.#deps.clock.now() >= this.#expiresAtMs) return "the task expired";
     return undefined;
@@ -401,6 +401,7 @@ export class TaskRun implements PendingTask {
     }
     if (this.#state !== "running") return;
     if (renewed === undefined) {
+      this.#leaseLost = true;
       const current = await deps.store.get(this.taskId).catch(() => undefined);
       this.#controller.abort(
         aborted(
