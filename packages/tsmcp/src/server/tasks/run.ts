@@ -11,11 +11,10 @@ import { deferred, linkSignal } from "../../protocol/async.js";
 import type { Clock } from "../../protocol/clock.js";
 import { ERRORS, McpError } from "../../protocol/errors.js";
 import type { TaskLease, TaskRecord, TaskStore } from "../../state/task-store.js";
-import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import { createRequestContext, environmentOf, type RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { TaskFanout } from "./fanout.js";
-import { failureOf as inputFailureOf, TaskInputs } from "./inputs.js";
+import { TaskInputs, taskEnvironment } from "./inputs.js";
 import {
   completionOf,
   failureOf,
@@ -27,6 +26,7 @@ import {
 } from "./outcome.js";
 import type { PendingTask, TaskControl } from "./pending.js";
 import { persistently } from "./retry.js";
+import { TaskStatusWriter } from "./status.js";
 
 /** What a run needs of its manager. */
 export interface RunDeps {
@@ -87,6 +87,7 @@ export class TaskRun implements PendingTask {
   readonly #demanded = deferred<void>();
   readonly #created = deferred<TaskRecord>({ handled: true });
   readonly #inputs: TaskInputs;
+  readonly #status: TaskStatusWriter;
   #state: "pending" | "creating" | "running" | "ended" = "pending";
   #creation: Promise<TaskRecord> | undefined;
   #detachRequest: () => void;
@@ -101,12 +102,7 @@ export class TaskRun implements PendingTask {
   #closing = false;
   /** Set once a renewal found the task no longer held by this run (terminal, or another's). */
   #leaseLost = false;
-  /** Whether status changes are published yet; before, the latest is kept here. */
-  #announced = false;
-  #unannounced: TaskRecord | undefined;
   #unsubscribe: () => void = () => {};
-  #message: string | undefined;
-  #messageFlush: Promise<void> | undefined;
 
   constructor(deps: RunDeps, request: RequestContext, start: RunStart) {
     this.#deps = deps;
@@ -115,34 +111,34 @@ export class TaskRun implements PendingTask {
     this.owner = start.owner;
     const env = environmentOf(request);
     this.#detachRequest = linkSignal(request.signal, this.#controller);
-    const taskEnv: RequestEnvironment = {
-      signal: this.#controller.signal,
-      // Progress and log messages reach the request's stream only while the request is open.
-      notify: (notification) => {
-        if (this.#state === "pending") env.notify?.(notification);
-      },
-      request: async (method, params, options) => {
-        const entry = params === undefined ? { method } : { method, params };
-        const answers = await this.ask({ [INPUT_KEY_OF[method] ?? "input"]: entry }, options);
-        const answer = Object.values(answers)[0];
-        const failure = inputFailureOf(answer);
-        if (failure !== undefined) throw failure;
-        return answer as Record<string, unknown>;
-      },
-      ...(env.auth === undefined ? {} : { auth: env.auth }),
-      ...(env.headers === undefined ? {} : { headers: env.headers }),
-      ...(env.session === undefined ? {} : { session: env.session }),
-    };
+    const taskEnv = taskEnvironment(env, this.#controller.signal, {
+      requestOpen: () => this.#state === "pending",
+      ask: (requests, options) => this.ask(requests, options),
+    });
     this.context = createRequestContext(request.method, request.requestId, request.meta, taskEnv);
     this.control = {
       taskId: this.taskId,
-      setStatusMessage: (message) => this.#setStatusMessage(message),
+      setStatusMessage: (message) => this.#status.setMessage(message),
     };
+    this.#status = new TaskStatusWriter({
+      taskId: this.taskId,
+      holder: deps.holder,
+      phase: () =>
+        this.#state === "pending" || this.#state === "creating"
+          ? "before"
+          : this.#state === "running"
+            ? "running"
+            : "ended",
+      write: (op) => this.#write(op),
+      publish: (record) => deps.fanout.publishChange(record),
+      now: () => deps.clock.now(),
+      warn: (message, error) => deps.logger.warn(message, { error }),
+    });
     this.#inputs = new TaskInputs({
       taskId: this.taskId,
       holder: deps.holder,
       write: (op) => this.#write(op),
-      changed: (record) => this.#changed(record),
+      changed: (record) => this.#status.changed(record),
       gone: () => this.#controller.signal.reason ?? McpError.of("INTERNAL_ERROR", TASK_GONE_MESSAGE),
       now: () => deps.clock.now(),
       warn: (message, error) => deps.logger.warn(message, { error }),
@@ -175,7 +171,7 @@ export class TaskRun implements PendingTask {
       taskId: this.taskId,
       owner: this.owner,
       status: "working",
-      ...(this.#message === undefined ? {} : { statusMessage: this.#message }),
+      ...(this.#status.initialMessage === undefined ? {} : { statusMessage: this.#status.initialMessage }),
       createdAtMs: now,
       lastUpdatedAtMs: now,
       ttlMs: this.#start.ttlMs,
@@ -183,7 +179,7 @@ export class TaskRun implements PendingTask {
       lease,
       request: this.#start.request,
     };
-    const initialMessage = this.#message;
+    const initialMessage = this.#status.initialMessage;
     try {
       if (!deps.admit(this)) throw tooManyTasks(this.owner, deps.maxActivePerOwner);
       this.#holdsSlot = true;
@@ -208,9 +204,7 @@ export class TaskRun implements PendingTask {
     this.#state = "running";
     this.#leaseExpiresAtMs = lease.expiresAtMs;
     this.#expiresAtMs = now + this.#start.ttlMs;
-    this.#unannounced = record;
-    if (this.#message === initialMessage) this.#message = undefined;
-    else void this.#setStatusMessage(this.#message as string);
+    this.#status.created(record, initialMessage);
     deps.started(this);
     this.#unsubscribe = await deps.fanout.subscribeRunner(this.taskId, (message) => {
       if (message.type === "cancel") this.cancelled();
@@ -226,7 +220,7 @@ export class TaskRun implements PendingTask {
     if (this.#state !== "running" && this.#state !== "ended") {
       throw new TypeError("PendingTask.settle: create() the task first");
     }
-    this.#announce();
+    this.#status.announce();
     outcome
       .finally(() => this.#release())
       .then(
@@ -265,7 +259,7 @@ export class TaskRun implements PendingTask {
         ),
       ),
     );
-    this.#unannounced = undefined;
+    this.#status.forget();
     this.#controller.abort(aborted("The task was withdrawn"));
     this.#end();
   }
@@ -276,7 +270,7 @@ export class TaskRun implements PendingTask {
   ): Promise<Record<string, unknown>> {
     this.#demanded.resolve();
     await this.#created.promise;
-    this.#announce();
+    this.#status.announce();
     const signal =
       options.signal === undefined
         ? this.#controller.signal
@@ -305,7 +299,7 @@ export class TaskRun implements PendingTask {
     if (this.#state !== "running") return;
     this.#closing = true;
     this.#retries.abort();
-    this.#announce();
+    this.#status.announce();
     await this.#terminal(internalFailure(STOPPED_MESSAGE), "marking a task failed at close", () => {
       if (this.#leaseLost) return "the task is no longer held here";
       return this.#deps.clock.now() < this.#leaseExpiresAtMs ? undefined : "its lease lapsed";
@@ -437,41 +431,9 @@ export class TaskRun implements PendingTask {
   async #pastTtl(): Promise<void> {
     if (this.#state !== "running") return;
     const message = pastTtlMessage(this.#start.ttlMs);
-    this.#announce();
+    this.#status.announce();
     await this.#terminal(internalFailure(message), "failing a task past its time to live");
     this.#controller.abort(aborted(message));
-  }
-
-  async #setStatusMessage(message: string): Promise<void> {
-    if (typeof message !== "string") throw new TypeError("setStatusMessage: message must be a string");
-    if (this.#state === "pending" || this.#state === "creating") {
-      this.#message = message;
-      return;
-    }
-    if (this.#state !== "running") return;
-    this.#message = message;
-    this.#messageFlush ??= this.#flushMessage().finally(() => {
-      this.#messageFlush = undefined;
-    });
-    await this.#messageFlush;
-  }
-
-  async #flushMessage(): Promise<void> {
-    while (this.#message !== undefined && this.#state === "running") {
-      const statusMessage = this.#message;
-      this.#message = undefined;
-      const updated = await this.#write((store) =>
-        store.update(
-          this.taskId,
-          { statusMessage, lastUpdatedAtMs: this.#deps.clock.now() },
-          { leaseHolder: this.#deps.holder },
-        ),
-      ).catch((error: unknown) => {
-        this.#deps.logger.warn("writing a task's status message failed", { error });
-        return undefined;
-      });
-      if (updated !== undefined) this.#changed(updated);
-    }
   }
 
   async #complete(result: unknown): Promise<void> {
@@ -522,22 +484,7 @@ export class TaskRun implements PendingTask {
         ),
       stopReason,
     );
-    if (written?.value !== undefined) this.#changed(written.value);
-  }
-
-  /** Publishes a change of the task once it is announced; until then keeps the latest. */
-  #changed(record: TaskRecord): void {
-    if (this.#announced) this.#deps.fanout.publishChange(record);
-    else this.#unannounced = record;
-  }
-
-  /** Publishes the task from now on, starting with its latest change. */
-  #announce(): void {
-    if (this.#announced) return;
-    this.#announced = true;
-    const latest = this.#unannounced;
-    this.#unannounced = undefined;
-    if (latest !== undefined) this.#deps.fanout.publishChange(latest);
+    if (written?.value !== undefined) this.#status.changed(written.value);
   }
 
   /** Gives back the owner's running-handler slot, once. */
@@ -559,10 +506,3 @@ export class TaskRun implements PendingTask {
     this.#deps.ended(this);
   }
 }
-
-/** The key a server -> client request of each method gets in the task's `inputRequests` (then made unique). */
-const INPUT_KEY_OF: Readonly<Record<string, string>> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
