@@ -120,7 +120,7 @@ export class TaskManager {
   readonly #logger: Logger;
   readonly #fanout: TaskFanout;
   readonly #runs = new Map<string, TaskRun>();
-  /** Owner key -> how many handlers of the owner's tasks run on this replica (settled or not in the store). */
+  /** Owner key -> how many handlers of its tasks run on this replica, terminal in the store or not. */
   readonly #live = new Map<string, number>();
   #closed = false;
 
