@@ -182,4 +182,4 @@ export {
   MIN_TASK_LEASE_MS,
   type TaskOptions,
 } from "./tasks/options.js";
-export type { PendingTask, TaskControl } from "./tasks/run.js";
+export type { PendingTask, TaskControl } from "./tasks/pending.js";

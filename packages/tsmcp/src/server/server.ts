@@ -197,6 +197,8 @@ export class Server implements Dispatcher {
   readonly #broadcast: ServerBroadcast;
   #tasks: TaskManager | undefined;
   #legacyTasks: LegacyTasks | undefined;
+  /** Removes this server's listeners of its task manager's changes (a shared manager outlives it). */
+  #stopTaskListeners: () => void = () => {};
   /** True when the server built its task manager from options (and so closes it). */
   #ownsTasks = false;
   #chain: Next;
@@ -265,7 +267,16 @@ export class Server implements Dispatcher {
       ),
     };
     this.capabilities.extensions = { ...this.capabilities.extensions, [TASKS_EXTENSION]: {} };
-    tasks.onChange((task) => this.#subscriptions.publishTask(task.owner, task.taskId, toDetailedTask(task)));
+    const stopPublishing = tasks.onChange((task) => {
+      // A DetailedTask may carry a large result: built only while a listen stream may want it.
+      if (this.#subscriptions.size === 0) return;
+      this.#subscriptions.publishTask(task.owner, task.taskId, toDetailedTask(task));
+    });
+    const status = this.#legacyTasks.status;
+    this.#stopTaskListeners = () => {
+      stopPublishing();
+      status.close();
+    };
   }
 
   /** What the 2025-era path reads of this server (the chain read at each call, as `use` replaces it). */
@@ -365,12 +376,13 @@ export class Server implements Dispatcher {
   }
 
   /**
-   * Ends every open `subscriptions/listen` stream with its final result; a task manager the server
-   * built from its `tasks` options is closed too (its running tasks are marked failed). A
-   * `TaskManager` given to it is its giver's to close.
+   * Ends every open `subscriptions/listen` stream with its final result and stops listening to its
+   * task manager's changes; a task manager the server built from its `tasks` options is closed too
+   * (its running tasks are marked failed). A `TaskManager` given to it is its giver's to close.
    */
   close(): void {
     this.#subscriptions.closeAll();
+    this.#stopTaskListeners();
     if (this.#ownsTasks) void this.#tasks?.close();
   }
 

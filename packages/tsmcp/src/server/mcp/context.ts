@@ -26,7 +26,7 @@ import {
   type ProgressUpdate,
   type RequestContext,
 } from "../context.js";
-import type { TaskControl } from "../tasks/run.js";
+import type { TaskControl } from "../tasks/pending.js";
 
 /** What an `MCPServer` tool, prompt, resource, completer or list callback is told about its request. */
 export interface Context extends RequestContext {

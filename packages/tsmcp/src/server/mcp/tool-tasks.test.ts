@@ -4,15 +4,18 @@
  * cancel reaching the handler; multi round-trip rounds (resolvers and hand-built) before the task;
  * a hand-built round after the first wait fulfilled through the task; the status message.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import { deferred } from "../../protocol/async.js";
 import { McpError } from "../../protocol/errors.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { TASKS_EXTENSION } from "../../protocol/schema/tasks.js";
+import { StateUnavailableError } from "../../state/errors.js";
+import { MemoryTaskStore } from "../../state/memory-task-store.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
 import { elicit } from "../resolve/elicit.js";
 import { resolver } from "../resolve/resolver.js";
+import { ANONYMOUS_TASK_OWNER } from "../tasks/identity.js";
 import type { TaskManager } from "../tasks/manager.js";
 import { call, caller, nextChange, PLAIN_CAPABILITIES, served } from "../tasks/tasks-test-fixtures.js";
 import { MCPServer } from "./server.js";
@@ -214,6 +217,27 @@ describe("an MCPServer tool declared with task", () => {
     });
   });
 
+  it("withdraws the task of a round answered at once: it is not kept, and leaves the caller's cap free", async () => {
+    const store = new MemoryTaskStore();
+    const mcp = new MCPServer("rounds", { logger: silentLogger, tasks: { store, maxActivePerPrincipal: 1 } });
+    mcp.tool("hello", { task: "required" }, (_args, ctx) => {
+      if (ctx.inputResponses?.user_name === undefined)
+        return inputRequired({ inputRequests: { user_name: ASK_NAME } });
+      return "Hello";
+    });
+    const rpc = caller(await served(mcp));
+    const round = (await rpc("tools/call", { name: "hello", arguments: {} })).result;
+    expect(round?.resultType).toBe("input_required");
+    expect((await store.list(ANONYMOUS_TASK_OWNER, { limit: 10 })).tasks).toEqual([]);
+    const final = await rpc("tools/call", {
+      name: "hello",
+      arguments: {},
+      inputResponses: { user_name: accept({ name: "Alice" }) },
+      requestState: round?.requestState,
+    });
+    expect(final.result?.resultType).toBe("task");
+  });
+
   it("runs a tool's resolvers as multi round-trip rounds first, and hands their values to the handler in the task", async () => {
     const { mcp, tasks } = taskServer();
     const region = resolver("region", () => elicit("Which region?", z.object({ region: z.string() })));
@@ -309,15 +333,13 @@ describe("an MCPServer tool declared with task", () => {
     });
   });
 
-  it("refuses a call past the principal's task cap with -32600 and aborts the handler that had started", async () => {
+  it("refuses a call past the principal's task cap with -32600 before its handler runs", async () => {
     const mcp = new MCPServer("capped", { logger: silentLogger, tasks: { maxActivePerPrincipal: 1 } });
-    const reasons: unknown[] = [];
+    let started = 0;
     mcp.tool("hold", { task: "optional" }, async (_args, ctx) => {
+      started++;
       await new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener("abort", () => {
-          reasons.push(ctx.signal.reason);
-          reject(ctx.signal.reason);
-        }),
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
       );
       return "never";
     });
@@ -328,7 +350,78 @@ describe("an MCPServer tool declared with task", () => {
       code: -32600,
       data: { reason: "too_many_tasks", maxActiveTasks: 1 },
     });
-    expect(reasons).toEqual([expect.objectContaining({ code: -32600 })]);
+    expect(started).toBe(1);
+    await rpc("tasks/cancel", { taskId: first });
+  });
+
+  it("runs no handler for a call whose task the store cannot create, and answers -32603", async () => {
+    const store = new MemoryTaskStore();
+    store.create = async () => {
+      throw new StateUnavailableError("the task store is unreachable");
+    };
+    const mcp = new MCPServer("unreachable", { logger: silentLogger, tasks: { store } });
+    let started = 0;
+    mcp.tool("job", { task: "optional" }, () => {
+      started++;
+      return "done";
+    });
+    const refused = await caller(await served(mcp))("tools/call", { name: "job", arguments: {} });
+    expect(refused.error).toMatchObject({ code: -32603, message: "Internal error" });
+    expect(started).toBe(0);
+  });
+
+  it("keeps a principal's running handlers within maxActivePerPrincipal even when they ignore cancellation", async () => {
+    const mcp = new MCPServer("stubborn", { logger: silentLogger, tasks: { maxActivePerPrincipal: 3 } });
+    const release = deferred<void>();
+    let running = 0;
+    let ended = 0;
+    mcp.tool("stubborn", { task: "optional" }, async () => {
+      running++;
+      await release.promise;
+      running--;
+      ended++;
+      return "finished anyway";
+    });
+    const rpc = caller(await served(mcp));
+    let created = 0;
+    let refused: unknown;
+    for (let i = 0; i < 10; i++) {
+      const answer = await rpc("tools/call", { name: "stubborn", arguments: {} });
+      if (answer.result?.taskId === undefined) {
+        refused = answer.error;
+        continue;
+      }
+      created++;
+      await rpc("tasks/cancel", { taskId: answer.result.taskId });
+    }
+    expect({ created, running }).toEqual({ created: 3, running: 3 });
+    expect(refused).toMatchObject({ code: -32600, data: { reason: "too_many_tasks", maxActiveTasks: 3 } });
+
+    release.resolve();
+    await vi.waitFor(() => expect(ended).toBe(3));
+    const again = await rpc("tools/call", { name: "stubborn", arguments: {} });
+    expect(again.result?.resultType).toBe("task");
+    await rpc("tasks/cancel", { taskId: again.result?.taskId });
+  });
+
+  it("tells unauthenticated callers at the task cap that they share one limit, and that auth gives each its own", async () => {
+    const mcp = new MCPServer("shared", { logger: silentLogger, tasks: { maxActivePerPrincipal: 1 } });
+    mcp.tool("hold", { task: "optional" }, async (_args, ctx) => {
+      await new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+      );
+      return "never";
+    });
+    const rpc = caller(await served(mcp));
+    const first = (await rpc("tools/call", { name: "hold", arguments: {} })).result?.taskId as string;
+    const refused = await rpc("tools/call", { name: "hold", arguments: {} });
+    expect(refused.error).toMatchObject({
+      code: -32600,
+      data: { reason: "too_many_tasks", maxActiveTasks: 1 },
+    });
+    expect(refused.error?.message).toBe(
+      "Too many tasks: unauthenticated callers share one limit of 1 running task, and it is reached; wait for one to finish or cancel one (the server can require authentication to give each caller its own limit)",
+    );
     await rpc("tasks/cancel", { taskId: first });
   });
 

@@ -3,14 +3,15 @@
  * the tasks extension. A request that did not declare the extension runs the tool as usual
  * (`"optional"`) or is refused with -32021 (`"required"`). One that did: the steps before the body
  * (headers, arguments, resolver rounds) run in the request, so multi round-trip rounds finish before
- * any task exists; then the body starts under a task that is not created yet. If the body answers an
- * `InputRequiredResult` within the current turn of the event loop, before it first waits on a timer
- * or I/O (a hand-built round that decides at once), that is the answer
- * and no task is created. Otherwise the task is created (durably), the request is answered with the
- * `CreateTaskResult`, and the body runs on in the task: an `InputRequiredResult` it answers later is
- * fulfilled through the task's `inputRequests` and the body called again with the answers.
- * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md §Task
- * Creation: MRTR exchanges SHOULD finish before the task is created).
+ * any task exists; then the task is created (durably), and only then does the body start in it, so
+ * that a refused creation (the caller's task cap, a full or unreachable store) has no effect. If the
+ * body answers an `InputRequiredResult` within the current turn of the event loop, before it first
+ * waits on a timer or I/O (a hand-built round that decides at once), that is the answer and the task
+ * is withdrawn unseen (it counted toward the caller's cap meanwhile). Otherwise the request is
+ * answered with the `CreateTaskResult`, and the body runs on in the task: an `InputRequiredResult`
+ * it answers later is fulfilled through the task's `inputRequests` and the body called again with
+ * the answers. Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md
+ * §Task Creation: MRTR exchanges SHOULD finish before the task is created).
  */
 import { McpError } from "../../protocol/errors.js";
 import {
@@ -24,7 +25,7 @@ import { requireInputRequestCapabilities } from "../capability-gate.js";
 import { DEFAULT_LEGACY_INPUT_REQUIRED_MAX_ROUNDS } from "../legacy/input-required.js";
 import { describeIssue } from "../request-meta.js";
 import type { TaskManager } from "../tasks/manager.js";
-import type { PendingTask } from "../tasks/run.js";
+import type { PendingTask } from "../tasks/pending.js";
 import { taskRequiredError, toCreateTaskResult } from "../tasks/wire.js";
 import { type Context, inTask, withResolved, withRound } from "./context.js";
 import { isInputRequiredResult } from "./results.js";
@@ -114,8 +115,8 @@ async function fulfilInTask(
  * Runs one call of a tool declared with `task` (see the module's summary).
  *
  * @throws McpError -32021 (`requiredCapabilities.extensions`) for a `"required"` tool called
- *   without the extension; what `PendingTask.create` throws (too many tasks, the store full); what
- *   the steps before the body throw.
+ *   without the extension; what `PendingTask.create` throws (too many tasks, the store full), the
+ *   body not having started; what the steps before the body throw.
  */
 export async function runToolTask(
   pipeline: ToolPipeline,
@@ -131,15 +132,15 @@ export async function runToolTask(
   const prepared = await prepareCall(pipeline, rawArgs, ctx);
   if ("answer" in prepared) return prepared.answer;
   const pending = tasks.begin(ctx, { request: { method: "tools/call", name: pipeline.name } });
+  const record = await pending.create();
   const taskCtx = inTask(ctx, pending.context, pending.control);
   const bodyCtx = prepared.resolved === undefined ? taskCtx : withResolved(taskCtx, prepared.resolved.values);
   const body = invokeBody(pipeline, prepared.args, bodyCtx);
   const early = await earlyOutcome(body, pending.demanded);
   if (early?.ok === true && isInputRequiredResult(early.value)) {
-    pending.discard();
+    await pending.withdraw();
     return early.value;
   }
-  const record = await pending.create();
   pending.settle(body.then((first) => fulfilInTask(pipeline, prepared.args, bodyCtx, pending, first)));
   return toCreateTaskResult(record);
 }

@@ -108,11 +108,13 @@ export class TaskFanout {
 
   /**
    * Tells every replica that `record` changed: delivered here at once, and published on the bus
-   * when there is one (the bus's copy of it is not delivered here again). Never rejects.
+   * when there is one (the bus's copy of it is not delivered here again). Does nothing without a
+   * bus while no one listens here. Never rejects.
    */
   publishChange(record: TaskRecord): void {
-    const task = snapshotOf(record);
     const bus = this.#bus;
+    if (bus === undefined && this.#listeners.size === 0) return;
+    const task = snapshotOf(record);
     if (bus === undefined) {
       this.#deliver(task);
       return;

@@ -10,6 +10,7 @@
 import { type Deferred, deferred, onAbort } from "../../protocol/async.js";
 import { McpError } from "../../protocol/errors.js";
 import type { TaskRecord, TaskStore } from "../../state/task-store.js";
+import type { RequestEnvironment } from "../../transport/dispatcher.js";
 
 /**
  * The one key of an answer that stands for an error instead of a result: the client answered the
@@ -181,4 +182,48 @@ export class TaskInputs {
     });
     if (withdrawn !== undefined) this.#channel.changed(withdrawn);
   }
+}
+
+/** The key a server -> client request of each method gets in the task's `inputRequests` (then made unique). */
+const INPUT_KEY_OF: Readonly<Record<string, string>> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+/**
+ * The request environment a task's work runs in, from its request's `env`: the task's `signal`;
+ * progress and log messages to the request's stream only while `requestOpen()`; each server ->
+ * client request asked through the task (`ask`, one entry under its method's key), failing with
+ * the client's error where the answer stands for one (see {@link INPUT_FAILURE_KEY}); the request's
+ * auth, headers and session.
+ */
+export function taskEnvironment(
+  env: RequestEnvironment,
+  signal: AbortSignal,
+  task: {
+    requestOpen(): boolean;
+    ask(
+      requests: Readonly<Record<string, unknown>>,
+      options?: { signal?: AbortSignal; timeoutMs?: number },
+    ): Promise<Record<string, unknown>>;
+  },
+): RequestEnvironment {
+  return {
+    signal,
+    notify: (notification) => {
+      if (task.requestOpen()) env.notify?.(notification);
+    },
+    request: async (method, params, options) => {
+      const entry = params === undefined ? { method } : { method, params };
+      const answers = await task.ask({ [INPUT_KEY_OF[method] ?? "input"]: entry }, options);
+      const answer = Object.values(answers)[0];
+      const failure = failureOf(answer);
+      if (failure !== undefined) throw failure;
+      return answer as Record<string, unknown>;
+    },
+    ...(env.auth === undefined ? {} : { auth: env.auth }),
+    ...(env.headers === undefined ? {} : { headers: env.headers }),
+    ...(env.session === undefined ? {} : { session: env.session }),
+  };
 }

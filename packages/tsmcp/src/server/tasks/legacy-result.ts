@@ -10,7 +10,6 @@
  * Spec (2025-11-25): https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
  * §Retrieving Task Results, §Input Required Status, §Result Retrieval.
  */
-import { systemClock } from "../../protocol/clock.js";
 import { ERRORS, McpError } from "../../protocol/errors.js";
 import { isTerminalTaskStatus, type TaskRecord } from "../../state/task-store.js";
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
@@ -18,7 +17,7 @@ import { noBackChannel } from "../back-channel.js";
 import type { WireResult } from "../middleware.js";
 import { inputFailure } from "./inputs.js";
 import { toLegacyTask, withRelatedTask } from "./legacy-wire.js";
-import type { TaskManager } from "./manager.js";
+import { pollWait, type TaskManager } from "./manager.js";
 import { unknownTask } from "./methods.js";
 
 /**
@@ -175,7 +174,7 @@ async function waitForEnd(
       await Promise.race([
         changed,
         forwarder.next(),
-        systemClock.sleep(tasks.pollIntervalMs, AbortSignal.any([signal, tick.signal])),
+        pollWait(tasks, tasks.pollIntervalMs, AbortSignal.any([signal, tick.signal])),
       ]);
     } finally {
       stop();

@@ -17,11 +17,18 @@ import type { TaskManager } from "./manager.js";
 export class LegacyTaskStatus {
   readonly #watched = new Map<string, { session: LegacySession; forget: () => void }>();
   readonly #onError: (error: unknown) => void;
+  readonly #stopListening: () => void;
 
-  /** Listens to `tasks`' changes; `onError` hears of a session whose `notify` threw. */
+  /** Listens to `tasks`' changes (until {@link LegacyTaskStatus.close}); `onError` hears of a session whose `notify` threw. */
   constructor(tasks: TaskManager, onError: (error: unknown) => void) {
     this.#onError = onError;
-    tasks.onChange((task) => this.#changed(task));
+    this.#stopListening = tasks.onChange((task) => this.#changed(task));
+  }
+
+  /** Stops listening to the manager's changes and forgets every watched task. */
+  close(): void {
+    this.#stopListening();
+    for (const { forget } of [...this.#watched.values()]) forget();
   }
 
   /** How many tasks are watched. */

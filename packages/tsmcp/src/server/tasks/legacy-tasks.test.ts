@@ -187,6 +187,28 @@ describe("a low-level Server with tasks, on a 2025-era session", () => {
   });
 });
 
+describe("a task tool refused at the cap, on a 2025-era session", () => {
+  it("answers -32600 without running the tool's handler", async () => {
+    const mcp = new MCPServer("capped", { tasks: { maxActivePerPrincipal: 1 } });
+    let started = 0;
+    mcp.tool("hold", { task: "optional" }, async (_args, ctx) => {
+      started++;
+      await new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+      );
+      return "never";
+    });
+    const session = testSession("s1");
+    await handshake(mcp, session);
+    const call = () => legacyRequest("tools/call", { name: "hold", task: {} });
+    const { taskId } = resultOf(await mcp.handle(call(), legacyEnv(session))).task as { taskId: string };
+    expect(errorOf(await mcp.handle(call(), legacyEnv(session)))).toMatchObject({ code: -32600 });
+    expect(started).toBe(1);
+    await mcp.handle(legacyRequest("tasks/cancel", { taskId }), legacyEnv(session));
+    mcp.close();
+  });
+});
+
 describe("input of a 2025-era task through tasks/result", () => {
   it("fails the question inside the task with the client's error, and tasks/result answers it", async () => {
     const mcp = askingServer();

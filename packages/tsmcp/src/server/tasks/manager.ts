@@ -25,7 +25,10 @@ import { type TaskChangeListener, TaskFanout } from "./fanout.js";
 import { newTaskId, taskOwnerOf } from "./identity.js";
 import { requestedTaskOf, taskOwnerOfRequest } from "./legacy-scope.js";
 import { resolveTaskOptions, type TaskOptions } from "./options.js";
-import { type PendingTask, type TaskControl, TaskRun } from "./run.js";
+import { STOPPED_MESSAGE } from "./outcome.js";
+import type { PendingTask, TaskControl } from "./pending.js";
+import { sleepOf } from "./retry.js";
+import { TaskRun } from "./run.js";
 import { acceptsTaskResult, toCreateTaskResult } from "./wire.js";
 
 /**
@@ -50,8 +53,21 @@ export interface TaskStartOptions {
   request?: Readonly<Record<string, unknown>>;
 }
 
+/** Each manager's wait on its clock (see {@link pollWait}). */
+const waits = new WeakMap<TaskManager, (ms: number, signal?: AbortSignal) => Promise<void>>();
+
+/**
+ * Waits `ms` milliseconds on the clock of `tasks` (for an era's reader that polls a task between
+ * its status changes); resolves early, never rejects, when `signal` aborts.
+ */
+export function pollWait(tasks: TaskManager, ms: number, signal?: AbortSignal): Promise<void> {
+  const wait = waits.get(tasks);
+  if (wait === undefined) throw new TypeError("pollWait: not a TaskManager");
+  return wait(ms, signal);
+}
+
 /** The message of a task whose lease lapsed: the replica running it stopped. */
-export const LEASE_LAPSED_MESSAGE = "The server running this task stopped before it finished";
+export const LEASE_LAPSED_MESSAGE = STOPPED_MESSAGE;
 
 /**
  * The tasks engine of a server. One per server (a `Server`'s `tasks` option, an `MCPServer`'s);
@@ -81,7 +97,10 @@ export class TaskManager {
   readonly bus: MessageBus | undefined;
   /** This replica's id, the holder of its leases. */
   readonly instanceId: string;
-  /** How long a task is kept after creation, milliseconds. */
+  /**
+   * How long a task is kept after creation, milliseconds; one still running near then is ended
+   * `failed` (see {@link TaskOptions.defaultTtlMs}).
+   */
   readonly defaultTtlMs: number;
   /** The longest TTL a task may ask for, milliseconds. */
   readonly maxTtlMs: number;
@@ -89,19 +108,27 @@ export class TaskManager {
   readonly pollIntervalMs: number;
   /** How long a lease holds unless renewed, milliseconds. */
   readonly leaseMs: number;
-  /** The most non-terminal tasks one principal may have. */
+  /**
+   * The most non-terminal tasks one principal may have, and the most handlers of its tasks this
+   * replica runs at once (a cancelled task's handler counts until it returns).
+   */
   readonly maxActivePerPrincipal: number;
   /** The largest result a task keeps, bytes of UTF-8 JSON. */
   readonly maxResultBytes: number;
   readonly #clock: Clock;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #logger: Logger;
   readonly #fanout: TaskFanout;
   readonly #runs = new Map<string, TaskRun>();
+  /** Owner key -> how many handlers of its tasks run on this replica, terminal in the store or not. */
+  readonly #live = new Map<string, number>();
   #closed = false;
 
   constructor(options: TaskOptions = {}) {
     const resolved = resolveTaskOptions("TaskManager", options);
     this.#clock = resolved.clock ?? systemClock;
+    this.#sleep = sleepOf(this.#clock);
+    waits.set(this, this.#sleep);
     this.#logger = resolved.logger ?? stderrLogger;
     this.store = resolved.store ?? new MemoryTaskStore({ clock: this.#clock });
     this.bus = resolved.bus;
@@ -136,9 +163,10 @@ export class TaskManager {
   }
 
   /**
-   * Creates a task for the request (durably, before resolving) and runs `work` in it on this
-   * replica; resolves with the `CreateTaskResult` to answer the request with. Check
-   * {@link TaskManager.accepts} first: a request that did not declare the extension must not get one.
+   * Creates a task for the request (durably, before resolving) and then runs `work` in it on this
+   * replica; resolves with the `CreateTaskResult` to answer the request with. A refused creation
+   * never starts `work`. Check {@link TaskManager.accepts} first: a request that did not declare
+   * the extension must not get one.
    *
    * @throws McpError as `PendingTask.create` (too many tasks, the store full or unreachable);
    *   TypeError after `close()`.
@@ -152,9 +180,10 @@ export class TaskManager {
   }
 
   /**
-   * Begins a task for the request without creating it yet (see {@link PendingTask}): its work may
-   * start at once, and the request may still be answered without a task (`discard()`), or with
-   * it once `create()` resolved. `run` is `begin`, `create`, `settle`.
+   * Begins a task for the request without creating it yet (see {@link PendingTask}): `create()`
+   * it, then start its work in its `context`, and `settle()` it with the work's outcome (or
+   * `withdraw()` it when the work answered the request in another way at once). `run` is `begin`,
+   * `create`, `settle`.
    *
    * @throws TypeError after `close()`.
    */
@@ -173,6 +202,17 @@ export class TaskManager {
         pollIntervalMs: this.pollIntervalMs,
         maxActivePerOwner: this.maxActivePerPrincipal,
         maxResultBytes: this.maxResultBytes,
+        admit: (run) => {
+          const live = this.#live.get(run.owner) ?? 0;
+          if (live >= this.maxActivePerPrincipal) return false;
+          this.#live.set(run.owner, live + 1);
+          return true;
+        },
+        release: (run) => {
+          const live = (this.#live.get(run.owner) ?? 1) - 1;
+          if (live > 0) this.#live.set(run.owner, live);
+          else this.#live.delete(run.owner);
+        },
         started: (run) => this.#runs.set(run.taskId, run),
         ended: (run) => {
           if (this.#runs.get(run.taskId) === run) this.#runs.delete(run.taskId);
@@ -272,12 +312,17 @@ export class TaskManager {
       const stop = this.onChange((task) => {
         if (task.taskId === taskId) wake();
       });
+      const tick = new AbortController();
       try {
         const record = await this.get(owner, taskId);
         if (record === undefined || isTerminalTaskStatus(record.status)) return record;
-        await Promise.race([changed, systemClock.sleep(this.pollIntervalMs, signal)]);
+        await Promise.race([
+          changed,
+          this.#sleep(this.pollIntervalMs, AbortSignal.any([signal, tick.signal])),
+        ]);
       } finally {
         stop();
+        tick.abort();
       }
     }
   }
@@ -293,7 +338,9 @@ export class TaskManager {
 
   /**
    * Stops this manager: the tasks running here are marked `failed` (-32603, the server running
-   * them stopped) and their work aborted, and the bus is left. Idempotent.
+   * them stopped) and their work aborted, and the bus is left. A marking the store fails is tried
+   * again until the task's lease would lapse (at most `leaseMs`; any read then marks it so).
+   * Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -47,11 +47,18 @@ export interface TaskOptions {
    * lease renewal.
    */
   bus?: MessageBus;
-  /** How long a task is kept after creation, milliseconds, from 1. Default {@link DEFAULT_TASK_TTL_MS}. */
+  /**
+   * How long a task is kept after creation, milliseconds, from 1. A task still running when its TTL
+   * nears is ended `failed` (-32603, "The task ran past its time to live") a lease renewal
+   * (`leaseMs / 3`, at most half the TTL) before it expires, and its work aborted, so a running
+   * task never just disappears: give work that may run long a TTL longer than it. Default
+   * {@link DEFAULT_TASK_TTL_MS}.
+   */
   defaultTtlMs?: number;
   /**
    * The longest TTL a task may ask for (the 2025-11-25 `params.task.ttl`), milliseconds, at least
-   * `defaultTtlMs`. Default {@link DEFAULT_MAX_TASK_TTL_MS}, or `defaultTtlMs` when that is longer.
+   * `defaultTtlMs`; a task running near its TTL ends as `defaultTtlMs` says. Default
+   * {@link DEFAULT_MAX_TASK_TTL_MS}, or `defaultTtlMs` when that is longer.
    */
   maxTtlMs?: number;
   /** The polling interval suggested to clients, milliseconds, from 1. Default {@link DEFAULT_TASK_POLL_INTERVAL_MS}. */
@@ -63,8 +70,11 @@ export interface TaskOptions {
    */
   leaseMs?: number;
   /**
-   * The most non-terminal tasks one principal (one owner) may have at once, from 1; one more is
-   * refused. Default {@link DEFAULT_MAX_ACTIVE_TASKS_PER_PRINCIPAL}.
+   * The most non-terminal tasks one principal (one owner) may have at once, from 1, and the most
+   * handlers of its tasks one replica runs at once: a cancelled task's handler that ignores its
+   * signal counts until it returns. One more is refused with -32600 (`too_many_tasks`) before its
+   * handler starts. Without auth every caller is the one anonymous owner and shares this limit.
+   * Default {@link DEFAULT_MAX_ACTIVE_TASKS_PER_PRINCIPAL}.
    */
   maxActivePerPrincipal?: number;
   /**
@@ -74,7 +84,10 @@ export interface TaskOptions {
   maxResultBytes?: number;
   /** This replica's id, the holder named in its leases. Default a random UUID per manager. */
   instanceId?: string;
-  /** The time tasks are stamped and leases judged with. Default the system clock. */
+  /**
+   * The time tasks are stamped and leases judged with; its `sleep` paces the manager's polls and
+   * retries (the system timers for a clock with only `now()`). Default the system clock.
+   */
   clock?: Clock;
   /** Where diagnostics go (a failed write, a task's internal error). Default: warnings and errors to stderr. */
   logger?: Logger;

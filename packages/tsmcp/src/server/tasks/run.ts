@@ -1,88 +1,32 @@
 /**
  * One task's run on the replica that creates it: the request environment its work runs in (an
- * `AbortSignal` aborted on cancel, on losing the lease or on close; a back-channel whose requests
- * become the task's `inputRequests`), its durable creation, the lease it holds and renews while the
- * work runs, and the terminal write of the work's outcome (a result -> `completed`, an `McpError`
- * -> `failed`, a result past the size cap -> `failed`). Spec:
- * https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
+ * `AbortSignal` aborted on cancel, on losing the lease, at the task's TTL or on close; a
+ * back-channel whose requests become the task's `inputRequests`), its durable creation (refused
+ * before the work starts past the owner's cap), the lease it holds and renews while the work runs,
+ * and the terminal write of the work's outcome (a result -> `completed`, an `McpError` -> `failed`,
+ * a result past the size cap -> `failed`), retried through a store outage while the lease is held.
+ * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
 import { deferred, linkSignal } from "../../protocol/async.js";
 import type { Clock } from "../../protocol/clock.js";
 import { ERRORS, McpError } from "../../protocol/errors.js";
-import { isInputRequired } from "../../protocol/methods.js";
 import type { TaskLease, TaskRecord, TaskStore } from "../../state/task-store.js";
-import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import { createRequestContext, environmentOf, type RequestContext } from "../context.js";
 import type { Logger } from "../logger.js";
 import type { TaskFanout } from "./fanout.js";
-import { failureOf, TaskInputs } from "./inputs.js";
-
-/**
- * What a task's work can do about its task: its id, and its status message. The type of
- * `ctx.task` in an `MCPServer` tool and of the second argument of a `TaskManager.run` work function.
- */
-export interface TaskControl {
-  /** The task's id, as the client polls it. */
-  readonly taskId: string;
-  /**
-   * Sets the task's `statusMessage` (what `tasks/get` and `notifications/tasks` show, e.g. how far
-   * the work is). Writes are coalesced: the latest message wins. Resolves once written (or
-   * dropped, once the task is terminal). Before the task is created, the message becomes its first.
-   */
-  setStatusMessage(message: string): Promise<void>;
-}
-
-/**
- * A task begun for one request (`TaskManager.begin`) whose creation is still to come: its work may
- * start at once in {@link PendingTask.context}, the task being created (durably) only when
- * {@link PendingTask.create} is called, so a handler can still answer its request in another way
- * (an `InputRequiredResult` round) without a task ever existing.
- */
-export interface PendingTask {
-  /** The id the task has (or will have once created). */
-  readonly taskId: string;
-  /**
-   * The request context the work runs in: the request's own, except `signal` (aborted when the
-   * request is before creation, and afterwards on cancel, on losing the lease and on close) and
-   * the server -> client requests (`elicit`, `createMessage`, `listRoots`), which become the task's
-   * `inputRequests` (and create the task first, see {@link PendingTask.demanded}).
-   */
-  readonly context: RequestContext;
-  /** The task's status message and id, for the work. */
-  readonly control: TaskControl;
-  /** Resolves when the work asks the client something, which needs the task to exist. */
-  readonly demanded: Promise<void>;
-  /**
-   * Creates the task durably (a `tasks/get` finds it once this resolves) and starts holding its
-   * lease; from now on the request's own abort no longer reaches the work. Idempotent.
-   *
-   * @throws McpError -32600 when the caller already has `maxActivePerPrincipal` tasks running;
-   *   -32603 when the store is full or cannot be reached (the cause is logged). The work is then
-   *   aborted with that error.
-   */
-  create(): Promise<TaskRecord>;
-  /**
-   * Hands the work's outcome over, once the task is created: a result object -> `completed`
-   * (`failed` -32603 when its JSON is larger than `maxResultBytes`, or for an
-   * `InputRequiredResult`), a rejection -> `failed` (an `McpError` as it is, anything else as
-   * -32603, its cause logged). A task cancelled meanwhile stays cancelled.
-   *
-   * @throws TypeError when the task was not created.
-   */
-  settle(outcome: Promise<unknown>): void;
-  /** Gives the task up before it was created (nothing is stored); aborts the work with `reason`. */
-  discard(reason?: unknown): void;
-  /**
-   * Asks the client through the task (the task's `inputRequests`, each key made unique over the
-   * task's lifetime), creating the task first, and resolves with the answers by `requests`' keys.
-   *
-   * @throws as `TaskInputs.ask`, and the creation's error.
-   */
-  ask(
-    requests: Readonly<Record<string, unknown>>,
-    options?: { signal?: AbortSignal; timeoutMs?: number },
-  ): Promise<Record<string, unknown>>;
-}
+import { TaskInputs, taskEnvironment } from "./inputs.js";
+import {
+  completionOf,
+  failureOf,
+  internalFailure,
+  pastTtlMessage,
+  STOPPED_MESSAGE,
+  type TerminalChange,
+  tooManyTasks,
+} from "./outcome.js";
+import type { PendingTask, TaskControl } from "./pending.js";
+import { persistently } from "./retry.js";
+import { TaskStatusWriter } from "./status.js";
 
 /** What a run needs of its manager. */
 export interface RunDeps {
@@ -95,6 +39,13 @@ export interface RunDeps {
   readonly pollIntervalMs: number;
   readonly maxActivePerOwner: number;
   readonly maxResultBytes: number;
+  /**
+   * Takes one of `run.owner`'s running-handler slots of this replica before its task is created:
+   * false when all `maxActivePerOwner` are taken.
+   */
+  admit(run: TaskRun): boolean;
+  /** Gives back the slot `admit` took: the work settled, or the task was never created. */
+  release(run: TaskRun): void;
   /** Called once the task exists and runs here, and when it stops running here. */
   started(run: TaskRun): void;
   ended(run: TaskRun): void;
@@ -116,10 +67,11 @@ function aborted(message: string): Error {
 /** The error a task's input request fails with once the task stopped running here. */
 const TASK_GONE_MESSAGE = "The task is no longer running";
 
-/** UTF-8 bytes of `text`. */
-function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
-}
+/** What a failed write of the work's outcome is logged as. */
+const OUTCOME = "writing a task's outcome";
+
+/** The longest a timer is set for, milliseconds (a longer delay is waited in steps). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** One task's run; see {@link PendingTask}. */
 export class TaskRun implements PendingTask {
@@ -130,17 +82,27 @@ export class TaskRun implements PendingTask {
   readonly #deps: RunDeps;
   readonly #start: RunStart;
   readonly #controller = new AbortController();
+  /** Aborted when the run ends or its manager closes: wakes a write waiting to be tried again. */
+  readonly #retries = new AbortController();
   readonly #demanded = deferred<void>();
   readonly #created = deferred<TaskRecord>({ handled: true });
   readonly #inputs: TaskInputs;
+  readonly #status: TaskStatusWriter;
   #state: "pending" | "creating" | "running" | "ended" = "pending";
   #creation: Promise<TaskRecord> | undefined;
   #detachRequest: () => void;
   #writes: Promise<unknown> = Promise.resolve();
   #leaseTimer: ReturnType<typeof setTimeout> | undefined;
+  #ttlTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the lease this run last wrote lapses, epoch milliseconds. */
+  #leaseExpiresAtMs = 0;
+  /** When the task expires, epoch milliseconds. */
+  #expiresAtMs = 0;
+  #holdsSlot = false;
+  #closing = false;
+  /** Set once a renewal found the task no longer held by this run (terminal, or another's). */
+  #leaseLost = false;
   #unsubscribe: () => void = () => {};
-  #message: string | undefined;
-  #messageFlush: Promise<void> | undefined;
 
   constructor(deps: RunDeps, request: RequestContext, start: RunStart) {
     this.#deps = deps;
@@ -149,34 +111,34 @@ export class TaskRun implements PendingTask {
     this.owner = start.owner;
     const env = environmentOf(request);
     this.#detachRequest = linkSignal(request.signal, this.#controller);
-    const taskEnv: RequestEnvironment = {
-      signal: this.#controller.signal,
-      // Progress and log messages reach the request's stream only while the request is open.
-      notify: (notification) => {
-        if (this.#state === "pending") env.notify?.(notification);
-      },
-      request: async (method, params, options) => {
-        const entry = params === undefined ? { method } : { method, params };
-        const answers = await this.ask({ [INPUT_KEY_OF[method] ?? "input"]: entry }, options);
-        const answer = Object.values(answers)[0];
-        const failure = failureOf(answer);
-        if (failure !== undefined) throw failure;
-        return answer as Record<string, unknown>;
-      },
-      ...(env.auth === undefined ? {} : { auth: env.auth }),
-      ...(env.headers === undefined ? {} : { headers: env.headers }),
-      ...(env.session === undefined ? {} : { session: env.session }),
-    };
+    const taskEnv = taskEnvironment(env, this.#controller.signal, {
+      requestOpen: () => this.#state === "pending",
+      ask: (requests, options) => this.ask(requests, options),
+    });
     this.context = createRequestContext(request.method, request.requestId, request.meta, taskEnv);
     this.control = {
       taskId: this.taskId,
-      setStatusMessage: (message) => this.#setStatusMessage(message),
+      setStatusMessage: (message) => this.#status.setMessage(message),
     };
+    this.#status = new TaskStatusWriter({
+      taskId: this.taskId,
+      holder: deps.holder,
+      phase: () =>
+        this.#state === "pending" || this.#state === "creating"
+          ? "before"
+          : this.#state === "running"
+            ? "running"
+            : "ended",
+      write: (op) => this.#write(op),
+      publish: (record) => deps.fanout.publishChange(record),
+      now: () => deps.clock.now(),
+      warn: (message, error) => deps.logger.warn(message, { error }),
+    });
     this.#inputs = new TaskInputs({
       taskId: this.taskId,
       holder: deps.holder,
       write: (op) => this.#write(op),
-      changed: (record) => deps.fanout.publishChange(record),
+      changed: (record) => this.#status.changed(record),
       gone: () => this.#controller.signal.reason ?? McpError.of("INTERNAL_ERROR", TASK_GONE_MESSAGE),
       now: () => deps.clock.now(),
       warn: (message, error) => deps.logger.warn(message, { error }),
@@ -209,7 +171,7 @@ export class TaskRun implements PendingTask {
       taskId: this.taskId,
       owner: this.owner,
       status: "working",
-      ...(this.#message === undefined ? {} : { statusMessage: this.#message }),
+      ...(this.#status.initialMessage === undefined ? {} : { statusMessage: this.#status.initialMessage }),
       createdAtMs: now,
       lastUpdatedAtMs: now,
       ttlMs: this.#start.ttlMs,
@@ -217,16 +179,12 @@ export class TaskRun implements PendingTask {
       lease,
       request: this.#start.request,
     };
-    const initialMessage = this.#message;
+    const initialMessage = this.#status.initialMessage;
     try {
+      if (!deps.admit(this)) throw tooManyTasks(this.owner, deps.maxActivePerOwner);
+      this.#holdsSlot = true;
       const outcome = await deps.store.create(record, { maxActivePerOwner: deps.maxActivePerOwner });
-      if (outcome === "owner_limit") {
-        throw McpError.of(
-          "INVALID_REQUEST",
-          `Too many tasks: this caller already has ${deps.maxActivePerOwner} tasks running; wait for one to finish or cancel one`,
-          { reason: "too_many_tasks", maxActiveTasks: deps.maxActivePerOwner },
-        );
-      }
+      if (outcome === "owner_limit") throw tooManyTasks(this.owner, deps.maxActivePerOwner);
       if (outcome === "store_full") {
         throw new McpError(ERRORS.INTERNAL_ERROR.code, "The server cannot hold another task now", undefined, {
           cause: new Error("the TaskStore answered store_full"),
@@ -238,20 +196,22 @@ export class TaskRun implements PendingTask {
           ? error
           : new McpError(ERRORS.INTERNAL_ERROR.code, "Internal error", undefined, { cause: error });
       this.#state = "ended";
+      this.#release();
       this.#created.reject(refusal);
       this.#controller.abort(refusal);
       throw refusal;
     }
     this.#state = "running";
-    if (this.#message === initialMessage) this.#message = undefined;
-    else void this.#setStatusMessage(this.#message as string);
+    this.#leaseExpiresAtMs = lease.expiresAtMs;
+    this.#expiresAtMs = now + this.#start.ttlMs;
+    this.#status.created(record, initialMessage);
     deps.started(this);
     this.#unsubscribe = await deps.fanout.subscribeRunner(this.taskId, (message) => {
       if (message.type === "cancel") this.cancelled();
       else this.answersArrived();
     });
     this.#scheduleRenewal();
-    deps.fanout.publishChange(record);
+    this.#scheduleTtl();
     this.#created.resolve(record);
     return record;
   }
@@ -260,7 +220,9 @@ export class TaskRun implements PendingTask {
     if (this.#state !== "running" && this.#state !== "ended") {
       throw new TypeError("PendingTask.settle: create() the task first");
     }
+    this.#status.announce();
     outcome
+      .finally(() => this.#release())
       .then(
         (result) => this.#complete(result),
         (error: unknown) => this.#fail(error),
@@ -277,12 +239,38 @@ export class TaskRun implements PendingTask {
     this.#controller.abort(reason);
   }
 
+  async withdraw(): Promise<void> {
+    if (this.#state === "pending") return this.discard();
+    if (this.#state === "creating") await this.#creation?.catch(() => {});
+    if (this.#state !== "running") return;
+    this.#release();
+    const deps = this.#deps;
+    await this.#persist("withdrawing a task its request did not need", () =>
+      this.#write((store) =>
+        store.update(
+          this.taskId,
+          {
+            status: "cancelled",
+            statusMessage: "Withdrawn: the request was answered without it",
+            ttlMs: 0,
+            lastUpdatedAtMs: deps.clock.now(),
+          },
+          { leaseHolder: deps.holder },
+        ),
+      ),
+    );
+    this.#status.forget();
+    this.#controller.abort(aborted("The task was withdrawn"));
+    this.#end();
+  }
+
   async ask(
     requests: Readonly<Record<string, unknown>>,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<Record<string, unknown>> {
     this.#demanded.resolve();
     await this.#created.promise;
+    this.#status.announce();
     const signal =
       options.signal === undefined
         ? this.#controller.signal
@@ -304,17 +292,19 @@ export class TaskRun implements PendingTask {
 
   /**
    * Stops the run because its server closes: the task is marked `failed` (-32603, the server running
-   * it stopped) and the work aborted.
+   * it stopped) and the work aborted. The marking is tried again through a store outage until the
+   * lease would lapse (any read marks the task so from then on).
    */
   async stop(): Promise<void> {
     if (this.#state !== "running") return;
-    const message = "The server running this task stopped before it finished";
-    await this.#terminal({
-      status: "failed",
-      error: { code: ERRORS.INTERNAL_ERROR.code, message },
-      statusMessage: message,
-    }).catch((error: unknown) => this.#deps.logger.warn("marking a task failed at close failed", { error }));
-    this.#controller.abort(aborted(message));
+    this.#closing = true;
+    this.#retries.abort();
+    this.#status.announce();
+    await this.#terminal(internalFailure(STOPPED_MESSAGE), "marking a task failed at close", () => {
+      if (this.#leaseLost) return "the task is no longer held here";
+      return this.#deps.clock.now() < this.#leaseExpiresAtMs ? undefined : "its lease lapsed";
+    });
+    this.#controller.abort(aborted(STOPPED_MESSAGE));
     this.#end();
   }
 
@@ -325,6 +315,43 @@ export class TaskRun implements PendingTask {
     return next;
   }
 
+  /**
+   * Runs the write `attempt` until the store answers (see `persistently`): tried again while
+   * `stopReason` names none (by default, while this run holds its lease and its manager is open);
+   * the first failure is logged as a warning, giving up as an error. Resolves with whether the
+   * store answered and what.
+   */
+  async #persist<T>(
+    what: string,
+    attempt: () => Promise<T>,
+    stopReason: () => string | undefined = this.#holdStopReason,
+  ): Promise<{ value: T } | undefined> {
+    const deps = this.#deps;
+    const outcome = await persistently(attempt, {
+      clock: deps.clock,
+      maxDelayMs: this.#renewalIntervalMs(),
+      stopReason,
+      signal: stopReason === this.#holdStopReason ? this.#retries.signal : undefined,
+      failed: (error, attempts) => {
+        if (attempts === 1) deps.logger.warn(`${what} failed; trying again`, { error, taskId: this.taskId });
+      },
+    });
+    if (outcome.ok) return { value: outcome.value };
+    deps.logger.error(`${what} failed; giving it up: ${outcome.reason}`, {
+      error: outcome.error,
+      taskId: this.taskId,
+    });
+    return undefined;
+  }
+
+  /** Why a write of this run may not be tried again, or undefined while it holds the task. */
+  readonly #holdStopReason = (): string | undefined => {
+    if (this.#leaseLost || this.#state !== "running") return "the task is no longer held here";
+    if (this.#closing) return "the server is closing";
+    if (this.#deps.clock.now() >= this.#expiresAtMs) return "the task expired";
+    return undefined;
+  };
+
   async #takeAnswers(): Promise<void> {
     try {
       const answers = await this.#write((store) => store.takeInputResponses(this.taskId, this.#deps.holder));
@@ -334,9 +361,13 @@ export class TaskRun implements PendingTask {
     }
   }
 
+  /** How often the lease is renewed, milliseconds: a third of it. */
+  #renewalIntervalMs(): number {
+    return Math.max(1, Math.floor(this.#deps.leaseMs / 3));
+  }
+
   #scheduleRenewal(): void {
-    const every = Math.max(1, Math.floor(this.#deps.leaseMs / 3));
-    this.#leaseTimer = setTimeout(() => void this.#renew(), every);
+    this.#leaseTimer = setTimeout(() => void this.#renew(), this.#renewalIntervalMs());
     (this.#leaseTimer as { unref?: () => void }).unref?.();
   }
 
@@ -348,11 +379,12 @@ export class TaskRun implements PendingTask {
     if (this.#state !== "running") return;
     const deps = this.#deps;
     let renewed: TaskRecord | undefined;
+    const expiresAtMs = deps.clock.now() + deps.leaseMs;
     try {
       renewed = await this.#write((store) =>
         store.update(
           this.taskId,
-          { lease: { holder: deps.holder, expiresAtMs: deps.clock.now() + deps.leaseMs } },
+          { lease: { holder: deps.holder, expiresAtMs } },
           { leaseHolder: deps.holder },
         ),
       );
@@ -363,6 +395,7 @@ export class TaskRun implements PendingTask {
     }
     if (this.#state !== "running") return;
     if (renewed === undefined) {
+      this.#leaseLost = true;
       const current = await deps.store.get(this.taskId).catch(() => undefined);
       this.#controller.abort(
         aborted(
@@ -374,117 +407,102 @@ export class TaskRun implements PendingTask {
       this.#end();
       return;
     }
+    this.#leaseExpiresAtMs = expiresAtMs;
     if (renewed.inputResponses !== undefined) void this.#takeAnswers();
     this.#scheduleRenewal();
   }
 
-  async #setStatusMessage(message: string): Promise<void> {
-    if (typeof message !== "string") throw new TypeError("setStatusMessage: message must be a string");
-    if (this.#state === "pending" || this.#state === "creating") {
-      this.#message = message;
-      return;
+  /**
+   * Ends the task at its TTL, a lease renewal before the store drops it (at most half its TTL
+   * before), so that a running task never just disappears.
+   */
+  #scheduleTtl(): void {
+    const marginMs = Math.min(this.#renewalIntervalMs(), Math.floor(this.#start.ttlMs / 2));
+    const delayMs = this.#expiresAtMs - marginMs - this.#deps.clock.now();
+    if (delayMs > MAX_TIMER_MS) {
+      this.#ttlTimer = setTimeout(() => this.#scheduleTtl(), MAX_TIMER_MS);
+    } else {
+      this.#ttlTimer = setTimeout(() => void this.#pastTtl(), Math.max(0, delayMs));
     }
-    if (this.#state !== "running") return;
-    this.#message = message;
-    this.#messageFlush ??= this.#flushMessage().finally(() => {
-      this.#messageFlush = undefined;
-    });
-    await this.#messageFlush;
+    (this.#ttlTimer as { unref?: () => void }).unref?.();
   }
 
-  async #flushMessage(): Promise<void> {
-    while (this.#message !== undefined && this.#state === "running") {
-      const statusMessage = this.#message;
-      this.#message = undefined;
-      const updated = await this.#write((store) =>
-        store.update(
-          this.taskId,
-          { statusMessage, lastUpdatedAtMs: this.#deps.clock.now() },
-          { leaseHolder: this.#deps.holder },
-        ),
-      ).catch((error: unknown) => {
-        this.#deps.logger.warn("writing a task's status message failed", { error });
-        return undefined;
-      });
-      if (updated !== undefined) this.#deps.fanout.publishChange(updated);
-    }
+  /** The task reached its TTL while running: it is failed (-32603) and its work aborted. */
+  async #pastTtl(): Promise<void> {
+    if (this.#state !== "running") return;
+    const message = pastTtlMessage(this.#start.ttlMs);
+    this.#status.announce();
+    await this.#terminal(internalFailure(message), "failing a task past its time to live");
+    this.#controller.abort(aborted(message));
   }
 
   async #complete(result: unknown): Promise<void> {
-    if (typeof result !== "object" || result === null || Array.isArray(result)) {
-      return this.#fail(
-        new TypeError(
-          `a task's work resolved with ${result === null ? "null" : typeof result}, not a result object`,
-        ),
-      );
-    }
-    if (isInputRequired(result)) {
-      return this.#fail(
-        new TypeError(
-          "a task's work may not resolve with an InputRequiredResult; ask through ctx.elicit instead",
-        ),
-      );
-    }
-    let bytes: number;
+    let change: TerminalChange;
     try {
-      bytes = utf8Bytes(JSON.stringify(result));
+      change = completionOf(result, this.#deps.maxResultBytes);
     } catch (error) {
       return this.#fail(error);
     }
-    const limit = this.#deps.maxResultBytes;
-    if (bytes > limit) {
-      const message = `The task's result is ${bytes} bytes of JSON, more than the ${limit} this server keeps`;
-      await this.#terminal({
-        status: "failed",
-        error: { code: ERRORS.INTERNAL_ERROR.code, message },
-        statusMessage: message,
-      });
-      return;
-    }
-    await this.#terminal({ status: "completed", result: result as Record<string, unknown> });
+    await this.#terminal(change, OUTCOME);
   }
 
   async #fail(error: unknown): Promise<void> {
     let wire: McpError;
-    if (error instanceof McpError) wire = error;
-    else {
-      if (!this.#controller.signal.aborted) this.#deps.logger.error("a task's work failed", { error });
+    if (error instanceof McpError) {
+      wire = error;
+      // An -32603 built with a cause says what the client may know; the cause is for the log.
+      if (error.code === ERRORS.INTERNAL_ERROR.code && error.cause !== undefined) {
+        this.#deps.logger.error("a task's work failed", { error: error.cause, taskId: this.taskId });
+      }
+    } else {
+      if (!this.#controller.signal.aborted) {
+        this.#deps.logger.error("a task's work failed", { error, taskId: this.taskId });
+      }
       wire = McpError.of("INTERNAL_ERROR", "Internal error");
     }
-    await this.#terminal({ status: "failed", error: wire.toObject(), statusMessage: wire.message });
+    await this.#terminal(failureOf(wire), OUTCOME);
   }
 
-  /** Writes the terminal change, as the lease holder (a task cancelled meanwhile stays cancelled). */
-  async #terminal(change: {
-    status: "completed" | "failed";
-    result?: Record<string, unknown>;
-    error?: { code: number; message: string; data?: unknown };
-    statusMessage?: string;
-  }): Promise<void> {
-    const written = await this.#write((store) =>
-      store.update(
-        this.taskId,
-        { ...change, lastUpdatedAtMs: this.#deps.clock.now() },
-        { leaseHolder: this.#deps.holder },
-      ),
+  /**
+   * Writes the terminal change, as the lease holder (a task cancelled meanwhile stays cancelled),
+   * trying again through a store outage (see `#persist`).
+   */
+  async #terminal(
+    change: TerminalChange,
+    what: string,
+    stopReason?: () => string | undefined,
+  ): Promise<void> {
+    const written = await this.#persist(
+      what,
+      () =>
+        this.#write((store) =>
+          store.update(
+            this.taskId,
+            { ...change, lastUpdatedAtMs: this.#deps.clock.now() },
+            { leaseHolder: this.#deps.holder },
+          ),
+        ),
+      stopReason,
     );
-    if (written !== undefined) this.#deps.fanout.publishChange(written);
+    if (written?.value !== undefined) this.#status.changed(written.value);
+  }
+
+  /** Gives back the owner's running-handler slot, once. */
+  #release(): void {
+    if (!this.#holdsSlot) return;
+    this.#holdsSlot = false;
+    this.#deps.release(this);
   }
 
   #end(): void {
     if (this.#state === "ended") return;
     this.#state = "ended";
     if (this.#leaseTimer !== undefined) clearTimeout(this.#leaseTimer);
+    if (this.#ttlTimer !== undefined) clearTimeout(this.#ttlTimer);
+    this.#retries.abort();
     this.#unsubscribe();
     this.#inputs.failAll(this.#controller.signal.reason ?? McpError.of("INTERNAL_ERROR", TASK_GONE_MESSAGE));
     if (!this.#controller.signal.aborted) this.#controller.abort(aborted("The task ended"));
     this.#deps.ended(this);
   }
 }
-
-/** The key a server -> client request of each method gets in the task's `inputRequests` (then made unique). */
-const INPUT_KEY_OF: Readonly<Record<string, string>> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};

@@ -200,11 +200,11 @@ describe("a Server with the tasks option", () => {
 
   it("refuses a principal's task past maxActivePerPrincipal with -32600, and still serves another principal", async () => {
     const tasks = new TaskManager({ maxActivePerPrincipal: 2 });
-    const never = new Promise<never>(() => {});
-    const url = await served(
-      jobServer(tasks, () => never),
-      twoPrincipals(),
-    );
+    const untilCancelled: TaskWork = (ctx) =>
+      new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+      );
+    const url = await served(jobServer(tasks, untilCancelled), twoPrincipals());
     const alice = caller(url, { token: "alice" });
     expect((await alice("tools/call", { name: "job", arguments: {} })).result?.resultType).toBe("task");
     const second = (await alice("tools/call", { name: "job", arguments: {} })).result?.taskId as string;
