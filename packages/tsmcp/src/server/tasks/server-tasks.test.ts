@@ -129,7 +129,6 @@ describe("a Server with the tasks option", () => {
   it("answers malformed tasks/* params -32602 and an unknown task id -32602 on every method", async () => {
     const server = jobServer(new TaskManager(), async () => DONE);
     const rpc = caller(await served(server));
-    // Over HTTP a taskId that is missing or not a string already fails the Mcp-Name check (-32020).
     for (const [method, params] of [
       ["tasks/get", {}],
       ["tasks/get", { taskId: 7 }],
@@ -143,6 +142,8 @@ describe("a Server with the tasks option", () => {
       };
       const answer = await server.handle(request, { signal: new AbortController().signal });
       expect(answer, JSON.stringify([method, params])).toMatchObject({ error: { code: -32602 } });
+      // Over HTTP too: without a string taskId there is no Mcp-Name to check, so params decide.
+      expect((await rpc(method, params)).error?.code, JSON.stringify([method, params])).toBe(-32602);
     }
     for (const params of [
       { taskId: "x" },
