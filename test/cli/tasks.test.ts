@@ -30,12 +30,15 @@ afterEach(async () => {
   await peer.close();
 });
 
-/** The task ids the state file remembers for the peer. */
+/** What the state file holds: tasks by target, then by identity digest. */
+type Memory = Record<string, Record<string, { taskId: string; tool: string; createdAt: string }[]>>;
+
+/** The task ids the state file remembers for the peer, under every identity. */
 function remembered(): string[] {
   const memory = JSON.parse(
     readFileSync(join(env.TSMCP_STATE_DIR as string, "tasks.json"), "utf8"),
-  ) as Record<string, { taskId: string }[]>;
-  return (memory[url] ?? []).map((entry) => entry.taskId);
+  ) as Memory;
+  return Object.values(memory[url] ?? {}).flatMap((tasks) => tasks.map((entry) => entry.taskId));
 }
 
 describe("tsmcp call --task", () => {
@@ -158,8 +161,9 @@ describe("tsmcp task", () => {
     expect(first.code).toBe(0);
     const [taskId] = remembered();
     const file = join(env.TSMCP_STATE_DIR as string, "tasks.json");
-    const memory = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown[]>;
-    memory[url]?.push({ taskId: "purged-task", tool: "slow_compute", createdAt: "2026-07-28T00:00:00Z" });
+    const memory = JSON.parse(readFileSync(file, "utf8")) as Memory;
+    const [mine] = Object.values(memory[url] ?? {});
+    mine?.push({ taskId: "purged-task", tool: "slow_compute", createdAt: "2026-07-28T00:00:00Z" });
     writeFileSync(file, JSON.stringify(memory));
     const run = await tsmcp(["task", "list", url], env);
     expect(run.code).toBe(0);

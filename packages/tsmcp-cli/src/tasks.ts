@@ -2,8 +2,8 @@
  * The command's tasks: `tsmcp call --task` (the call may run as a task; its status and status
  * messages go to stderr while it is polled, then the result prints as `call` prints it) and
  * `tsmcp task get|result|cancel|list`. Questions a task asks are answered the way `call` answers
- * them. Tasks created here are remembered per target (see `task-memory.ts`) for `task list` on a
- * 2026-07-28 server, which has no `tasks/list`.
+ * them. Tasks created here are remembered per target and identity (see `task-memory.ts`) for
+ * `task list` on a 2026-07-28 server, which has no `tasks/list`.
  * Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md);
  * (2025-11-25) https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
  */
@@ -13,15 +13,26 @@ import { type Output, print, printJson, toolArguments, withProgress } from "./co
 import { note } from "./connect.js";
 import { renderToolResult } from "./render.js";
 import { EXIT_FAILURE, EXIT_OK, parseTarget } from "./target.js";
-import { forgetTasks, rememberedTasks, rememberTask } from "./task-memory.js";
+import { forgetTasks, rememberedTasks, rememberTask, type TaskScope } from "./task-memory.js";
 
 /** Pages of `tasks/list` read at most. */
 const MAX_TASK_PAGES = 100;
+
+/** Where a command's tasks are remembered and followed: the target as typed, and the identity's digest. */
+export interface TaskPlace {
+  readonly target: string;
+  readonly identity: string;
+}
 
 /** The key a target's tasks are remembered under: the URL as parsed, or the command line as typed. */
 export function targetKey(target: string): string {
   const parsed = parseTarget(target);
   return parsed.kind === "url" ? parsed.url.href : parsed.line;
+}
+
+/** The scope of the memory for `place`. */
+function scopeOf(place: TaskPlace): TaskScope {
+  return { target: targetKey(place.target), identity: place.identity };
 }
 
 /** `task <id>: <status> · <message>`. */
@@ -58,7 +69,7 @@ async function follow(task: ToolTask, target: string, output: Output): Promise<n
 /** `tsmcp call --task`: calls the tool allowing a task, remembers the task, follows it. */
 export async function callAsTask(
   client: Client,
-  target: string,
+  place: TaskPlace,
   tool: string,
   pairs: readonly string[],
   argsJson: string | undefined,
@@ -69,9 +80,16 @@ export async function callAsTask(
     client.callTool(tool, args, { ...options, task: true }),
   );
   if (task.taskId !== undefined) {
-    rememberTask(targetKey(target), { taskId: task.taskId, tool, createdAt: new Date().toISOString() });
+    try {
+      rememberTask(scopeOf(place), { taskId: task.taskId, tool, createdAt: new Date().toISOString() });
+    } catch (error) {
+      // The call goes on: only task list misses it.
+      note(
+        `warning: task ${task.taskId} is not remembered for tsmcp task list: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
-  return follow(task, target, output);
+  return follow(task, place.target, output);
 }
 
 /** The lines of one task for people. */
@@ -120,10 +138,10 @@ export async function taskCancel(client: Client, taskId: string, output: Output)
 
 /**
  * `tsmcp task list <target>`: a 2025-11-25 server's `tasks/list` (every page); at 2026-07-28 the
- * tasks this command created for the target, each with its status now (one the server no longer
- * knows is shown as gone and forgotten).
+ * tasks this command created for the target under the same identity, each with its status now (one
+ * the server no longer knows is shown as gone and forgotten).
  */
-export async function taskList(client: Client, target: string, output: Output): Promise<number> {
+export async function taskList(client: Client, place: TaskPlace, output: Output): Promise<number> {
   if (client.era === "legacy") {
     const tasks: Task[] = [];
     let cursor: string | undefined;
@@ -140,8 +158,8 @@ export async function taskList(client: Client, target: string, output: Output): 
       );
     return EXIT_OK;
   }
-  const key = targetKey(target);
-  const remembered = rememberedTasks(key);
+  const scope = scopeOf(place);
+  const remembered = rememberedTasks(scope);
   const gone = new Set<string>();
   const rows: { taskId: string; tool: string; createdAt: string; task?: Task; gone?: true }[] = [];
   for (const entry of remembered) {
@@ -159,7 +177,7 @@ export async function taskList(client: Client, target: string, output: Output): 
       rows.push({ ...entry, gone: true });
     }
   }
-  forgetTasks(key, gone);
+  forgetTasks(scope, gone);
   if (output.json) {
     printJson({ tasks: rows });
     return EXIT_OK;
