@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { DEFAULT_TOOLS, startTaskPeer, type TaskPeer } from "../helpers/task-peer.js";
-import { tsmcp } from "./run-cli.js";
+import { started, tsmcp } from "./run-cli.js";
 
 let peer: TaskPeer;
 let url: string;
@@ -81,6 +81,31 @@ describe("tsmcp call --task", () => {
     expect(run.stderr).toContain('no answer for input request "first"');
     const [taskId] = [...peer.tasks.keys()];
     expect(run.stderr).toContain(`task ${taskId} is still input_required: follow it with tsmcp task result`);
+  });
+
+  it("on Ctrl-C (SIGINT) says how to resume the task and exits 130, leaving the task running", async () => {
+    const running = started(["call", url, "forever", "--task"], env);
+    const [, taskId] = await running.stderrMatch(/task (\S+): working/);
+    running.kill("SIGINT");
+    const run = await running.exited;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(
+      `task ${taskId} is still working: follow it with tsmcp task result ${JSON.stringify(url)} ${taskId}`,
+    );
+    expect(peer.tasks.get(taskId as string)?.status).toBe("working");
+    expect(peer.of("tasks/cancel")).toEqual([]);
+  });
+
+  it("on Ctrl-C with --json also puts the task id and status in the JSON error", async () => {
+    const running = started(["--json", "call", url, "forever", "--task"], env);
+    const [, taskId] = await running.stderrMatch(/task (\S+): working/);
+    running.kill("SIGINT");
+    const run = await running.exited;
+    expect(run.code).toBe(130);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: { code: "Interrupted", data: { taskId, status: "working" } },
+    });
   });
 
   it("exits 1 with the task's error when it fails", async () => {

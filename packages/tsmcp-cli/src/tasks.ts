@@ -12,7 +12,7 @@ import type { DetailedTask, Task } from "tsmcp/types";
 import { type Output, print, printJson, toolArguments, withProgress } from "./commands.js";
 import { note } from "./connect.js";
 import { renderToolResult } from "./render.js";
-import { EXIT_FAILURE, EXIT_OK, parseTarget } from "./target.js";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, parseTarget } from "./target.js";
 import { forgetTasks, rememberedTasks, rememberTask, type TaskScope } from "./task-memory.js";
 
 /** Pages of `tasks/list` read at most. */
@@ -40,29 +40,50 @@ function statusLine(taskId: string, task: Pick<Task, "status" | "statusMessage">
   return `task ${taskId}: ${task.status}${task.statusMessage === undefined ? "" : ` · ${task.statusMessage}`}`;
 }
 
+/** How to pick up `task` again, or stop it, when the command stops before it ends. */
+function resumeHint(task: ToolTask, taskId: string, target: string): string {
+  const quoted = JSON.stringify(target);
+  return `task ${taskId} is still ${task.status}: follow it with tsmcp task result ${quoted} ${taskId}, or stop it with tsmcp task cancel ${quoted} ${taskId}`;
+}
+
 /**
  * Follows `task` to its end, its status changes on stderr, and prints its result as `call` does.
  * When it stops before the task ends (an unanswered question, a failed poll), says how to resume.
+ * Ctrl-C (SIGINT) stops following (the task goes on), says how to resume, and ends with
+ * {@link EXIT_INTERRUPTED}; a second one ends the process at once.
  */
 async function follow(task: ToolTask, target: string, output: Output): Promise<number> {
   const { taskId } = task;
+  const interrupt = new AbortController();
+  const onInterrupt = () => {
+    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    interrupt.abort(new Error("interrupted"));
+  };
   if (taskId !== undefined) {
+    // Listening before the task id is shown: a Ctrl-C once it shows is always caught.
+    process.on("SIGINT", onInterrupt);
     note(statusLine(taskId, task));
     task.onStatus((update) => note(statusLine(taskId, update)));
   }
   try {
-    const result = await task.result();
+    const result = await task.result({ signal: interrupt.signal });
     const [unanswered] = output.unanswered;
     if (unanswered !== undefined) throw unanswered;
     output.json ? printJson(result) : print(renderToolResult(result));
     return result.isError === true ? EXIT_FAILURE : EXIT_OK;
   } catch (error) {
-    if (taskId !== undefined && (task.status === "working" || task.status === "input_required")) {
-      note(
-        `task ${taskId} is still ${task.status}: follow it with tsmcp task result ${JSON.stringify(target)} ${taskId}, or stop it with tsmcp task cancel ${JSON.stringify(target)} ${taskId}`,
-      );
+    const unfinished = task.status === "working" || task.status === "input_required";
+    if (taskId !== undefined && interrupt.signal.aborted) {
+      const message = unfinished ? `interrupted: ${resumeHint(task, taskId, target)}` : "interrupted";
+      note(message);
+      if (output.json)
+        printJson({ error: { code: "Interrupted", message, data: { taskId, status: task.status } } });
+      return EXIT_INTERRUPTED;
     }
+    if (taskId !== undefined && unfinished) note(resumeHint(task, taskId, target));
     throw error;
+  } finally {
+    process.off("SIGINT", onInterrupt);
   }
 }
 
