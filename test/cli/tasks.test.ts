@@ -164,15 +164,29 @@ describe("tsmcp task", () => {
     expect(run.stderr).toContain(`task ${taskId}: completed · done`);
   });
 
-  it("cancel asks the server to cancel; result then exits 1 saying the task was cancelled", async () => {
+  it("cancel asks the server to cancel and prints the status the task then has; result then exits 1 saying the task was cancelled", async () => {
     const taskId = await created("forever");
     const cancelled = await tsmcp(["task", "cancel", url, taskId], env);
     expect(cancelled.code).toBe(0);
-    expect(cancelled.stdout).toContain(`task ${taskId}: cancellation requested`);
+    expect(cancelled.stdout).toBe(`task ${taskId}: cancelled · The task was cancelled by request.\n`);
     expect(peer.tasks.get(taskId)?.status).toBe("cancelled");
     const run = await tsmcp(["task", "result", url, taskId], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`TaskCancelledError: Task "${taskId}" was cancelled`);
+  });
+
+  it("cancel of a task that already ended prints how it ended, not that cancellation was requested", async () => {
+    const taskId = await created("failing_job");
+    const client = await Client.connect(peer.url);
+    await client.session.getTask(taskId); // the poll that ends it
+    await client.close();
+    const run = await tsmcp(["task", "cancel", url, taskId], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      `task ${taskId}: failed · Tool execution failed: rate limited (it had already ended: not cancelled)\n`,
+    );
+    const json = await tsmcp(["--json", "task", "cancel", url, taskId], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ taskId, cancelled: false, task: { status: "failed" } });
   });
 
   it("exits 1 for an id the server does not know", async () => {

@@ -144,40 +144,93 @@ export async function taskResult(
   return follow(await client.task(taskId), target, output);
 }
 
-/** `tsmcp task cancel <target> <id>`: asks the server to cancel the task. */
-export async function taskCancel(client: Client, taskId: string, output: Output): Promise<number> {
-  const cancelled = await client.session.cancelTask(taskId);
-  if (output.json)
-    printJson({ taskId, cancelRequested: true, ...(cancelled === undefined ? {} : { task: cancelled }) });
-  else if (cancelled !== undefined) print(statusLine(taskId, cancelled));
-  else
+/** The task without its payload (`inputRequests`, `result`, `error`): what a listing shows. */
+function withoutPayload(task: DetailedTask): Task {
+  const { inputRequests: _i, result: _r, error: _e, ...rest } = task;
+  return rest;
+}
+
+const ENDED: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
+/** Prints what became of a task asked to cancel: its status now, and whether it was cancelled. */
+function printCancelled(taskId: string, task: Task | undefined, output: Output): number {
+  const cancelled = task?.status === "cancelled";
+  if (output.json) {
+    printJson({ taskId, cancelled, ...(task === undefined ? {} : { task }) });
+    return EXIT_OK;
+  }
+  if (task === undefined) {
+    print(`task ${taskId}: cancellation requested (the server no longer knows the task)`);
+  } else if (cancelled) {
+    print(statusLine(taskId, task));
+  } else if (ENDED.has(task.status)) {
+    print(`${statusLine(taskId, task)} (it had already ended: not cancelled)`);
+  } else {
     print(
-      `task ${taskId}: cancellation requested (the server may still finish it; tsmcp task get shows its status)`,
+      `${statusLine(taskId, task)} (cancellation requested: the server may still finish it; tsmcp task get shows its status)`,
     );
+  }
   return EXIT_OK;
 }
 
 /**
- * `tsmcp task list <target>`: a 2025-11-25 server's `tasks/list` (every page); at 2026-07-28 the
- * tasks this command created for the target under the same identity, each with its status now (one
- * the server no longer knows is shown as gone and forgotten).
+ * `tsmcp task cancel <target> <id>`: asks the server to cancel the task and prints the status it
+ * then has. At 2026-07-28 the server acknowledges every cancel (also of a task that ended), so a
+ * `tasks/get` follows; on a 2025-11-25 session the answer is the cancelled task, and a task that
+ * already ended answers -32602, told apart from an unknown one by a `tasks/get`.
+ */
+export async function taskCancel(client: Client, taskId: string, output: Output): Promise<number> {
+  let answered: Task | undefined;
+  try {
+    answered = await client.session.cancelTask(taskId);
+  } catch (error) {
+    if (!(error instanceof UnknownTaskError) || client.era !== "legacy") throw error;
+    const now = await client.session.getTask(taskId).catch(() => undefined);
+    if (now === undefined || !ENDED.has(now.status)) throw error;
+    return printCancelled(taskId, withoutPayload(now), output);
+  }
+  if (answered !== undefined) return printCancelled(taskId, answered, output);
+  let now: Task | undefined;
+  try {
+    now = withoutPayload(await client.session.getTask(taskId));
+  } catch (error) {
+    if (!(error instanceof UnknownTaskError)) throw error;
+  }
+  return printCancelled(taskId, now, output);
+}
+
+/** A 2025-11-25 server's `tasks/list`, every page (at most {@link MAX_TASK_PAGES}). */
+async function listedTasks(client: Client, output: Output): Promise<number> {
+  const tasks: Task[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_TASK_PAGES; page++) {
+    const listed = await client.session.listTasks(cursor === undefined ? {} : { cursor });
+    tasks.push(...listed.tasks);
+    cursor = listed.nextCursor;
+    if (cursor === undefined) break;
+  }
+  if (output.json) printJson({ tasks });
+  else
+    print(tasks.length === 0 ? "(no tasks)" : tasks.map((task) => statusLine(task.taskId, task)).join("\n"));
+  return EXIT_OK;
+}
+
+/**
+ * `tsmcp task list <target>`: a 2025-11-25 server's `tasks/list` (every page); at 2026-07-28, and
+ * on a 2025-11-25 server whose capabilities offer no `tasks.list`, the tasks this command created
+ * for the target under the same identity, each with its status now (one the server no longer knows
+ * is shown as gone and forgotten). A 2025-11-25 server that offers no tasks is not asked at all.
+ * Spec (2025-11-25): basic/utilities/tasks §Capabilities.
  */
 export async function taskList(client: Client, place: TaskPlace, output: Output): Promise<number> {
   if (client.era === "legacy") {
-    const tasks: Task[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TASK_PAGES; page++) {
-      const listed = await client.session.listTasks(cursor === undefined ? {} : { cursor });
-      tasks.push(...listed.tasks);
-      cursor = listed.nextCursor;
-      if (cursor === undefined) break;
+    const offered = client.serverCapabilities?.tasks as { list?: unknown } | undefined;
+    if (typeof offered !== "object" || offered === null) {
+      output.json ? printJson({ tasks: [] }) : print("this server offers no tasks");
+      return EXIT_OK;
     }
-    if (output.json) printJson({ tasks });
-    else
-      print(
-        tasks.length === 0 ? "(no tasks)" : tasks.map((task) => statusLine(task.taskId, task)).join("\n"),
-      );
-    return EXIT_OK;
+    if (offered.list !== undefined) return listedTasks(client, output);
+    note("this server offers no tasks/list (its capabilities leave it out): the tasks created from here");
   }
   const scope = scopeOf(place);
   const remembered = rememberedTasks(scope);
@@ -185,13 +238,7 @@ export async function taskList(client: Client, place: TaskPlace, output: Output)
   const rows: { taskId: string; tool: string; createdAt: string; task?: Task; gone?: true }[] = [];
   for (const entry of remembered) {
     try {
-      const {
-        inputRequests: _i,
-        result: _r,
-        error: _e,
-        ...task
-      } = await client.session.getTask(entry.taskId);
-      rows.push({ ...entry, task });
+      rows.push({ ...entry, task: withoutPayload(await client.session.getTask(entry.taskId)) });
     } catch (error) {
       if (!(error instanceof UnknownTaskError)) throw error;
       gone.add(entry.taskId);
