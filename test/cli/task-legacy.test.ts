@@ -56,8 +56,9 @@ describe("tsmcp task on a 2025-11-25 session", () => {
     const url = await jobServer("session", true);
     const alice = ["--header", "authorization: Bearer alice"];
     const created = await tsmcp([...legacy, ...alice, "call", url, "job", "--task"], env);
-    expect(created.code).toBe(0);
+    expect(created).toMatchObject({ code: 0, stdout: "job done\n" });
     const taskId = /task (\S+): /.exec(created.stderr)?.[1] as string;
+    expect(taskId).toBeDefined();
     const run = await tsmcp([...legacy, ...alice, "task", "cancel", url, taskId], env);
     expect(run).toMatchObject({ code: 0 });
     expect(run.stdout).toMatch(
@@ -71,7 +72,9 @@ describe("tsmcp task on a 2025-11-25 session", () => {
       [...legacy, "--header", "authorization: Bearer alice", "call", url, "job", "--task"],
       env,
     );
+    expect(created).toMatchObject({ code: 0, stdout: "job done\n" });
     const taskId = /task (\S+): /.exec(created.stderr)?.[1] as string;
+    expect(taskId).toBeDefined();
     const run = await tsmcp(
       [...legacy, "--header", "authorization: Bearer bob", "task", "cancel", url, taskId],
       env,
