@@ -31,6 +31,8 @@ export function tsmcp(args: readonly string[], env: Record<string, string> = {})
 export interface RunningCli {
   /** Resolves with the first match of `pattern` on stderr (waiting for it to be printed). */
   stderrMatch(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Sends `signal` to the process (`"SIGINT"`: what Ctrl-C sends). */
+  kill(signal: NodeJS.Signals): void;
   readonly exited: Promise<CliRun>;
 }
 
@@ -61,6 +63,9 @@ export function started(args: readonly string[], env: Record<string, string> = {
   });
   return {
     exited,
+    kill: (signal) => {
+      child.kill(signal);
+    },
     stderrMatch: (pattern) =>
       new Promise((resolve, reject) => {
         const check = () => {

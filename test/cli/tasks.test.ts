@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { DEFAULT_TOOLS, startTaskPeer, type TaskPeer } from "../helpers/task-peer.js";
-import { tsmcp } from "./run-cli.js";
+import { started, tsmcp } from "./run-cli.js";
 
 let peer: TaskPeer;
 let url: string;
@@ -30,12 +30,15 @@ afterEach(async () => {
   await peer.close();
 });
 
-/** The task ids the state file remembers for the peer. */
+/** What the state file holds: tasks by target, then by identity digest. */
+type Memory = Record<string, Record<string, { taskId: string; tool: string; createdAt: string }[]>>;
+
+/** The task ids the state file remembers for the peer, under every identity. */
 function remembered(): string[] {
   const memory = JSON.parse(
     readFileSync(join(env.TSMCP_STATE_DIR as string, "tasks.json"), "utf8"),
-  ) as Record<string, { taskId: string }[]>;
-  return (memory[url] ?? []).map((entry) => entry.taskId);
+  ) as Memory;
+  return Object.values(memory[url] ?? {}).flatMap((tasks) => tasks.map((entry) => entry.taskId));
 }
 
 describe("tsmcp call --task", () => {
@@ -78,6 +81,31 @@ describe("tsmcp call --task", () => {
     expect(run.stderr).toContain('no answer for input request "first"');
     const [taskId] = [...peer.tasks.keys()];
     expect(run.stderr).toContain(`task ${taskId} is still input_required: follow it with tsmcp task result`);
+  });
+
+  it("on Ctrl-C (SIGINT) says how to resume the task and exits 130, leaving the task running", async () => {
+    const running = started(["call", url, "forever", "--task"], env);
+    const [, taskId] = await running.stderrMatch(/task (\S+): working/);
+    running.kill("SIGINT");
+    const run = await running.exited;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(
+      `task ${taskId} is still working: follow it with tsmcp task result ${JSON.stringify(url)} ${taskId}`,
+    );
+    expect(peer.tasks.get(taskId as string)?.status).toBe("working");
+    expect(peer.of("tasks/cancel")).toEqual([]);
+  });
+
+  it("on Ctrl-C with --json also puts the task id and status in the JSON error", async () => {
+    const running = started(["--json", "call", url, "forever", "--task"], env);
+    const [, taskId] = await running.stderrMatch(/task (\S+): working/);
+    running.kill("SIGINT");
+    const run = await running.exited;
+    expect(run.code).toBe(130);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: { code: "Interrupted", data: { taskId, status: "working" } },
+    });
   });
 
   it("exits 1 with the task's error when it fails", async () => {
@@ -136,15 +164,29 @@ describe("tsmcp task", () => {
     expect(run.stderr).toContain(`task ${taskId}: completed · done`);
   });
 
-  it("cancel asks the server to cancel; result then exits 1 saying the task was cancelled", async () => {
+  it("cancel asks the server to cancel and prints the status the task then has; result then exits 1 saying the task was cancelled", async () => {
     const taskId = await created("forever");
     const cancelled = await tsmcp(["task", "cancel", url, taskId], env);
     expect(cancelled.code).toBe(0);
-    expect(cancelled.stdout).toContain(`task ${taskId}: cancellation requested`);
+    expect(cancelled.stdout).toBe(`task ${taskId}: cancelled · The task was cancelled by request.\n`);
     expect(peer.tasks.get(taskId)?.status).toBe("cancelled");
     const run = await tsmcp(["task", "result", url, taskId], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`TaskCancelledError: Task "${taskId}" was cancelled`);
+  });
+
+  it("cancel of a task that already ended prints how it ended, not that cancellation was requested", async () => {
+    const taskId = await created("failing_job");
+    const client = await Client.connect(peer.url);
+    await client.session.getTask(taskId); // the poll that ends it
+    await client.close();
+    const run = await tsmcp(["task", "cancel", url, taskId], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      `task ${taskId}: failed · Tool execution failed: rate limited (it had already ended: not cancelled)\n`,
+    );
+    const json = await tsmcp(["--json", "task", "cancel", url, taskId], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ taskId, cancelled: false, task: { status: "failed" } });
   });
 
   it("exits 1 for an id the server does not know", async () => {
@@ -158,8 +200,9 @@ describe("tsmcp task", () => {
     expect(first.code).toBe(0);
     const [taskId] = remembered();
     const file = join(env.TSMCP_STATE_DIR as string, "tasks.json");
-    const memory = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown[]>;
-    memory[url]?.push({ taskId: "purged-task", tool: "slow_compute", createdAt: "2026-07-28T00:00:00Z" });
+    const memory = JSON.parse(readFileSync(file, "utf8")) as Memory;
+    const [mine] = Object.values(memory[url] ?? {});
+    mine?.push({ taskId: "purged-task", tool: "slow_compute", createdAt: "2026-07-28T00:00:00Z" });
     writeFileSync(file, JSON.stringify(memory));
     const run = await tsmcp(["task", "list", url], env);
     expect(run.code).toBe(0);

@@ -26,6 +26,7 @@ import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.
 import { rootUri } from "./roots.js";
 import { type ForwardedStdio, stdioWithForwardedStderr } from "./server-stderr.js";
 import { type CliTarget, parseTarget, UsageError } from "./target.js";
+import { identityOf } from "./task-memory.js";
 import { safeText } from "./terminal.js";
 
 /** The global options, as commander hands them over. */
@@ -132,6 +133,8 @@ export interface Connection {
   readonly client: Client;
   /** True once this command obtained OAuth tokens (signed in or refreshed). */
   readonly obtainedTokens: boolean;
+  /** The digest of the identity the command presents (`identityOf`): its headers and sign-in. */
+  readonly identity: string;
   /** Closes the client and stops a sign-in listener. */
   close(): Promise<void>;
 }
@@ -219,8 +222,20 @@ export async function connect(
       `connected to ${client.serverInfo?.name ?? "a server"} (${client.protocolVersion}, ${client.era} era)`,
     );
   }
+  const identity = identityOf(
+    headers,
+    oauth === undefined
+      ? undefined
+      : {
+          tokenFile: oauth.file,
+          clientId: options.clientId,
+          issuer: options.issuer,
+          clientMetadataUrl: options.clientMetadataUrl,
+        },
+  );
   return {
     client,
+    identity,
     get obtainedTokens() {
       return oauth?.obtainedTokens === true;
     },

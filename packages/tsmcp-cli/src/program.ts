@@ -218,8 +218,17 @@ function addGlobalOptions(program: Command): Command {
 
 const TARGET_HELP = "an http(s) URL, or a command line to run over stdio";
 
-/** The body of a command that talks to a server: its positional arguments, then its own options. */
-type ClientBody = (client: Client, output: Output, args: unknown[], target: string) => Promise<number>;
+/**
+ * The body of a command that talks to a server: its positional arguments, then its own options;
+ * the target as typed; the digest of the identity the command presents (see `identityOf`).
+ */
+type ClientBody = (
+  client: Client,
+  output: Output,
+  args: unknown[],
+  target: string,
+  identity: string,
+) => Promise<number>;
 
 /** An action that connects, runs `body`, closes, and records the exit code in `exit`. */
 function withClient(exit: ExitRecord, body: ClientBody) {
@@ -240,7 +249,13 @@ function withClient(exit: ExitRecord, body: ClientBody) {
       asker === undefined ? "never" : "interactive",
     );
     try {
-      exit.code = await body(connection.client, output, [...rest.slice(0, -2), command.opts()], target);
+      exit.code = await body(
+        connection.client,
+        output,
+        [...rest.slice(0, -2), command.opts()],
+        target,
+        connection.identity,
+      );
     } finally {
       await connection.close();
     }
@@ -282,10 +297,10 @@ function addCallCommand(program: Command, exit: ExitRecord): void {
         "the result prints (the task id is remembered for tsmcp task list)",
     )
     .action(
-      withClient(exit, (client, output, [tool, pairs, opts], target) => {
+      withClient(exit, (client, output, [tool, pairs, opts], target, identity) => {
         const { args, task } = opts as { args?: string; task?: boolean };
         return task === true
-          ? callAsTask(client, target, tool as string, pairs as string[], args, output)
+          ? callAsTask(client, { target, identity }, tool as string, pairs as string[], args, output)
           : call(client, tool as string, pairs as string[], args, output);
       }),
     );
@@ -298,8 +313,9 @@ function addTaskCommands(program: Command, exit: ExitRecord): void {
     .description("follow the tasks a server runs: get, result, cancel, list")
     .addHelpText(
       "after",
-      `\nTasks created with tsmcp call --task are remembered per target in $${STATE_DIR_ENV} (default ` +
-        "$XDG_STATE_HOME/tsmcp or ~/.local/state/tsmcp), for task list on a 2026-07-28 server.",
+      "\nTasks created with tsmcp call --task are remembered per target and identity (a digest of " +
+        `the --header values and the sign-in) in $${STATE_DIR_ENV} (default $XDG_STATE_HOME/tsmcp or ` +
+        "~/.local/state/tsmcp), for task list on a 2026-07-28 server.",
     );
   task
     .command("get")
@@ -327,7 +343,11 @@ function addTaskCommands(program: Command, exit: ExitRecord): void {
       "list tasks: a 2025-11-25 server's tasks/list; at 2026-07-28 the tasks created from here for the target",
     )
     .argument("<target>", TARGET_HELP)
-    .action(withClient(exit, (client, output, _args, target) => taskList(client, target, output)));
+    .action(
+      withClient(exit, (client, output, _args, target, identity) =>
+        taskList(client, { target, identity }, output),
+      ),
+    );
 }
 
 /** `tsmcp prompt <target> <name> [args...]`: gets a prompt, answering its questions. */

@@ -54,3 +54,5 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** Exit code of a usage mistake, or a question no answer was given for without a terminal. */
 export const EXIT_USAGE = 2;
+/** Exit code of a command stopped by Ctrl-C (SIGINT) while it followed a task: 128 + 2, as shells report it. */
+export const EXIT_INTERRUPTED = 130;

@@ -18,6 +18,7 @@ import {
   DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS,
   nextPollDelayMs,
   TASK_POLL_BACKOFF_FACTOR,
+  TASK_POLL_INTERVAL_HINT_MAX_MS,
   TASK_POLL_INTERVAL_MAX_MS,
   TASK_POLL_INTERVAL_MIN_MS,
 } from "./task-poll.js";
@@ -43,6 +44,8 @@ beforeEach(async () => {
   peer = await startTaskPeer({
     quick: { pollIntervalMs: 1, step: () => {} },
     unhinted: { step: () => {} },
+    patient: { pollIntervalMs: 120_000, step: () => {} },
+    absurd: { pollIntervalMs: 36_000_000, step: () => {} },
   });
 });
 
@@ -230,6 +233,7 @@ describe("the poll back-off", () => {
     expect(TASK_POLL_INTERVAL_MIN_MS).toBe(100);
     expect(TASK_POLL_INTERVAL_MAX_MS).toBe(30_000);
     expect(TASK_POLL_BACKOFF_FACTOR).toBe(1.5);
+    expect(TASK_POLL_INTERVAL_HINT_MAX_MS).toBe(3_600_000);
   });
 
   it("grows by the factor while nothing changes and stops at the ceiling", async () => {
@@ -247,16 +251,29 @@ describe("the poll back-off", () => {
     const fast = recordingClock(2);
     const quick = await (await connect({ clock: fast })).callTool("quick", {}, { task: true });
     await expect(quick.result()).rejects.toThrow("stop");
-    expect(fast.waits).toEqual([100, 100]);
+    expect(fast.waits).toEqual([100, 150]);
     const slow = recordingClock(2);
     const unhinted = await (await connect({ clock: slow })).callTool("unhinted", {}, { task: true });
     await expect(unhinted.result()).rejects.toThrow("stop");
     expect(slow.waits).toEqual([1000, 1500]);
   });
 
-  it("caps a server's suggestion at the ceiling", () => {
-    expect(nextPollDelayMs(120_000, 0)).toBe(TASK_POLL_INTERVAL_MAX_MS);
+  it("honours a server's suggestion above the back-off ceiling, polling no faster than it asked", async () => {
+    const clock = recordingClock(3);
+    const task = await (await connect({ clock })).callTool("patient", {}, { task: true });
+    await expect(task.result()).rejects.toThrow("stop");
+    expect(clock.waits).toEqual([120_000, 120_000, 120_000]);
+    expect(nextPollDelayMs(40_000, 5)).toBe(40_000);
+    expect(nextPollDelayMs(20_000, 0)).toBe(20_000);
+    expect(nextPollDelayMs(20_000, 1)).toBe(TASK_POLL_INTERVAL_MAX_MS);
     expect(nextPollDelayMs(undefined, 0)).toBe(DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS);
+  });
+
+  it("caps an absurd suggestion at the sanity ceiling of one hour", async () => {
+    const clock = recordingClock(2);
+    const task = await (await connect({ clock })).callTool("absurd", {}, { task: true });
+    await expect(task.result()).rejects.toThrow("stop");
+    expect(clock.waits).toEqual([TASK_POLL_INTERVAL_HINT_MAX_MS, TASK_POLL_INTERVAL_HINT_MAX_MS]);
   });
 
   it("stops waiting when the caller's signal aborts, without cancelling the task", async () => {

@@ -52,8 +52,10 @@ export interface ToolTask {
    * `inputRequests` entry is answered with the client's callbacks (elicitation, sampling, roots:
    * the same as for an `input_required` round) and sent with `tasks/update`; a key is asked once,
    * however many polls show it. Polls follow the server's `pollIntervalMs` (default
-   * `DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS`), growing by `TASK_POLL_BACKOFF_FACTOR` while nothing changes,
-   * within `TASK_POLL_INTERVAL_MIN_MS` and `TASK_POLL_INTERVAL_MAX_MS`. Aborting `signal` stops
+   * `DEFAULT_CLIENT_TASK_POLL_INTERVAL_MS`; never faster than it, nor than `TASK_POLL_INTERVAL_MIN_MS`;
+   * a suggestion is honoured up to `TASK_POLL_INTERVAL_HINT_MAX_MS`), growing by
+   * `TASK_POLL_BACKOFF_FACTOR` while nothing changes up to `TASK_POLL_INTERVAL_MAX_MS` (the client's
+   * own back-off ceiling; a larger server interval stays as it is). Aborting `signal` stops
    * waiting (the task goes on: {@link ToolTask.cancel} stops it); calling again polls again.
    *
    * @throws McpError carrying the task's error when it ends `failed`; TaskCancelledError when it
