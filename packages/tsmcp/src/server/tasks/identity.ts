@@ -23,7 +23,13 @@ export function taskOwnerOf(auth: AuthInfo | undefined): string {
   return createHash("sha256").update(principalOf(auth), "utf8").digest("hex");
 }
 
-/** A new task id: 144 random bits from `node:crypto`, base64url (safe in an `Mcp-Name` header). */
+/**
+ * A new task id: 144 random bits from `node:crypto`, base64url (safe in an `Mcp-Name` header),
+ * drawn again while it begins with `-`, so that no command line reads a task id as an option.
+ */
 export function newTaskId(): string {
-  return randomBytes(TASK_ID_BYTES).toString("base64url");
+  for (;;) {
+    const id = randomBytes(TASK_ID_BYTES).toString("base64url");
+    if (!id.startsWith("-")) return id;
+  }
 }

@@ -98,4 +98,9 @@ describe("task identity", () => {
     expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{24}$/);
   });
+
+  it("mints ids that never begin with '-', so a command line never reads one as an option", () => {
+    const leading = Array.from({ length: 5000 }, () => newTaskId()).filter((id) => id.startsWith("-"));
+    expect(leading).toEqual([]);
+  });
 });
