@@ -49,6 +49,19 @@ export const ROOTS: RequiredCapability = {
   isDeclared: ({ roots }) => roots !== undefined,
 };
 
+/**
+ * An extension the client must declare under `capabilities.extensions` (per request at
+ * 2026-07-28), e.g. `io.modelcontextprotocol/tasks`. Spec: basic/versioning §Extension Negotiation.
+ */
+export function extensionCapability(extension: string): RequiredCapability {
+  return {
+    label: `${extension} extension`,
+    requiredCapabilities: { extensions: { [extension]: {} } },
+    isDeclared: ({ extensions }) =>
+      typeof extensions === "object" && extensions !== null && Object.hasOwn(extensions, extension),
+  };
+}
+
 /** The -32021 error for a missing capability, `what` naming who needs it (`resolver 'x'`). */
 export function missingCapability(required: RequiredCapability, what: string): McpError {
   return McpError.of(

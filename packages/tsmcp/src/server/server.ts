@@ -37,7 +37,7 @@ import {
   type MethodSpec,
 } from "../protocol/methods.js";
 import { checkFunction } from "../protocol/options.js";
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/schema/base.js";
+import type { Implementation, ServerCapabilities } from "../protocol/schema/base.js";
 import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
@@ -66,7 +66,7 @@ import { type LogFields, type Logger, stderrLogger } from "./logger.js";
 import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
-import { missingCapability } from "./required-capability.js";
+import { extensionCapability, missingCapability } from "./required-capability.js";
 import {
   type CacheHint,
   checkTaskResult,
@@ -450,7 +450,8 @@ export class Server implements Dispatcher {
     const { method, context } = request;
     const spec: MethodSpec = METHODS[method as keyof typeof METHODS];
     if (spec.extension !== undefined && context.session === undefined) {
-      requireExtension(context.clientCapabilities, spec.extension, method);
+      const required = extensionCapability(spec.extension);
+      if (!required.isDeclared(context.clientCapabilities)) throw missingCapability(required, method);
     }
     const schema = PARAMS_AFTER_META[method as keyof typeof METHODS];
     const raw = spec.inputRequired ? withoutNullRetryFields(request.params) : request.params;
@@ -477,7 +478,7 @@ export class Server implements Dispatcher {
       ) => unknown;
       result = await handler(context, params);
     }
-    checkTaskResult(method, result, acceptsTaskResult(context));
+    checkTaskResult(method, result, () => acceptsTaskResult(context));
     if (context.session === undefined) {
       return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
         this.#cacheHint(m),
@@ -598,23 +599,6 @@ function legacyHandshake(params: Params | undefined, supported: readonly string[
 const PARAMS_AFTER_META = Object.fromEntries(
   Object.entries(METHODS).map(([method, spec]) => [method, spec.params.extend({ _meta: z.unknown() })]),
 ) as unknown as Record<keyof typeof METHODS, z.ZodType>;
-
-/**
- * Refuses a method of an extension the request did not declare.
- *
- * @throws McpError -32021 with `data.requiredCapabilities.extensions[extension]`.
- */
-function requireExtension(capabilities: ClientCapabilities, extension: string, method: string): void {
-  if (Object.hasOwn(capabilities.extensions ?? {}, extension)) return;
-  throw missingCapability(
-    {
-      label: `${extension} extension`,
-      requiredCapabilities: { extensions: { [extension]: {} } },
-      isDeclared: () => false,
-    },
-    method,
-  );
-}
 
 /** An explicit `null` `requestState` or `inputResponses` means absent (a copy without them). */
 function withoutNullRetryFields(params: Params): Params {

@@ -47,17 +47,17 @@ export class InvalidHandlerResultError extends TsmcpError {
 
 /**
  * Checks a result a handler answered with `resultType: "task"` (a `CreateTaskResult` of the tasks
- * extension): only `tools/call` may, only for a request that may receive it (`acceptsTasks`: it
- * declared the extension), and never with a `requestState` or `inputRequests`. Any other result
+ * extension): only `tools/call` may, only for a request that may receive it (`acceptsTasks`, asked
+ * only for such a result: it declared the extension), and never with a `requestState` or `inputRequests`. Any other result
  * passes. Spec: https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md
  * §Polymorphic Results).
  *
  * @throws InvalidHandlerResultError otherwise.
  */
-export function checkTaskResult(method: string, result: unknown, acceptsTasks: boolean): void {
+export function checkTaskResult(method: string, result: unknown, acceptsTasks: () => boolean): void {
   if (typeof result !== "object" || result === null || (result as WireResult).resultType !== "task") return;
   if (method !== "tools/call") throw new InvalidHandlerResultError(`${method} may not answer with a task`);
-  if (!acceptsTasks) {
+  if (!acceptsTasks()) {
     throw new InvalidHandlerResultError(
       "tools/call answered with a task for a request that did not declare the tasks extension",
     );

@@ -15,21 +15,16 @@ import {
   type Task,
 } from "../../protocol/schema/tasks.js";
 import type { RequestContext } from "../context.js";
-import { missingCapability, type RequiredCapability } from "../required-capability.js";
+import { extensionCapability, missingCapability, type RequiredCapability } from "../required-capability.js";
 import type { TaskSnapshot } from "./fanout.js";
 import { requestedTaskOf } from "./legacy-scope.js";
 
 /** The tasks extension, as a capability a request must declare (-32021 names it in `requiredCapabilities.extensions`). */
-export const TASKS_CAPABILITY: RequiredCapability = {
-  label: `${TASKS_EXTENSION} extension`,
-  requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  isDeclared: (capabilities) => declaresTasks(capabilities),
-};
+export const TASKS_CAPABILITY: RequiredCapability = extensionCapability(TASKS_EXTENSION);
 
 /** True when `capabilities` declare the tasks extension. */
 export function declaresTasks(capabilities: ClientCapabilities | undefined): boolean {
-  const extensions = capabilities?.extensions;
-  return typeof extensions === "object" && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
+  return capabilities !== undefined && TASKS_CAPABILITY.isDeclared(capabilities);
 }
 
 /**
