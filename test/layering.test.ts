@@ -47,6 +47,8 @@ const HTTP_CLIENT = ["transport/http", "transport/http/client"];
 /** For each layer, the layers its modules may import (itself included). */
 const ALLOWED: Record<string, string[]> = {
   protocol: ["protocol"],
+  /** OpenTelemetry spans, metrics and propagation: on the wire layer alone, used by both sides. */
+  telemetry: ["protocol", "telemetry"],
   /** The transport core; its entry (transport/index.ts) re-exports the HTTP transport's entry. */
   transport: ["protocol", "state", "transport", "transport/http/entry"],
   /** Modules both HTTP sides share (header names, the exchange types): leaves on the core alone. */
@@ -107,6 +109,10 @@ const ALLOWED: Record<string, string[]> = {
   node: ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
   stdio: ["protocol", "state", "transport", "stdio"],
 };
+// Telemetry sits on the wire layer: every layer above it (transports, server, client) may record.
+for (const [layer, allowed] of Object.entries(ALLOWED)) {
+  if (!["protocol", "state", "telemetry"].includes(layer)) allowed.push("telemetry");
+}
 
 /** The layer each package entry name resolves to; a bare `tsmcp` (the package has no root entry) is in none. */
 const PACKAGE_ENTRIES: Record<string, string> = {
@@ -120,6 +126,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/workers": "transport/http/workers",
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
+  "tsmcp/telemetry": "telemetry",
 };
 
 /**

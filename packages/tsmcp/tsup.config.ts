@@ -12,6 +12,7 @@ export default defineConfig({
     "node/index": "src/node/index.ts",
     "stdio/index": "src/stdio/index.ts",
     "stdio/unsupported": "src/stdio/unsupported.ts",
+    "telemetry/index": "src/telemetry/index.ts",
   },
   // `Client.connect` loads stdio on demand with `import("tsmcp/stdio")`, a self-reference resolved
   // where the package is used, through its export conditions: `"node"` -> dist/stdio/index.js,

@@ -1,0 +1,10 @@
+/**
+ * `tsmcp/telemetry`: what you need to see inside tsmcp with OpenTelemetry. Servers and clients
+ * record spans and metrics through `@opentelemetry/api` (an optional peer dependency) by
+ * themselves; this entry names what they record and hands the API over where it cannot be found.
+ * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+ */
+export { useOpenTelemetry } from "./api.js";
+export { DURATION_BUCKETS_S, METRICS, SEMCONV, TRACE_META_KEYS, TSMCP_ATTRIBUTES } from "./attributes.js";
+export { activeTraceFields, type TraceLogFields } from "./log-fields.js";
+export { INSTRUMENTATION_SCOPE, type TelemetryOption, type TelemetryOptions } from "./telemetry.js";

@@ -1,0 +1,146 @@
+/**
+ * One side's recording handle: the tracer and the instruments a server or a client records
+ * through, built once per `Server`/`Client` from the OpenTelemetry API (found or handed over, see
+ * `api.ts`) and the `telemetry` option. `undefined` where nothing is to be recorded, so the hot
+ * path costs one comparison when telemetry is off.
+ * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/ §Metrics
+ */
+import type { Histogram, Meter, MeterProvider, Tracer, TracerProvider } from "@opentelemetry/api";
+import { type OtelApi, openTelemetry } from "./api.js";
+import { DURATION_BUCKETS_S, METRICS } from "./attributes.js";
+
+/** The instrumentation scope tsmcp records under (tracer and meter name). */
+export const INSTRUMENTATION_SCOPE = "tsmcp";
+
+/**
+ * Where a server or a client records, beyond the global providers. Providers are typed loosely so
+ * that this package's public types never require `@opentelemetry/api`: pass a `TracerProvider` and
+ * a `MeterProvider` from it.
+ */
+export interface TelemetryOptions {
+  /** The tracer provider to record spans with. Default: the global one (`trace.setGlobalTracerProvider`). */
+  tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  /** The meter provider to record metrics with. Default: the global one (`metrics.setGlobalMeterProvider`). */
+  meterProvider?: { getMeter(name: string, version?: string): unknown };
+}
+
+/**
+ * The `telemetry` option of a server or a client: `false` records nothing; `true` (the default)
+ * records through the global providers when `@opentelemetry/api` is present; an object names the
+ * providers to record with.
+ */
+export type TelemetryOption = boolean | TelemetryOptions;
+
+/** The histograms one side records (the side picks its operation and session durations). */
+export interface Instruments {
+  /** `mcp.{side}.operation.duration`, seconds. */
+  readonly operationDuration: Histogram;
+  /** `mcp.{side}.session.duration`, seconds. */
+  readonly sessionDuration: Histogram;
+  /** `tsmcp.mrtr.rounds`, rounds per multi round-trip call. */
+  readonly rounds: Histogram;
+}
+
+/** The side that records: names the operation and session duration metrics. */
+export type TelemetrySide = "server" | "client";
+
+/**
+ * Checks a `telemetry` option.
+ *
+ * @throws TypeError naming the owner when it is not a boolean or an object whose `tracerProvider`
+ *   has `getTracer` and whose `meterProvider` has `getMeter`.
+ */
+export function checkTelemetryOption(owner: string, value: unknown): void {
+  if (value === undefined || typeof value === "boolean") return;
+  const options = value as Record<string, unknown> | null;
+  const bad =
+    typeof value !== "object" ||
+    value === null ||
+    (options?.tracerProvider !== undefined &&
+      typeof (options.tracerProvider as { getTracer?: unknown } | null)?.getTracer !== "function") ||
+    (options?.meterProvider !== undefined &&
+      typeof (options.meterProvider as { getMeter?: unknown } | null)?.getMeter !== "function");
+  if (bad) {
+    throw new TypeError(
+      `${owner} option "telemetry" must be a boolean or { tracerProvider?, meterProvider? } (an OpenTelemetry TracerProvider and MeterProvider)`,
+    );
+  }
+}
+
+/**
+ * A side's tracer and instruments. The tracer is taken once (the global one is a proxy that
+ * follows a provider registered later); the meter is taken again whenever the global meter
+ * provider changes, since a meter taken before registration records nothing.
+ */
+export class Telemetry {
+  readonly api: OtelApi;
+  readonly side: TelemetrySide;
+  readonly tracer: Tracer;
+  readonly #version: string;
+  readonly #meterProvider: MeterProvider | undefined;
+  #instrumentsFrom: MeterProvider | undefined;
+  #instruments: Instruments | undefined;
+
+  constructor(api: OtelApi, side: TelemetrySide, version: string, options: TelemetryOptions = {}) {
+    this.api = api;
+    this.side = side;
+    this.#version = version;
+    const tracerProvider =
+      (options.tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider();
+    this.tracer = tracerProvider.getTracer(INSTRUMENTATION_SCOPE, version);
+    this.#meterProvider = options.meterProvider as MeterProvider | undefined;
+  }
+
+  /** The histograms of this side, from the current meter provider. */
+  instruments(): Instruments {
+    const provider = this.#meterProvider ?? this.api.metrics.getMeterProvider();
+    if (this.#instruments === undefined || this.#instrumentsFrom !== provider) {
+      this.#instruments = createInstruments(
+        provider.getMeter(INSTRUMENTATION_SCOPE, this.#version),
+        this.side,
+      );
+      this.#instrumentsFrom = provider;
+    }
+    return this.#instruments;
+  }
+}
+
+function createInstruments(meter: Meter, side: TelemetrySide): Instruments {
+  const seconds = { unit: "s", advice: { explicitBucketBoundaries: [...DURATION_BUCKETS_S] } };
+  return {
+    operationDuration: meter.createHistogram(
+      side === "server" ? METRICS.serverOperationDuration : METRICS.clientOperationDuration,
+      {
+        ...seconds,
+        description:
+          side === "server"
+            ? "MCP request or notification duration as observed on the receiver"
+            : "MCP request or notification duration as observed on the sender",
+      },
+    ),
+    sessionDuration: meter.createHistogram(
+      side === "server" ? METRICS.serverSessionDuration : METRICS.clientSessionDuration,
+      { ...seconds, description: `The duration of the MCP session as observed on the MCP ${side}` },
+    ),
+    rounds: meter.createHistogram(METRICS.mrtrRounds, {
+      unit: "{round}",
+      description: "Rounds a multi round-trip call took until it completed",
+      advice: { explicitBucketBoundaries: [1, 2, 3, 4, 5, 6, 8, 10] },
+    }),
+  };
+}
+
+/**
+ * The recording handle for one server or client: `undefined` when `option` is `false` or there is
+ * no OpenTelemetry API, so callers skip all recording with one check.
+ */
+export function telemetryFor(
+  side: TelemetrySide,
+  version: string,
+  option: TelemetryOption | undefined,
+): Telemetry | undefined {
+  if (option === false) return undefined;
+  const api = openTelemetry();
+  if (api === undefined) return undefined;
+  return new Telemetry(api, side, version, option === true || option === undefined ? {} : option);
+}
