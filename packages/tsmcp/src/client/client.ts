@@ -37,6 +37,7 @@ import type {
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
 import { type CreateTaskResult, TASKS_EXTENSION } from "../protocol/schema/tasks.js";
+import type { TelemetryOption } from "../telemetry/options.js";
 import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
 import { checkAuth } from "../transport/http/client/client-options.js";
 import { type MessageObserver, traceTransport } from "../transport/trace.js";
@@ -120,6 +121,13 @@ export interface ClientOptions extends InputCallbacks {
   clock?: Clock;
   /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
   logger?: ClientLogger;
+  /**
+   * Records OpenTelemetry spans and metrics through `@opentelemetry/api` (an optional peer
+   * dependency): `true` (default) through the global providers when the API is present, an object
+   * for given providers, `false` for nothing. See docs/telemetry.md.
+   * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+   */
+  telemetry?: TelemetryOption;
   /**
    * Authorization for a URL target: every HTTP request carries its headers, and a 401/403 is
    * handed to it (to authorize, refresh or step up) before the request is sent again. An

@@ -23,6 +23,7 @@ import type {
   ProgressNotificationParams,
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
+import { checkTelemetryOption, type TelemetryOption } from "../telemetry/options.js";
 import type { ClientLogger } from "./logger.js";
 
 /**
@@ -57,6 +58,13 @@ export interface ClientSessionOptions {
   mirrorParamHeaders?: boolean;
   /** Receives the session's warnings (a dropped tool, ...). Default: {@link stderrLogger}. */
   logger?: ClientLogger;
+  /**
+   * Records OpenTelemetry spans and metrics through `@opentelemetry/api` (an optional peer
+   * dependency): `true` (default) through the global providers when the API is present, an object
+   * for given providers, `false` for nothing. Without the API, or with no provider registered,
+   * nothing is recorded. See docs/telemetry.md. Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+   */
+  telemetry?: TelemetryOption;
   /**
    * Receives every `notifications/message` no request's own `onLog` takes: on a 2025-era session
    * the messages `logging/setLevel` asked for, wherever they arrive (stdio, the GET stream).
@@ -171,7 +179,7 @@ export function checkCommonClientOptions(
   options: Record<string, unknown>,
   allowNoClientInfo: boolean,
 ): void {
-  const { clientInfo, capabilities, timeoutMs, logger } = options;
+  const { clientInfo, capabilities, timeoutMs, logger, telemetry } = options;
   if (clientInfo !== undefined && !(allowNoClientInfo && clientInfo === false)) {
     const expected = `an object with string name and version${allowNoClientInfo ? ", or false" : ""}`;
     if (
@@ -192,6 +200,7 @@ export function checkCommonClientOptions(
     }
   }
   if (logger !== undefined) checkLogger(logger, owner, "logger", ["warn"]);
+  checkTelemetryOption(owner, telemetry);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   isObject,
   optionTypeError,
 } from "../protocol/options.js";
+import { checkTelemetryOption } from "../telemetry/options.js";
 
 /** The options every server takes. */
 export interface CommonServerOptions {
@@ -22,6 +23,7 @@ export interface CommonServerOptions {
   instructions?: unknown;
   cache?: unknown;
   logger?: unknown;
+  telemetry?: unknown;
   maxResourceSubscriptions?: unknown;
   maxTaskSubscriptions?: unknown;
 }
@@ -39,8 +41,16 @@ const INFO_STRINGS = ["title", "description", "websiteUrl"] as const;
  *   `maxTaskSubscriptions` that is not an integer >= 1.
  */
 export function checkCommonServerOptions(owner: string, options: unknown): void {
-  const { version, info, instructions, cache, logger, maxResourceSubscriptions, maxTaskSubscriptions } =
-    checkOptionsObject(owner, options as CommonServerOptions | undefined);
+  const {
+    version,
+    info,
+    instructions,
+    cache,
+    logger,
+    telemetry,
+    maxResourceSubscriptions,
+    maxTaskSubscriptions,
+  } = checkOptionsObject(owner, options as CommonServerOptions | undefined);
   checkString(owner, "version", version);
   checkObject(owner, "info", info);
   if (isObject(info)) {
@@ -54,6 +64,7 @@ export function checkCommonServerOptions(owner: string, options: unknown): void 
   checkInteger(owner, "maxTaskSubscriptions", maxTaskSubscriptions, { min: 1, unit: "task ids" });
   checkCache(owner, cache);
   if (logger !== undefined) checkLogger(logger, owner);
+  checkTelemetryOption(owner, telemetry);
 }
 
 function checkCache(owner: string, cache: unknown): void {

@@ -42,6 +42,7 @@ import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { MessageBus } from "../state/message-bus.js";
+import type { TelemetryOption } from "../telemetry/options.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
 import { ServerBroadcast, type ServerEvent } from "./broadcast.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
@@ -106,6 +107,13 @@ export interface ServerOptions extends ServerHandlers {
   stampServerInfo?: boolean;
   /** Where diagnostics go. Default: warnings and errors to stderr. */
   logger?: Logger;
+  /**
+   * Records OpenTelemetry spans and metrics through `@opentelemetry/api` (an optional peer
+   * dependency): `true` (default) through the global providers when the API is present, an object
+   * for given providers, `false` for nothing. Without the API, or with no provider registered,
+   * nothing is recorded. See docs/telemetry.md. Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+   */
+  telemetry?: TelemetryOption;
   /**
    * What a handler's `InputRequiredResult` becomes on a 2025-era session (which has no
    * `InputRequiredResult`): `"refuse"` (default) answers a -32603 saying a 2025-era session cannot

@@ -7,4 +7,5 @@
 export { useOpenTelemetry } from "./api.js";
 export { DURATION_BUCKETS_S, METRICS, SEMCONV, TRACE_META_KEYS, TSMCP_ATTRIBUTES } from "./attributes.js";
 export { activeTraceFields, type TraceLogFields } from "./log-fields.js";
-export { INSTRUMENTATION_SCOPE, type TelemetryOption, type TelemetryOptions } from "./telemetry.js";
+export type { TelemetryOption, TelemetryOptions } from "./options.js";
+export { INSTRUMENTATION_SCOPE } from "./telemetry.js";

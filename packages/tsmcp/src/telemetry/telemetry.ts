@@ -8,28 +8,10 @@
 import type { Histogram, Meter, MeterProvider, Tracer, TracerProvider } from "@opentelemetry/api";
 import { type OtelApi, openTelemetry } from "./api.js";
 import { DURATION_BUCKETS_S, METRICS } from "./attributes.js";
+import type { TelemetryOption, TelemetryOptions } from "./options.js";
 
 /** The instrumentation scope tsmcp records under (tracer and meter name). */
 export const INSTRUMENTATION_SCOPE = "tsmcp";
-
-/**
- * Where a server or a client records, beyond the global providers. Providers are typed loosely so
- * that this package's public types never require `@opentelemetry/api`: pass a `TracerProvider` and
- * a `MeterProvider` from it.
- */
-export interface TelemetryOptions {
-  /** The tracer provider to record spans with. Default: the global one (`trace.setGlobalTracerProvider`). */
-  tracerProvider?: { getTracer(name: string, version?: string): unknown };
-  /** The meter provider to record metrics with. Default: the global one (`metrics.setGlobalMeterProvider`). */
-  meterProvider?: { getMeter(name: string, version?: string): unknown };
-}
-
-/**
- * The `telemetry` option of a server or a client: `false` records nothing; `true` (the default)
- * records through the global providers when `@opentelemetry/api` is present; an object names the
- * providers to record with.
- */
-export type TelemetryOption = boolean | TelemetryOptions;
 
 /** The histograms one side records (the side picks its operation and session durations). */
 export interface Instruments {
@@ -43,29 +25,6 @@ export interface Instruments {
 
 /** The side that records: names the operation and session duration metrics. */
 export type TelemetrySide = "server" | "client";
-
-/**
- * Checks a `telemetry` option.
- *
- * @throws TypeError naming the owner when it is not a boolean or an object whose `tracerProvider`
- *   has `getTracer` and whose `meterProvider` has `getMeter`.
- */
-export function checkTelemetryOption(owner: string, value: unknown): void {
-  if (value === undefined || typeof value === "boolean") return;
-  const options = value as Record<string, unknown> | null;
-  const bad =
-    typeof value !== "object" ||
-    value === null ||
-    (options?.tracerProvider !== undefined &&
-      typeof (options.tracerProvider as { getTracer?: unknown } | null)?.getTracer !== "function") ||
-    (options?.meterProvider !== undefined &&
-      typeof (options.meterProvider as { getMeter?: unknown } | null)?.getMeter !== "function");
-  if (bad) {
-    throw new TypeError(
-      `${owner} option "telemetry" must be a boolean or { tracerProvider?, meterProvider? } (an OpenTelemetry TracerProvider and MeterProvider)`,
-    );
-  }
-}
 
 /**
  * A side's tracer and instruments. The tracer is taken once (the global one is a proxy that

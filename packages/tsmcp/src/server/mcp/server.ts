@@ -19,6 +19,7 @@ import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import { MemoryReplayCache } from "../../state/memory-replay-cache.js";
 import type { MessageBus } from "../../state/message-bus.js";
 import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
+import type { TelemetryOption } from "../../telemetry/options.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
 import {
   createHttpHandler,
@@ -83,6 +84,13 @@ export interface MCPServerOptions {
   cache?: CacheOptions;
   /** Where diagnostics go (handler failures, refused states). Default: warnings and errors to stderr. */
   logger?: Logger;
+  /**
+   * Records OpenTelemetry spans and metrics through `@opentelemetry/api` (an optional peer
+   * dependency): `true` (default) through the global providers when the API is present, an object
+   * for given providers, `false` for nothing. Without the API, or with no provider registered,
+   * nothing is recorded. See docs/telemetry.md. Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+   */
+  telemetry?: TelemetryOption;
   /** Items per page of `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`. Default 100. */
   pageSize?: number;
   /**
@@ -252,6 +260,7 @@ export class MCPServer implements Dispatcher {
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.cache === undefined ? {} : { cache: options.cache }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
       ...(options.legacyInputRequired === undefined
         ? {}
         : { legacyInputRequired: options.legacyInputRequired }),
