@@ -33,6 +33,7 @@ import type {
   RequestEnvironment,
 } from "../transport/dispatcher.js";
 import { requestOverBackChannel } from "./back-channel.js";
+import { type ContextKey, findValue, getValue } from "./context-key.js";
 import { notifyElicitationComplete } from "./elicitation-complete.js";
 import { FORM_ELICITATION, ROOTS, SAMPLING, SAMPLING_TOOLS, URL_ELICITATION } from "./required-capability.js";
 
@@ -129,6 +130,15 @@ export interface RequestContext {
    * cannot resume a stream. Spec (2025-11-25): basic/transports §Resumability and Redelivery.
    */
   closeSseStream(): void;
+  /**
+   * The value a middleware provided for this request under `key` (`next(request.with(key, value))`),
+   * typed by the key; the newest one when several did.
+   *
+   * @throws McpError -32603 "Internal error" when none did (the logged cause names the key).
+   */
+  get<T>(key: ContextKey<T>): T;
+  /** The value a middleware provided under `key`, or `undefined` when none did. */
+  find<T>(key: ContextKey<T>): T | undefined;
 }
 
 /**
@@ -240,6 +250,15 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
 
   closeSseStream(): void {
     this[ENVIRONMENT].closeSseStream?.();
+  }
+
+  /** A request's own context carries no values: middleware adds them on a context that wraps it. */
+  get<T>(key: ContextKey<T>): T {
+    return getValue(undefined, key);
+  }
+
+  find<T>(key: ContextKey<T>): T | undefined {
+    return findValue(undefined, key);
   }
 
   #request<Result>(

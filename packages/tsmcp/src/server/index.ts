@@ -41,6 +41,7 @@ export {
 export { InvalidTokenError, type TokenVerifier } from "./auth/verifier.js";
 export { inputRequestCapabilityGate } from "./capability-gate.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
+export { type ContextKey, contextKey } from "./context-key.js";
 export { ELICITATION_COMPLETE, elicitationComplete } from "./elicitation-complete.js";
 export type { Awaitable, Handler, ServerHandlers } from "./handlers.js";
 export {

@@ -5,6 +5,8 @@
  */
 import type { Params } from "../protocol/jsonrpc.js";
 import type { RequestContext } from "./context.js";
+import type { ContextKey } from "./context-key.js";
+import { contextWith } from "./context-values.js";
 import type { Logger } from "./logger.js";
 
 /** A result object as it goes on the wire (`resultType`, `_meta`, and the method's fields). */
@@ -20,6 +22,15 @@ export interface MiddlewareRequest {
   readonly context: RequestContext;
   /** The server's logger, for diagnostics a middleware emits. */
   readonly logger: Logger;
+  /**
+   * This request with `value` provided under `key`, for `next`: later middleware, handlers,
+   * resolvers and completers read it with `context.get(key)` / `ctx.get(key)`, typed by the key.
+   * A new request over a new context; this one is unchanged (earlier middleware never sees the
+   * value). Providing a key again hides the older value from what runs after.
+   *
+   * @throws TypeError when `key` is not a `ContextKey` (see `contextKey`).
+   */
+  with<T>(key: ContextKey<T>, value: T): MiddlewareRequest;
 }
 
 /** Continues the chain with (possibly rewritten) request; resolves with the shaped result. */
@@ -34,4 +45,19 @@ export type Middleware = (request: MiddlewareRequest, next: Next) => Promise<Wir
 /** Wraps `inner` in `middleware`, so that `middleware` runs first. */
 export function wrap(middleware: Middleware, inner: Next): Next {
   return (request) => middleware(request, inner);
+}
+
+/** `with` of every request: reads `this`, so a copy made by spreading a request keeps working. */
+function requestWith<T>(this: MiddlewareRequest, key: ContextKey<T>, value: T): MiddlewareRequest {
+  return { ...this, context: contextWith(this.context, key, value) };
+}
+
+/** The request the chain starts with. */
+export function middlewareRequest(
+  method: string,
+  params: Params,
+  context: RequestContext,
+  logger: Logger,
+): MiddlewareRequest {
+  return { method, params, context, logger, with: requestWith };
 }

@@ -64,7 +64,14 @@ import {
 } from "./legacy/input-required.js";
 import { LegacySessions } from "./legacy/sessions.js";
 import { type LogFields, type Logger, stderrLogger } from "./logger.js";
-import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
+import {
+  type Middleware,
+  type MiddlewareRequest,
+  middlewareRequest,
+  type Next,
+  type WireResult,
+  wrap,
+} from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
 import { extensionCapability, missingCapability } from "./required-capability.js";
@@ -443,7 +450,7 @@ export class Server implements Dispatcher {
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
-    return await this.#chain({ method, params: request.params ?? {}, context, logger: this.logger });
+    return await this.#chain(middlewareRequest(method, request.params ?? {}, context, this.logger));
   }
 
   #serves(method: string): boolean {

@@ -26,7 +26,7 @@ import { LegacyTaskParamsSchema } from "../../protocol/schema/tasks-legacy.js";
 import type { LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
 import { createRequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
-import type { Next, WireResult } from "../middleware.js";
+import { middlewareRequest, type Next, type WireResult } from "../middleware.js";
 import { describeIssue } from "../request-meta.js";
 import { LEGACY_TASK_METHODS, serveLegacyTaskMethod } from "../tasks/legacy-methods.js";
 import { canListTasks, markTaskRequested } from "../tasks/legacy-scope.js";
@@ -151,12 +151,12 @@ export async function dispatchLegacy(
   }
   const meta = parse(HandshakeRequestMetaSchema, params?._meta, "_meta.") ?? {};
   const context = createRequestContext(method, request.id, meta as RequestMeta, env);
-  const middlewareRequest = { method, params: params ?? {}, context, logger: core.logger };
-  let result = await core.run(middlewareRequest);
+  const chainRequest = middlewareRequest(method, params ?? {}, context, core.logger);
+  let result = await core.run(chainRequest);
   if (isInputRequired(result) && core.inputRequired === "fulfil") {
     result = await fulfilInputRequired(
       core.run,
-      middlewareRequest,
+      chainRequest,
       result,
       env,
       core.maxInputRequiredRounds,

@@ -26,6 +26,15 @@ import {
   type ProgressUpdate,
   type RequestContext,
 } from "../context.js";
+import {
+  type CarriesValues,
+  type ContextKey,
+  type ContextValues,
+  findValue,
+  getValue,
+  VALUES,
+  valuesOf,
+} from "../context-key.js";
 import type { TaskControl } from "../tasks/pending.js";
 
 /** What an `MCPServer` tool, prompt, resource, completer or list callback is told about its request. */
@@ -90,7 +99,7 @@ export interface RoundParams {
  * The `Context` of one handler call: the low-level request context's fields, read through to it,
  * plus this round's input. One small object per call; no fields are copied.
  */
-class HandlerContext implements Context, CarriesEnvironment {
+class HandlerContext implements Context, CarriesEnvironment, CarriesValues {
   readonly #base: RequestContext;
   readonly inputResponses: InputResponses | undefined;
   readonly requestState: string | undefined;
@@ -107,6 +116,15 @@ class HandlerContext implements Context, CarriesEnvironment {
 
   get [ENVIRONMENT](): RequestEnvironment {
     return environmentOf(this.#base);
+  }
+  get [VALUES](): ContextValues | undefined {
+    return valuesOf(this.#base);
+  }
+  get<T>(key: ContextKey<T>): T {
+    return getValue(valuesOf(this.#base), key);
+  }
+  find<T>(key: ContextKey<T>): T | undefined {
+    return findValue(valuesOf(this.#base), key);
   }
   get method() {
     return this.#base.method;

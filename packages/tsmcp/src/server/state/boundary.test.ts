@@ -5,7 +5,7 @@ import { InMemoryTransport } from "../../transport/memory.js";
 import { createRequestContext } from "../context.js";
 import { inputRequired } from "../input-required.js";
 import { silentLogger } from "../logger.js";
-import type { MiddlewareRequest, WireResult } from "../middleware.js";
+import { type MiddlewareRequest, middlewareRequest, type WireResult } from "../middleware.js";
 import { Server } from "../server.js";
 import { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
 import { requestStateBoundary } from "./boundary.js";
@@ -289,12 +289,12 @@ describe("the boundary's scope", () => {
     const context = createRequestContext("tools/call", 1, requestMeta() as never, {
       signal: new AbortController().signal,
     });
-    const req: MiddlewareRequest = {
-      method: "tools/call",
-      params: { name: "provision" },
+    const req: MiddlewareRequest = middlewareRequest(
+      "tools/call",
+      { name: "provision" },
       context,
-      logger: silentLogger,
-    };
+      silentLogger,
+    );
     const complete = { resultType: "complete", content: [] };
     expect(await boundary(req, async () => complete)).toBe(complete);
     const shortCircuited = Object.freeze({ resultType: "input_required", requestState: "plain" });

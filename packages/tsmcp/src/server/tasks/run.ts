@@ -12,6 +12,7 @@ import type { Clock } from "../../protocol/clock.js";
 import { ERRORS, McpError } from "../../protocol/errors.js";
 import type { TaskLease, TaskRecord, TaskStore } from "../../state/task-store.js";
 import { createRequestContext, environmentOf, type RequestContext } from "../context.js";
+import { withValuesOf } from "../context-values.js";
 import type { Logger } from "../logger.js";
 import type { TaskFanout } from "./fanout.js";
 import { TaskInputs, taskEnvironment } from "./inputs.js";
@@ -115,7 +116,10 @@ export class TaskRun implements PendingTask {
       requestOpen: () => this.#state === "pending",
       ask: (requests, options) => this.ask(requests, options),
     });
-    this.context = createRequestContext(request.method, request.requestId, request.meta, taskEnv);
+    this.context = withValuesOf(
+      request,
+      createRequestContext(request.method, request.requestId, request.meta, taskEnv),
+    );
     this.control = {
       taskId: this.taskId,
       setStatusMessage: (message) => this.#status.setMessage(message),
