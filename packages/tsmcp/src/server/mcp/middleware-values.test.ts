@@ -249,7 +249,8 @@ describe("a middleware that answers without calling next", () => {
       );
     const bare = await send("bare");
     expect(bare).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "bare" }] } });
-    const later = (await send("later")) as { result: { resultType: string; requestState: string } };
+    const later = await send("later");
+    if (later === undefined || !("result" in later)) throw new Error(`no result: ${JSON.stringify(later)}`);
     expect(later.result.resultType).toBe("input_required");
     expect(later.result.requestState).not.toBe("plain-state");
     expect(later.result.requestState).toMatch(/^v1\./);

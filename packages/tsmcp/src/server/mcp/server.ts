@@ -439,7 +439,14 @@ export class MCPServer implements Dispatcher {
 
   /**
    * Adds a middleware to the low-level server, after the requestState boundary (so it sees
-   * plaintext `requestState`). Returns this server.
+   * plaintext `requestState`); middleware added first runs first. Returns this server.
+   *
+   * A middleware may provide typed request values: `next(request.with(key, value))` with a key
+   * from `contextKey<T>(name)`; later middleware (`request.context.get(key)`), handlers, completers,
+   * resolvers and task bodies (`ctx.get(key)`) read them typed `T`. It may answer without calling
+   * `next`: its result goes out as returned (give it `resultType`; it gets no `serverInfo` stamp nor
+   * cache hints, and a `requestState` in it is still sealed), or a thrown `McpError` answers that
+   * error. See docs/middleware.md.
    *
    * @throws TypeError when `middleware` is not a function.
    */
