@@ -161,6 +161,7 @@ describe.each(BOTH_TRANSPORTS)("a multi round-trip call's spans, %s", (via: Via)
     const call = spans.find(
       (span) => span.kind === api.SpanKind.INTERNAL && span.name === "tools/call enter",
     );
+    expect(call).toBeDefined();
     const asked = spans.filter((span) => span.name.startsWith("ask "));
     expect(asked.map((span) => span.name)).toEqual(["ask login", "ask confirm"]);
     expect(asked.map(parentOf)).toEqual([call?.spanContext().spanId, call?.spanContext().spanId]);
