@@ -38,10 +38,12 @@ import type {
 } from "../protocol/schema/methods.js";
 import { type CreateTaskResult, TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import type { TelemetryOption } from "../telemetry/options.js";
+import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
 import { checkAuth } from "../transport/http/client/client-options.js";
 import { type MessageObserver, traceTransport } from "../transport/trace.js";
 import type { Transport } from "../transport/transport.js";
+import { CallSpan } from "./call-span.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, resolveTransport } from "./connect.js";
 import {
@@ -54,10 +56,12 @@ import {
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
 import { negotiate, PROTOCOL_VERSION_MODES, type ProtocolVersionMode } from "./negotiate.js";
+import { answerTraced } from "./server-request-span.js";
 import { answerServerRequest, type CallInFlight } from "./server-requests.js";
 import { ClientSession } from "./session.js";
 import {
   checkCommonClientOptions,
+  DEFAULT_CLIENT_INFO,
   DEFAULT_CLIENT_REQUEST_TIMEOUT_MS,
   type ListenNotification,
   type RequestOptions,
@@ -214,6 +218,8 @@ export class Client {
   readonly #clock: Clock;
   /** The carrier calls in flight, to say which one a 2025-era server request serves. */
   readonly #calls = new Set<CallInFlight>();
+  /** Where the call spans and rounds go; undefined records nothing. */
+  readonly #telemetry: Telemetry | undefined;
 
   /**
    * Wraps a transport. Most callers use {@link Client.connect}.
@@ -244,10 +250,18 @@ export class Client {
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
       ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     });
+    this.#telemetry = telemetryFor("client", DEFAULT_CLIENT_INFO.version, options.telemetry);
     const capabilities = this.session.capabilities;
-    transport.onRequest = (request, incoming) =>
+    const answer: NonNullable<Transport["onRequest"]> = (request, incoming) =>
       answerServerRequest(request, incoming, this.#callbacks, capabilities, this.#soleCall());
+    const telemetry = this.#telemetry;
+    transport.onRequest =
+      telemetry === undefined
+        ? answer
+        : (request, incoming) =>
+            answerTraced(telemetry, this.session.protocolVersion, request, () => answer(request, incoming));
   }
 
   /**
@@ -287,7 +301,7 @@ export class Client {
    */
   async notifyRootsChanged(): Promise<void> {
     if (this.session.era !== "legacy") return;
-    await this.session.transport.notify({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
+    await this.session.notify("notifications/roots/list_changed");
   }
 
   /**
@@ -609,19 +623,28 @@ export class Client {
     const capabilities = this.session.capabilities;
     const call: CallInFlight = { method, target };
     this.#calls.add(call);
-    return driveInputRequired<R>(
-      (inputResponses, requestState) =>
-        leg({
-          ...(inputResponses === undefined ? {} : { inputResponses }),
-          ...(requestState === undefined ? {} : { requestState }),
-        }),
-      (request, key, round, signal) =>
-        fulfilInputRequest(
-          request,
-          { key, method, target, round, era: "modern", signal },
-          this.#callbacks,
-          capabilities,
-        ),
+    const span = this.#telemetry === undefined ? undefined : new CallSpan(this.#telemetry, method, target);
+    let legs = 0;
+    const driven = driveInputRequired<R>(
+      (inputResponses, requestState) => {
+        const send = () =>
+          leg({
+            ...(inputResponses === undefined ? {} : { inputResponses }),
+            ...(requestState === undefined ? {} : { requestState }),
+          });
+        legs += 1;
+        return span === undefined ? send() : span.leg(legs, send);
+      },
+      (request, key, round, signal) => {
+        const answer = () =>
+          fulfilInputRequest(
+            request,
+            { key, method, target, round, era: "modern", signal },
+            this.#callbacks,
+            capabilities,
+          );
+        return span === undefined ? answer() : span.within(answer);
+      },
       {
         method,
         maxRounds: this.#maxRounds,
@@ -633,7 +656,21 @@ export class Client {
         ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
         ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
       },
-    ).finally(() => this.#calls.delete(call));
+    );
+    const ended =
+      span === undefined
+        ? driven
+        : driven.then(
+            (result) => {
+              span.complete(result, legs);
+              return result;
+            },
+            (error: unknown) => {
+              span.fail(error, legs);
+              throw error;
+            },
+          );
+    return ended.finally(() => this.#calls.delete(call));
   }
 
   /** The one carrier call in flight, if exactly one is. */

@@ -30,6 +30,10 @@ export const SEMCONV = Object.freeze({
   operationName: "gen_ai.operation.name",
   /** `pipe` over stdio, `tcp` over HTTP. */
   networkTransport: "network.transport",
+  /** The host of the server a client sends to over HTTP. */
+  serverAddress: "server.address",
+  /** The port of the server a client sends to over HTTP. */
+  serverPort: "server.port",
 } as const);
 
 /** tsmcp's own attribute keys, for what the conventions do not name. */

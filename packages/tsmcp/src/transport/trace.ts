@@ -20,7 +20,8 @@ export type MessageObserver = (message: JSONRPCMessage, direction: MessageDirect
  * Wraps `transport` so that `observe` sees each message: requests and notifications sent, responses
  * and notifications received (for a request or on their own), server -> client requests received
  * on a 2025-era session and the responses (results or errors) sent back. Every other behaviour,
- * `sendsHttpHeaders`, `setProtocolEra` and `notificationsReady` included, is the wrapped transport's.
+ * `sendsHttpHeaders`, `networkTransport`, `setProtocolEra` and `notificationsReady` included, is the
+ * wrapped transport's; so are its `url` and `sessionId` when it has them (Streamable HTTP).
  *
  * ```ts
  * const traced = traceTransport(transport, (message, direction) => console.error(direction, message));
@@ -45,6 +46,9 @@ export function traceTransport(transport: Transport, observe: MessageObserver): 
   const traced: Transport = {
     get sendsHttpHeaders() {
       return transport.sendsHttpHeaders;
+    },
+    get networkTransport() {
+      return transport.networkTransport;
     },
     async request(request: JSONRPCRequest, options?: TransportRequestOptions) {
       see(request, "sent");
@@ -108,6 +112,14 @@ export function traceTransport(transport: Transport, observe: MessageObserver): 
     },
     close: () => transport.close(),
   };
+  // What a session reads off the transport it was given for its spans: the HTTP URL and session id.
+  for (const key of ["url", "sessionId"] as const) {
+    if (key in transport) {
+      Object.defineProperty(traced, key, {
+        get: () => (transport as unknown as Record<string, unknown>)[key],
+      });
+    }
+  }
   if (transport.notificationsReady !== undefined) {
     traced.notificationsReady = () => transport.notificationsReady?.() ?? Promise.resolve();
   }

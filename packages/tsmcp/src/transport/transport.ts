@@ -48,6 +48,13 @@ export interface Transport {
    */
   readonly sendsHttpHeaders: boolean;
   /**
+   * How this transport reaches its server, for telemetry (`network.transport` of the OpenTelemetry
+   * conventions): `"tcp"` for Streamable HTTP, `"pipe"` for stdio; absent in memory or when unknown.
+   * A transport that wraps another declares its inner transport's value.
+   * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+   */
+  readonly networkTransport?: "tcp" | "pipe";
+  /**
    * Sends `request` and resolves with the server's response (a result or an error response).
    * Rejects only when no response can be had: the transport failed, closed, or the request was
    * cancelled.

@@ -104,6 +104,8 @@ interface Running {
 export class StdioClientTransport implements Transport {
   /** stdio has no HTTP headers. */
   readonly sendsHttpHeaders = false;
+  /** stdio talks to its server over pipes. */
+  readonly networkTransport = "pipe";
   /** Notifications that belong to no in-flight request. */
   onNotification?: (notification: JSONRPCNotification) => void;
   /**

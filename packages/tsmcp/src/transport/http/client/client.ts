@@ -110,6 +110,8 @@ type NotificationSink = (notification: JSONRPCNotification) => void;
 export class HttpClientTransport implements Transport {
   /** Streamable HTTP sends the per-request headers (`Mcp-Param-*`). */
   readonly sendsHttpHeaders = true;
+  /** Streamable HTTP runs over TCP. */
+  readonly networkTransport = "tcp";
   /** Receives the notifications of requests sent without their own `onNotification`, and those of the GET stream. */
   onNotification?: (notification: JSONRPCNotification) => void;
   /** {@inheritDoc Transport.onRequest} */
