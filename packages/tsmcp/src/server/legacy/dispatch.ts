@@ -24,7 +24,7 @@ import {
 } from "../../protocol/schema/handshake.js";
 import { LegacyTaskParamsSchema } from "../../protocol/schema/tasks-legacy.js";
 import type { LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
-import { createRequestContext } from "../context.js";
+import { createRequestContext, type RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { Next, WireResult } from "../middleware.js";
 import { describeIssue } from "../request-meta.js";
@@ -33,7 +33,6 @@ import { canListTasks, markTaskRequested } from "../tasks/legacy-scope.js";
 import type { LegacyTaskStatus } from "../tasks/legacy-status.js";
 import { isCreateTaskResult, legacyTasksCapability, toLegacyCreateTaskResult } from "../tasks/legacy-wire.js";
 import type { TaskManager } from "../tasks/manager.js";
-import type { RequestSpan } from "../telemetry/request-span.js";
 import { initialize, type ServerSelfDescription } from "./handshake.js";
 import { fulfilInputRequired, type LegacyInputRequired } from "./input-required.js";
 import type { LegacySessions } from "./sessions.js";
@@ -64,6 +63,15 @@ export interface LegacyCore extends ServerSelfDescription {
   logError(message: string, fields: LogFields): void;
   /** The server's tasks, when it serves them (2025-11-25 core tasks on sessions). */
   readonly tasks: LegacyTasks | undefined;
+}
+
+/**
+ * What the 2025-era path tells the record that traces a request (the server's request span): the
+ * request context it is tied to, and the result the middleware chain answered.
+ */
+export interface LegacyTraceRecord {
+  attach(context: RequestContext): void;
+  observe(result: WireResult): void;
 }
 
 /** What a server that serves tasks gives the 2025-era path. */
@@ -102,7 +110,7 @@ export async function dispatchLegacy(
   core: LegacyCore,
   request: JSONRPCRequest,
   env: RequestEnvironment & { session: LegacySession },
-  record?: RequestSpan,
+  record?: LegacyTraceRecord,
 ): Promise<WireResult> {
   const { method, params } = request;
   const { session } = env;

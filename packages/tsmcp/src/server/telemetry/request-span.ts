@@ -100,8 +100,9 @@ export class RequestSpan implements RequestTrace {
   }
 
   continueFrom(carried: CarriedTrace): void {
-    this.#carried = carried;
     this.round = carried.round + 1;
+    if (!this.#telemetry.api.trace.isSpanContextValid(carriedSpanContext(carried))) return;
+    this.#carried = carried;
     const span = this.#span;
     if (span === undefined) return;
     // The span started before the boundary spoke: it keeps its parent and links the first leg.

@@ -1,3 +1,4 @@
+import * as otel from "@opentelemetry/api";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { requestMeta } from "../../../../../test/helpers/meta.js";
 import { setUpOtel } from "../../../../../test/helpers/otel.js";
@@ -64,5 +65,49 @@ describe("server spans in memory", () => {
     expect(call?.attributes).toMatchObject({ "tsmcp.era": "handshake", "tsmcp.result_type": "task" });
     expect(call?.attributes["mcp.session.id"]).toBeUndefined();
     await tasks.close();
+  });
+});
+
+describe("the parent of a server span", () => {
+  it("is the _meta context when one is given, linking the ambient span (an HTTP server span) instead", async () => {
+    const server = new Server("plain", {
+      telemetry: otelSetup.telemetry,
+      onListTools: () => ({ tools: [] }),
+    });
+    const ambient = otelSetup.tracerProvider.getTracer("http").startSpan("POST /mcp");
+    const clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    await otel.context.with(otel.trace.setSpan(otel.context.active(), ambient), () =>
+      server.handle(
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/list",
+          params: { _meta: { ...requestMeta(), traceparent: `00-${clientTrace}-00f067aa0ba902b7-01` } },
+        },
+        { signal: new AbortController().signal },
+      ),
+    );
+    ambient.end();
+    const span = otelSetup.spans().find((s) => s.name === "tools/list");
+    expect(span?.spanContext().traceId).toBe(clientTrace);
+    expect(span?.links.map((link) => link.context.spanId)).toEqual([ambient.spanContext().spanId]);
+  });
+
+  it("is the ambient span when the request carries no trace context", async () => {
+    const server = new Server("plain", {
+      telemetry: otelSetup.telemetry,
+      onListTools: () => ({ tools: [] }),
+    });
+    const ambient = otelSetup.tracerProvider.getTracer("http").startSpan("POST /mcp");
+    await otel.context.with(otel.trace.setSpan(otel.context.active(), ambient), () =>
+      server.handle(
+        { jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: requestMeta() } },
+        { signal: new AbortController().signal },
+      ),
+    );
+    ambient.end();
+    const span = otelSetup.spans().find((s) => s.name === "tools/list");
+    expect(span?.parentSpanContext?.spanId).toBe(ambient.spanContext().spanId);
+    expect(span?.links).toEqual([]);
   });
 });
