@@ -1,32 +1,9 @@
-/**
- * The low-level `Server`: a dispatcher that owns no connection. One instance answers any number of
- * requests, concurrently, from any transport; it keeps nothing about a request after answering it.
- * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
- * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
- *
- * With the `tasks` option it also serves the tasks extension (`io.modelcontextprotocol/tasks`):
- * `tasks/get`, `tasks/update`, `tasks/cancel` and `notifications/tasks` on `subscriptions/listen`
- * (server/tasks).
- *
- * A message the transport hands in with a 2025-era session (`env.session`) takes the handshake
- * era's path instead (server/legacy): `initialize`, then the same chain with who asked read from
- * the session. The server remembers the sessions that completed `initialize` until they end, only
- * to send them list-changed and resource-updated notifications.
- */
-import * as z from "zod";
-import {
-  ERRORS,
-  internalError,
-  McpError,
-  methodNotFound,
-  unsupportedProtocolVersion,
-} from "../protocol/errors.js";
+import { ERRORS, internalError, McpError, methodNotFound } from "../protocol/errors.js";
 import {
   errorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  type Params,
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import {
@@ -43,6 +20,7 @@ import { TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { MessageBus } from "../state/message-bus.js";
 import type { TelemetryOption } from "../telemetry/options.js";
+import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
 import { ServerBroadcast, type ServerEvent } from "./broadcast.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
@@ -74,6 +52,7 @@ import {
 } from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
+import { requestTraceOf } from "./request-trace.js";
 import { extensionCapability, missingCapability } from "./required-capability.js";
 import {
   type CacheHint,
@@ -82,12 +61,15 @@ import {
   InvalidHandlerResultError,
   shapeResult,
 } from "./shaping.js";
+import { legacyHandshake, PARAMS_AFTER_META, withoutNullRetryFields } from "./stateless-entry.js";
 import { DEFAULT_MAX_TASK_SUBSCRIPTIONS, type ListKind, SubscriptionHub } from "./subscriptions.js";
 import { LegacyTaskStatus } from "./tasks/legacy-status.js";
 import { TaskManager } from "./tasks/manager.js";
 import { serveTaskMethod, TASK_METHODS } from "./tasks/methods.js";
 import type { TaskOptions } from "./tasks/options.js";
 import { acceptsTaskResult, TASKS_CAPABILITY, toDetailedTask } from "./tasks/wire.js";
+import { RequestSpan } from "./telemetry/request-span.js";
+import { watchSessionDuration } from "./telemetry/session.js";
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
 export interface CacheOptions extends Partial<CacheHint> {
@@ -217,6 +199,8 @@ export class Server implements Dispatcher {
   /** True when the server built its task manager from options (and so closes it). */
   #ownsTasks = false;
   #chain: Next;
+  /** Where spans and metrics go; `undefined` records nothing. */
+  readonly #telemetry: Telemetry | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
@@ -247,6 +231,7 @@ export class Server implements Dispatcher {
     this.#stampServerInfo = options.stampServerInfo ?? true;
     this.logger = options.logger ?? stderrLogger;
     this.serverInfo = { ...options.info, name, version: options.version ?? "0.0.0" };
+    this.#telemetry = telemetryFor("server", this.serverInfo.version, options.telemetry);
     this.capabilities = deriveCapabilities(this.#handlers, options.capabilities);
     this.#chain = (request) => this.#terminal(request);
     this.#legacyInputRequired = options.legacyInputRequired ?? "refuse";
@@ -407,26 +392,34 @@ export class Server implements Dispatcher {
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
     const { session } = env;
-    if (session !== undefined) {
-      if (!("id" in message)) {
-        receiveLegacyNotification(message, session);
-        return undefined;
-      }
-      try {
-        return resultResponse(
-          message.id,
-          await dispatchLegacy(this.#legacy, message, env as RequestEnvironment & { session: LegacySession }),
-        );
-      } catch (error) {
-        return errorResponse(message.id, this.#toWireError(error, message.method));
-      }
+    const telemetry = this.#telemetry;
+    const record =
+      telemetry === undefined
+        ? undefined
+        : new RequestSpan(telemetry, message, env, session === undefined ? "stateless" : "handshake");
+    if (!("id" in message)) {
+      if (session !== undefined) receiveLegacyNotification(message, session);
+      record?.complete();
+      return undefined;
     }
-    if (!("id" in message)) return undefined;
     try {
-      const result = await this.#dispatch(message, env);
+      let result: WireResult;
+      if (session === undefined) {
+        result = await this.#dispatch(message, env, record);
+        record?.observe(result);
+      } else {
+        const legacyEnv = env as RequestEnvironment & { session: LegacySession };
+        result = await dispatchLegacy(this.#legacy, message, legacyEnv, record);
+        if (telemetry !== undefined && message.method === "initialize") {
+          watchSessionDuration(telemetry, session, env.networkTransport);
+        }
+      }
+      record?.complete();
       return resultResponse(message.id, result);
     } catch (error) {
-      return errorResponse(message.id, this.#toWireError(error, message.method));
+      const wire = this.#toWireError(error, message.method);
+      record?.fail(wire, error);
+      return errorResponse(message.id, wire);
     }
   }
 
@@ -444,12 +437,17 @@ export class Server implements Dispatcher {
     }
   }
 
-  async #dispatch(request: JSONRPCRequest, env: RequestEnvironment): Promise<WireResult> {
+  async #dispatch(
+    request: JSONRPCRequest,
+    env: RequestEnvironment,
+    record: RequestSpan | undefined,
+  ): Promise<WireResult> {
     const { method } = request;
     if (method === "initialize") throw legacyHandshake(request.params, this.supportedVersions);
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
+    record?.attach(context);
     return await this.#chain(middlewareRequest(method, request.params ?? {}, context, this.logger));
   }
 
@@ -461,7 +459,17 @@ export class Server implements Dispatcher {
     return this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] !== undefined;
   }
 
-  async #terminal(request: MiddlewareRequest): Promise<WireResult> {
+  /** The end of the chain: with the request's span active (when one records it), {@link #serve}. */
+  #terminal(request: MiddlewareRequest): Promise<WireResult> {
+    if (this.#telemetry !== undefined) {
+      const record = requestTraceOf(request.context);
+      if (record instanceof RequestSpan) return record.run(() => this.#serve(request));
+    }
+    return this.#serve(request);
+  }
+
+  /** Params validation, the handler (or a built-in method), result shaping. */
+  async #serve(request: MiddlewareRequest): Promise<WireResult> {
     const { method, context } = request;
     const spec: MethodSpec = METHODS[method as keyof typeof METHODS];
     if (spec.extension !== undefined && context.session === undefined) {
@@ -590,36 +598,4 @@ export class Server implements Dispatcher {
     }
     return internalError();
   }
-}
-
-/**
- * The answer to a 2025-era `initialize`, which the stateless core has no handshake for; either way
- * it names the revisions served, so an older client learns what this server speaks (spec:
- * basic/versioning, backwards compatibility):
- * -32022 when it asks for a revision that is not served, else -32601 like any removed method, with
- * `data.supported`.
- */
-function legacyHandshake(params: Params | undefined, supported: readonly string[]): McpError {
-  const requested = params?.protocolVersion;
-  if (typeof requested === "string" && !supported.includes(requested)) {
-    return unsupportedProtocolVersion(requested, supported);
-  }
-  return McpError.of("METHOD_NOT_FOUND", "Method not found: initialize", { supported: [...supported] });
-}
-
-/**
- * Each method's params schema with `_meta` taken as already validated: the entry validated it into
- * the request context, so the terminal step does not parse it a second time.
- */
-const PARAMS_AFTER_META = Object.fromEntries(
-  Object.entries(METHODS).map(([method, spec]) => [method, spec.params.extend({ _meta: z.unknown() })]),
-) as unknown as Record<keyof typeof METHODS, z.ZodType>;
-
-/** An explicit `null` `requestState` or `inputResponses` means absent (a copy without them). */
-function withoutNullRetryFields(params: Params): Params {
-  if (params.requestState !== null && params.inputResponses !== null) return params;
-  const copy = { ...params };
-  if (copy.requestState === null) delete copy.requestState;
-  if (copy.inputResponses === null) delete copy.inputResponses;
-  return copy;
 }

@@ -24,7 +24,7 @@ import {
 } from "../../protocol/schema/handshake.js";
 import { LegacyTaskParamsSchema } from "../../protocol/schema/tasks-legacy.js";
 import type { LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
-import { createRequestContext } from "../context.js";
+import { createRequestContext, type RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
 import { middlewareRequest, type Next, type WireResult } from "../middleware.js";
 import { describeIssue } from "../request-meta.js";
@@ -65,6 +65,15 @@ export interface LegacyCore extends ServerSelfDescription {
   readonly tasks: LegacyTasks | undefined;
 }
 
+/**
+ * What the 2025-era path tells the record that traces a request (the server's request span): the
+ * request context it is tied to, and the result the middleware chain answered.
+ */
+export interface LegacyTraceRecord {
+  attach(context: RequestContext): void;
+  observe(result: WireResult): void;
+}
+
 /** What a server that serves tasks gives the 2025-era path. */
 export interface LegacyTasks {
   readonly manager: TaskManager;
@@ -93,11 +102,15 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  *   uri longer than {@link MAX_SUBSCRIBED_URI_LENGTH};
  *   -32601 for a method this server does not serve in that era; -32602 for invalid params; what the
  *   handler throws.
+ *
+ * `record`, when telemetry records the request, is tied to its context and told the result the
+ * middleware chain answered (before it is shaped for the era).
  */
 export async function dispatchLegacy(
   core: LegacyCore,
   request: JSONRPCRequest,
   env: RequestEnvironment & { session: LegacySession },
+  record?: LegacyTraceRecord,
 ): Promise<WireResult> {
   const { method, params } = request;
   const { session } = env;
@@ -151,6 +164,7 @@ export async function dispatchLegacy(
   }
   const meta = parse(HandshakeRequestMetaSchema, params?._meta, "_meta.") ?? {};
   const context = createRequestContext(method, request.id, meta as RequestMeta, env);
+  record?.attach(context);
   const chainRequest = middlewareRequest(method, params ?? {}, context, core.logger);
   let result = await core.run(chainRequest);
   if (isInputRequired(result) && core.inputRequired === "fulfil") {
@@ -163,6 +177,7 @@ export async function dispatchLegacy(
       (message, fields) => core.logError(message, fields),
     );
   }
+  record?.observe(result);
   if (tasks !== undefined && isCreateTaskResult(result)) {
     tasks.status.watch(result.taskId as string, session);
     return toLegacyCreateTaskResult(result);
