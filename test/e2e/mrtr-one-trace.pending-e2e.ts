@@ -85,10 +85,11 @@ describe("a multi round-trip call whose legs alternate between two replicas shar
     };
     const client = await Client.connect(new HttpClientTransport(replicas.url, { fetch: alternating }), {
       telemetry: false,
-      elicitationCallback: (_params, { key }) => ({
-        action: "accept",
-        content: key === "environment" ? { environment: "staging" } : { approve: true },
-      }),
+      elicitationCallback: (_params, { key }) => {
+        const content: Record<string, string | boolean> =
+          key === "environment" ? { environment: "staging" } : { approve: true };
+        return { action: "accept", content };
+      },
     });
     try {
       const result = await client.callTool("deploy", { service: "billing" });
