@@ -43,6 +43,7 @@ import { TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { MessageBus } from "../state/message-bus.js";
 import type { TelemetryOption } from "../telemetry/options.js";
+import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
 import { ServerBroadcast, type ServerEvent } from "./broadcast.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
@@ -67,6 +68,7 @@ import { type LogFields, type Logger, stderrLogger } from "./logger.js";
 import { type Middleware, type MiddlewareRequest, type Next, type WireResult, wrap } from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
+import { requestTraceOf } from "./request-trace.js";
 import { extensionCapability, missingCapability } from "./required-capability.js";
 import {
   type CacheHint,
@@ -81,6 +83,8 @@ import { TaskManager } from "./tasks/manager.js";
 import { serveTaskMethod, TASK_METHODS } from "./tasks/methods.js";
 import type { TaskOptions } from "./tasks/options.js";
 import { acceptsTaskResult, TASKS_CAPABILITY, toDetailedTask } from "./tasks/wire.js";
+import { RequestSpan } from "./telemetry/request-span.js";
+import { watchSessionDuration } from "./telemetry/session.js";
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
 export interface CacheOptions extends Partial<CacheHint> {
@@ -210,6 +214,8 @@ export class Server implements Dispatcher {
   /** True when the server built its task manager from options (and so closes it). */
   #ownsTasks = false;
   #chain: Next;
+  /** Where spans and metrics go; `undefined` records nothing. */
+  readonly #telemetry: Telemetry | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
@@ -240,6 +246,7 @@ export class Server implements Dispatcher {
     this.#stampServerInfo = options.stampServerInfo ?? true;
     this.logger = options.logger ?? stderrLogger;
     this.serverInfo = { ...options.info, name, version: options.version ?? "0.0.0" };
+    this.#telemetry = telemetryFor("server", this.serverInfo.version, options.telemetry);
     this.capabilities = deriveCapabilities(this.#handlers, options.capabilities);
     this.#chain = (request) => this.#terminal(request);
     this.#legacyInputRequired = options.legacyInputRequired ?? "refuse";
@@ -400,26 +407,34 @@ export class Server implements Dispatcher {
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
     const { session } = env;
-    if (session !== undefined) {
-      if (!("id" in message)) {
-        receiveLegacyNotification(message, session);
-        return undefined;
-      }
-      try {
-        return resultResponse(
-          message.id,
-          await dispatchLegacy(this.#legacy, message, env as RequestEnvironment & { session: LegacySession }),
-        );
-      } catch (error) {
-        return errorResponse(message.id, this.#toWireError(error, message.method));
-      }
+    const telemetry = this.#telemetry;
+    const record =
+      telemetry === undefined
+        ? undefined
+        : new RequestSpan(telemetry, message, env, session === undefined ? "stateless" : "handshake");
+    if (!("id" in message)) {
+      if (session !== undefined) receiveLegacyNotification(message, session);
+      record?.complete();
+      return undefined;
     }
-    if (!("id" in message)) return undefined;
     try {
-      const result = await this.#dispatch(message, env);
+      let result: WireResult;
+      if (session === undefined) {
+        result = await this.#dispatch(message, env, record);
+        record?.observe(result);
+      } else {
+        const legacyEnv = env as RequestEnvironment & { session: LegacySession };
+        result = await dispatchLegacy(this.#legacy, message, legacyEnv, record);
+        if (telemetry !== undefined && message.method === "initialize") {
+          watchSessionDuration(telemetry, session, env.networkTransport);
+        }
+      }
+      record?.complete();
       return resultResponse(message.id, result);
     } catch (error) {
-      return errorResponse(message.id, this.#toWireError(error, message.method));
+      const wire = this.#toWireError(error, message.method);
+      record?.fail(wire, error);
+      return errorResponse(message.id, wire);
     }
   }
 
@@ -437,12 +452,17 @@ export class Server implements Dispatcher {
     }
   }
 
-  async #dispatch(request: JSONRPCRequest, env: RequestEnvironment): Promise<WireResult> {
+  async #dispatch(
+    request: JSONRPCRequest,
+    env: RequestEnvironment,
+    record: RequestSpan | undefined,
+  ): Promise<WireResult> {
     const { method } = request;
     if (method === "initialize") throw legacyHandshake(request.params, this.supportedVersions);
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
+    record?.attach(context);
     return await this.#chain({ method, params: request.params ?? {}, context, logger: this.logger });
   }
 
@@ -454,7 +474,17 @@ export class Server implements Dispatcher {
     return this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] !== undefined;
   }
 
-  async #terminal(request: MiddlewareRequest): Promise<WireResult> {
+  /** The end of the chain: with the request's span active (when one records it), {@link #serve}. */
+  #terminal(request: MiddlewareRequest): Promise<WireResult> {
+    if (this.#telemetry !== undefined) {
+      const record = requestTraceOf(request.context);
+      if (record instanceof RequestSpan) return record.run(() => this.#serve(request));
+    }
+    return this.#serve(request);
+  }
+
+  /** Params validation, the handler (or a built-in method), result shaping. */
+  async #serve(request: MiddlewareRequest): Promise<WireResult> {
     const { method, context } = request;
     const spec: MethodSpec = METHODS[method as keyof typeof METHODS];
     if (spec.extension !== undefined && context.session === undefined) {

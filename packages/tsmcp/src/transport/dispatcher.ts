@@ -141,6 +141,12 @@ export interface RequestEnvironment {
   auth?: AuthInfo;
   /** The HTTP request headers, on Streamable HTTP. */
   headers?: HeaderReader;
+  /**
+   * How the message arrived, as OpenTelemetry's `network.transport` names it: `"pipe"` over stdio,
+   * `"tcp"` over HTTP; absent in memory (and on a transport that does not say). Recorded on the
+   * server's spans and metrics. Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+   */
+  networkTransport?: "pipe" | "tcp";
   /** The 2025-era session this message belongs to; absent on the stateless 2026-07-28 wire. */
   session?: LegacySession;
   /**

@@ -33,6 +33,7 @@ import { canListTasks, markTaskRequested } from "../tasks/legacy-scope.js";
 import type { LegacyTaskStatus } from "../tasks/legacy-status.js";
 import { isCreateTaskResult, legacyTasksCapability, toLegacyCreateTaskResult } from "../tasks/legacy-wire.js";
 import type { TaskManager } from "../tasks/manager.js";
+import type { RequestSpan } from "../telemetry/request-span.js";
 import { initialize, type ServerSelfDescription } from "./handshake.js";
 import { fulfilInputRequired, type LegacyInputRequired } from "./input-required.js";
 import type { LegacySessions } from "./sessions.js";
@@ -93,11 +94,15 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  *   uri longer than {@link MAX_SUBSCRIBED_URI_LENGTH};
  *   -32601 for a method this server does not serve in that era; -32602 for invalid params; what the
  *   handler throws.
+ *
+ * `record`, when telemetry records the request, is tied to its context and told the result the
+ * middleware chain answered (before it is shaped for the era).
  */
 export async function dispatchLegacy(
   core: LegacyCore,
   request: JSONRPCRequest,
   env: RequestEnvironment & { session: LegacySession },
+  record?: RequestSpan,
 ): Promise<WireResult> {
   const { method, params } = request;
   const { session } = env;
@@ -151,6 +156,7 @@ export async function dispatchLegacy(
   }
   const meta = parse(HandshakeRequestMetaSchema, params?._meta, "_meta.") ?? {};
   const context = createRequestContext(method, request.id, meta as RequestMeta, env);
+  record?.attach(context);
   const middlewareRequest = { method, params: params ?? {}, context, logger: core.logger };
   let result = await core.run(middlewareRequest);
   if (isInputRequired(result) && core.inputRequired === "fulfil") {
@@ -163,6 +169,7 @@ export async function dispatchLegacy(
       (message, fields) => core.logError(message, fields),
     );
   }
+  record?.observe(result);
   if (tasks !== undefined && isCreateTaskResult(result)) {
     tasks.status.watch(result.taskId as string, session);
     return toLegacyCreateTaskResult(result);

@@ -234,7 +234,9 @@ class StdioServerLoop implements StdioServerHandle {
     }
     const session = this.#session;
     const env: RequestEnvironment =
-      session === undefined ? { signal: this.#lifetime.signal } : { signal: this.#lifetime.signal, session };
+      session === undefined
+        ? { signal: this.#lifetime.signal, networkTransport: "pipe" }
+        : { signal: this.#lifetime.signal, session, networkTransport: "pipe" };
     this.#dispatch(notification, env).then(
       () => {},
       () => {},
@@ -305,8 +307,8 @@ class StdioServerLoop implements StdioServerHandle {
     };
     const env: RequestEnvironment =
       session === undefined
-        ? { signal, notify }
-        : { signal, notify, session, request: session.requestWithin(signal) };
+        ? { signal, notify, networkTransport: "pipe" }
+        : { signal, notify, session, request: session.requestWithin(signal), networkTransport: "pipe" };
     void this.#dispatch(request, env).then((response) => {
       if (this.#inFlight.get(id) === entry) this.#inFlight.delete(id);
       if (signal.aborted) {

@@ -58,6 +58,7 @@ class DispatchEnvironment implements RequestEnvironment {
   readonly headers: HeaderReader;
   readonly notify: ((notification: JSONRPCNotification) => void) | undefined;
   readonly auth: AuthInfo | undefined;
+  readonly networkTransport = "tcp" as const;
 
   constructor(
     controller: () => AbortController,

@@ -561,6 +561,7 @@ async function serveNotification(
   await dispatcher.handle(message, {
     signal: request.signal,
     headers: request.headers,
+    networkTransport: "tcp",
     ...(request.auth === undefined ? {} : { auth: request.auth }),
   });
   return { kind: "empty", status: 202 };

@@ -58,7 +58,7 @@ export function baseEnv(
   signal: AbortSignal,
   session: HttpSession,
 ): RequestEnvironment {
-  const env: RequestEnvironment = { signal, headers: exchange.headers, session };
+  const env: RequestEnvironment = { signal, headers: exchange.headers, session, networkTransport: "tcp" };
   if (exchange.auth !== undefined) env.auth = exchange.auth;
   return env;
 }
