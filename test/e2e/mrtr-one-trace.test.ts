@@ -5,8 +5,7 @@
  * Every server span of the call shares the first leg's trace id, the later legs link to the first
  * leg's span, and each span names its round.
  */
-import { context, type Link, SpanKind } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { type Link, SpanKind } from "@opentelemetry/api";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -18,14 +17,20 @@ import * as z from "zod";
 import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { elicit, MCPServer, RequestStateSecurity, resolver } from "../../packages/tsmcp/src/server/index.js";
 import { HttpClientTransport } from "../../packages/tsmcp/src/transport/index.js";
+import { type OtelSetup, setUpOtel } from "../helpers/otel.js";
 import { startReplicas } from "../helpers/replicas.js";
 
-const contextManager = new AsyncLocalStorageContextManager();
+// The first replica records into the shared setup (which also registers the context manager and
+// the W3C propagators); the second into a tracer provider and exporter of its own.
+let otel: OtelSetup;
+const secondExporter = new InMemorySpanExporter();
+const secondProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(secondExporter)] });
 beforeAll(() => {
-  context.setGlobalContextManager(contextManager.enable());
+  otel = setUpOtel();
 });
-afterAll(() => {
-  context.disable();
+afterAll(async () => {
+  await secondProvider.shutdown();
+  await otel.teardown();
 });
 
 const Args = z.object({ service: z.string() });
@@ -36,9 +41,8 @@ const approval = resolver("approval", { needs: { environment } }, ({ needs }) =>
   elicit(`Deploy to ${needs.environment.environment}?`, z.object({ approve: z.boolean() })),
 );
 
-/** One replica: the deploy tool, sealing with `keys`, recording spans to its own exporter. */
-function replica(keys: Uint8Array[], exporter: InMemorySpanExporter): MCPServer {
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+/** One replica: the deploy tool, sealing with `keys`, recording spans through `tracerProvider`. */
+function replica(keys: Uint8Array[], tracerProvider: BasicTracerProvider): MCPServer {
   const mcp = new MCPServer("deployer", {
     requestStateSecurity: new RequestStateSecurity({ keys }),
     telemetry: { tracerProvider },
@@ -65,9 +69,9 @@ async function methodOf(request: Request): Promise<string | undefined> {
 describe("a multi round-trip call whose legs alternate between two replicas sharing keys", () => {
   it("gives every server span of the call one trace id, links later legs to the first, and counts rounds 1, 2, 3", async () => {
     const keys = [crypto.getRandomValues(new Uint8Array(32))];
-    const exporters = [new InMemorySpanExporter(), new InMemorySpanExporter()];
+    const exporters = [otel.exporter, secondExporter];
     const replicas = await startReplicas(2, (index) =>
-      replica(keys, exporters[index] as InMemorySpanExporter),
+      replica(keys, index === 0 ? otel.tracerProvider : secondProvider),
     );
     const legsTo: number[] = [];
     // Each tools/call goes to the other replica than the one before; everything else to the first.
