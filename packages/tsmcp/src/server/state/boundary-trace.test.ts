@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { setUpOtel } from "../../../../../test/helpers/otel.js";
 import type { ElicitResult } from "../../protocol/schema/input.js";
 import { inputRequired } from "../input-required.js";
 import {
@@ -243,5 +244,36 @@ describe("the boundary on a 2025-era session fulfilling an InputRequiredResult i
     expect(events).toEqual([
       ["toCarry", { traceId: "1".repeat(32), spanId: "1".repeat(16), traceFlags: 1, round: 1 }],
     ]);
+  });
+
+  it("records one span with no link to itself when the server's own spans record the request", async () => {
+    const otel = setUpOtel();
+    try {
+      const server = new Server("Provisioner", {
+        legacyInputRequired: "fulfil",
+        telemetry: otel.telemetry,
+        onCallTool: (_ctx, params) =>
+          params.requestState === undefined
+            ? inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "step-1" })
+            : { content: [{ type: "text", text: "provisioned" }] },
+      }).use(requestStateBoundary(policyWith(new RecordingCodec()), { defaultAudience: "Provisioner" }));
+      const session = testSession();
+      await handshake(server, session, { elicitation: {} });
+      otel.reset();
+      const back = tableBackChannel({
+        "elicitation/create": () => ({ action: "accept", content: { region: "eu" } }),
+      });
+      const response = await server.handle(
+        legacyRequest("tools/call", { name: "provision" }),
+        legacyEnv(session, { request: back }),
+      );
+      expect(legacyResultOf(response)).toEqual({ content: [{ type: "text", text: "provisioned" }] });
+      const calls = otel.spans().filter((span) => span.attributes["mcp.method.name"] === "tools/call");
+      expect(calls).toHaveLength(1);
+      expect(calls[0]?.links).toEqual([]);
+      expect(calls[0]?.attributes["tsmcp.mrtr.round"]).toBe(1);
+    } finally {
+      await otel.teardown();
+    }
   });
 });
