@@ -3,8 +3,8 @@
  * client, and server and client never import each other; state/ (the state seams and their
  * in-memory defaults) sits on the wire layer alone, so the transports (the HTTP sessions) and the
  * server and client all build on it. Inside server/, the core (its top-level
- * files, server/legacy, its 2025-era path, and server/tasks, the tasks engine the core serves the
- * `tasks/*` methods with) and server/schema sit lowest, then server/state, then
+ * files, server/legacy, its 2025-era path, server/tasks, the tasks engine the core serves the
+ * `tasks/*` methods with, and server/telemetry, its request spans) and server/schema sit lowest, then server/state, then
  * server/resolve, then server/mcp; server/auth depends on the core alone (and nothing but the entry
  * imports it); server/index.ts, the entry point, may import every server layer. client/auth (OAuth)
  * sits under the client on the transport's hook alone: the client may import it, never the reverse.
@@ -148,7 +148,7 @@ function sourceFiles(dir: string): string[] {
 
 /**
  * The layer of a file under src/: its top folder, or for server/ its sub-layer (`server` for the
- * core's top-level files, server/legacy and server/tasks, `server/entry` for server/index.ts), or `client/auth`
+ * core's top-level files, server/legacy, server/tasks and server/telemetry, `server/entry` for server/index.ts), or `client/auth`
  * for client/auth/, or for transport/http/ its side (see {@link httpLayerOf}); undefined outside
  * every layer
  * (src/index.ts). A folder the table does not know is its own layer, which nothing may import.
@@ -161,7 +161,7 @@ function layerOf(file: string): string | undefined {
   if (top === "transport" && sub === "http" && parts.length > 2) return httpLayerOf(parts.slice(2));
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
-  if (sub === "legacy" || sub === "tasks") return "server";
+  if (sub === "legacy" || sub === "tasks" || sub === "telemetry") return "server";
   return `server/${sub}`;
 }
 

@@ -1,32 +1,9 @@
-/**
- * The low-level `Server`: a dispatcher that owns no connection. One instance answers any number of
- * requests, concurrently, from any transport; it keeps nothing about a request after answering it.
- * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
- * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
- *
- * With the `tasks` option it also serves the tasks extension (`io.modelcontextprotocol/tasks`):
- * `tasks/get`, `tasks/update`, `tasks/cancel` and `notifications/tasks` on `subscriptions/listen`
- * (server/tasks).
- *
- * A message the transport hands in with a 2025-era session (`env.session`) takes the handshake
- * era's path instead (server/legacy): `initialize`, then the same chain with who asked read from
- * the session. The server remembers the sessions that completed `initialize` until they end, only
- * to send them list-changed and resource-updated notifications.
- */
-import * as z from "zod";
-import {
-  ERRORS,
-  internalError,
-  McpError,
-  methodNotFound,
-  unsupportedProtocolVersion,
-} from "../protocol/errors.js";
+import { ERRORS, internalError, McpError, methodNotFound } from "../protocol/errors.js";
 import {
   errorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  type Params,
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import {
@@ -77,6 +54,7 @@ import {
   InvalidHandlerResultError,
   shapeResult,
 } from "./shaping.js";
+import { legacyHandshake, PARAMS_AFTER_META, withoutNullRetryFields } from "./stateless-entry.js";
 import { DEFAULT_MAX_TASK_SUBSCRIPTIONS, type ListKind, SubscriptionHub } from "./subscriptions.js";
 import { LegacyTaskStatus } from "./tasks/legacy-status.js";
 import { TaskManager } from "./tasks/manager.js";
@@ -613,36 +591,4 @@ export class Server implements Dispatcher {
     }
     return internalError();
   }
-}
-
-/**
- * The answer to a 2025-era `initialize`, which the stateless core has no handshake for; either way
- * it names the revisions served, so an older client learns what this server speaks (spec:
- * basic/versioning, backwards compatibility):
- * -32022 when it asks for a revision that is not served, else -32601 like any removed method, with
- * `data.supported`.
- */
-function legacyHandshake(params: Params | undefined, supported: readonly string[]): McpError {
-  const requested = params?.protocolVersion;
-  if (typeof requested === "string" && !supported.includes(requested)) {
-    return unsupportedProtocolVersion(requested, supported);
-  }
-  return McpError.of("METHOD_NOT_FOUND", "Method not found: initialize", { supported: [...supported] });
-}
-
-/**
- * Each method's params schema with `_meta` taken as already validated: the entry validated it into
- * the request context, so the terminal step does not parse it a second time.
- */
-const PARAMS_AFTER_META = Object.fromEntries(
-  Object.entries(METHODS).map(([method, spec]) => [method, spec.params.extend({ _meta: z.unknown() })]),
-) as unknown as Record<keyof typeof METHODS, z.ZodType>;
-
-/** An explicit `null` `requestState` or `inputResponses` means absent (a copy without them). */
-function withoutNullRetryFields(params: Params): Params {
-  if (params.requestState !== null && params.inputResponses !== null) return params;
-  const copy = { ...params };
-  if (copy.requestState === null) delete copy.requestState;
-  if (copy.inputResponses === null) delete copy.inputResponses;
-  return copy;
 }
