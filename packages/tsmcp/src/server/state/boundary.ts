@@ -12,6 +12,8 @@ import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
 import type { RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
+import { type CarriedTrace, requestTraceOf } from "../request-trace.js";
+import { isCarriableTrace } from "./carried-trace.js";
 import { type RequestBinding, requestBinding } from "./claims.js";
 import { describeType } from "./describe-type.js";
 import { InvalidRequestState, invalidRequestStateError } from "./errors.js";
@@ -149,6 +151,13 @@ function checkSingleUse(options: RequestStateBoundaryOptions): void {
  * one the cache cannot record (`replay cache error`, logged as an error: fail closed). So the round a
  * state carries runs at most once, even when the same retry arrives twice at once.
  *
+ * When the request is recorded (a `RequestTrace` attached to its context, as the server does with
+ * telemetry on), each sealed state also carries the trace context of the call's first leg and the
+ * round it was minted in; once a state carrying one opened and verified, the request's trace is told
+ * to continue from it before the chain runs. So the legs of one call share one trace on whichever
+ * server sharing the keys they land. With nothing recorded, nothing is carried: the tokens are as
+ * without telemetry. A trace context that is not valid is not carried.
+ *
  * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
  * (so `ctx.auth` is set) and before middleware that should see plaintext.
  *
@@ -178,6 +187,9 @@ export function requestStateBoundary(
   checkSingleUse(options);
   const { singleUse, replayCache } = options;
   const audience = policy.audience ?? defaultAudience;
+  // Requests whose state this boundary sealed with a trace: a 2025-era session fulfilling an
+  // InputRequiredResult runs the same request again in-process, and that is one span, not a next leg.
+  const carriedBySelf = new WeakSet<RequestContext>();
   const reject = (logger: Logger, method: string, error: unknown): McpError => {
     const fields = failureFields(method, error);
     const line = `requestState rejected on ${method}: ${said(fields)}`;
@@ -193,6 +205,7 @@ export function requestStateBoundary(
     const principal = principalOnce(policy, context);
     const inbound = params.requestState;
     let binding: RequestBinding | undefined;
+    let carried: CarriedTrace | undefined;
     let forwarded = request;
     if (inbound === null) {
       const { requestState: _absent, ...rest } = params;
@@ -206,8 +219,12 @@ export function requestStateBoundary(
         const opened = openRequestStateClaims(policy, inbound, { binding, audience, principal });
         if (singleUse?.(binding) === true) await consume(replayCache as ReplayCache, opened);
         forwarded = { ...request, params: { ...params, requestState: opened.state } };
+        carried = opened.trace;
       } catch (error) {
         throw reject(logger, method, error);
+      }
+      if (carried !== undefined && !carriedBySelf.has(context)) {
+        requestTraceOf(context)?.continueFrom(carried);
       }
     }
 
@@ -225,6 +242,8 @@ export function requestStateBoundary(
         );
       }
     }
+    const trace = requestTraceOf(context)?.toCarry();
+    const carry = isCarriableTrace(trace) ? trace : undefined;
     let sealed: string;
     try {
       sealed = sealRequestState(policy, result.requestState, {
@@ -232,12 +251,14 @@ export function requestStateBoundary(
         audience,
         principal,
         singleUse: singleUse?.(binding) === true,
+        trace: carry,
       });
     } catch (error) {
       const fields = failureFields(method, error);
       logger.error(`refusing to seal requestState on ${method}: ${said(fields)}`, fields);
       throw internalError();
     }
+    if (carry !== undefined) carriedBySelf.add(context);
     return { ...result, requestState: sealed };
   };
 }

@@ -3,6 +3,7 @@
  * envelope holds. A leaf, so the envelope codec and the claim checks can both use them.
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
+import type { CarriedTrace } from "../request-trace.js";
 
 /** Which request a state belongs to; recomputed from every retry and compared. */
 export interface RequestBinding {
@@ -33,4 +34,9 @@ export interface RequestStateClaims {
    * cache; absent otherwise.
    */
   readonly stateId?: string | undefined;
+  /**
+   * The first leg's trace context and the round the state is minted in, so the next leg, on any
+   * server sharing the keys, joins the call's trace; absent when nothing records the request.
+   */
+  readonly trace?: CarriedTrace | undefined;
 }

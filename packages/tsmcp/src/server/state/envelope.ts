@@ -9,17 +9,25 @@
  * | bytes    | field                                                                    |
  * | -------- | ------------------------------------------------------------------------ |
  * | 1        | envelope version, {@link REQUEST_STATE_ENVELOPE_VERSION}                 |
- * | 1        | flags: 1 = audience, 2 = principal claim, 4 = JSON state, 8 = state id   |
+ * | 1        | flags: 1 = audience, 2 = principal claim, 4 = JSON state, 8 = state id,  |
+ * |          | 16 = carried trace                                                       |
  * | 8        | `iat`, milliseconds since the epoch, IEEE 754 double                     |
  * | 8        | `exp`, milliseconds since the epoch, IEEE 754 double                     |
  * | 4 + n    | method, then target, then arguments digest: a 32-bit length, the bytes   |
  * | 4 + n    | audience (flag 1), principal claim (flag 2), state id (flag 8), in order |
+ * | 29       | the carried trace (flag 16), laid out as `carried-trace.ts` says         |
  * | the rest | the plaintext state, UTF-8                                               |
  *
  * Text fields are UTF-8, a lone surrogate encoded as its own three-byte form (so distinct strings
  * never share bytes; fields are compared as bytes). A state holding a lone surrogate, which UTF-8
  * cannot carry, is stored as its JSON string literal instead, under flag 4.
+ *
+ * Every flag is optional: an envelope without the carried trace is byte for byte what it was
+ * before flag 16 existed, so states minted by either kind of server open on the other as long as
+ * they carry no trace.
  */
+import type { CarriedTrace } from "../request-trace.js";
+import { CARRIED_TRACE_BYTES, readCarriedTrace, writeCarriedTrace } from "./carried-trace.js";
 import type { RequestStateClaims } from "./claims-shape.js";
 import { InvalidRequestState } from "./errors.js";
 import { exactUtf8Bytes, isWellFormed } from "./exact-utf8.js";
@@ -31,7 +39,8 @@ const FLAG_AUDIENCE = 1;
 const FLAG_PRINCIPAL = 2;
 const FLAG_JSON_STATE = 4;
 const FLAG_STATE_ID = 8;
-const KNOWN_FLAGS = FLAG_AUDIENCE | FLAG_PRINCIPAL | FLAG_JSON_STATE | FLAG_STATE_ID;
+const FLAG_TRACE = 16;
+const KNOWN_FLAGS = FLAG_AUDIENCE | FLAG_PRINCIPAL | FLAG_JSON_STATE | FLAG_STATE_ID | FLAG_TRACE;
 const HEADER_BYTES = 18;
 const LENGTH_BYTES = 4;
 
@@ -52,7 +61,11 @@ function prepared(text: string): FieldText {
   return isAscii(text) ? text : exactUtf8Bytes(text);
 }
 
-/** The envelope's bytes, in the layout above (a Node `Buffer`, declared as its `Uint8Array`). */
+/**
+ * The envelope's bytes, in the layout above (a Node `Buffer`, declared as its `Uint8Array`).
+ *
+ * @throws TypeError when `claims.trace` is present but not a valid carried trace.
+ */
 export function encodeClaims(claims: RequestStateClaims): Uint8Array {
   const { binding } = claims;
   const fields: FieldText[] = [
@@ -73,13 +86,15 @@ export function encodeClaims(claims: RequestStateClaims): Uint8Array {
     flags |= FLAG_STATE_ID;
     fields.push(prepared(claims.stateId));
   }
+  const { trace } = claims;
+  if (trace !== undefined) flags |= FLAG_TRACE;
   let { state } = claims;
   if (!isWellFormed(state)) {
     flags |= FLAG_JSON_STATE;
     state = JSON.stringify(state);
   }
   const stateBytes = Buffer.byteLength(state, "utf8");
-  let total = HEADER_BYTES + stateBytes;
+  let total = HEADER_BYTES + stateBytes + (trace === undefined ? 0 : CARRIED_TRACE_BYTES);
   for (const field of fields) total += LENGTH_BYTES + field.length;
   const out = Buffer.allocUnsafe(total);
   out[0] = REQUEST_STATE_ENVELOPE_VERSION;
@@ -98,6 +113,10 @@ export function encodeClaims(claims: RequestStateClaims): Uint8Array {
     }
     offset += length;
   }
+  if (trace !== undefined) {
+    writeCarriedTrace(trace, out, offset);
+    offset += CARRIED_TRACE_BYTES;
+  }
   out.write(state, offset, stateBytes, "utf8");
   return out;
 }
@@ -113,8 +132,9 @@ export class ReadEnvelope {
    * @param expiresAtMs `exp`.
    * @param flags the flags byte.
    * @param bounds start and end of each text field, in order (method, target, digest, then the
-   *   audience and the principal claim when present); the state starts at the last end.
+   *   audience, the principal claim and the state id when present).
    * @param state the plaintext state.
+   * @param trace the carried trace (flag 16), or `undefined`.
    */
   constructor(
     readonly bytes: Uint8Array,
@@ -123,6 +143,7 @@ export class ReadEnvelope {
     readonly flags: number,
     readonly bounds: readonly number[],
     readonly state: string,
+    readonly trace: CarriedTrace | undefined,
   ) {
     this.#buffer = asBuffer(bytes);
   }
@@ -180,7 +201,8 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Reads an envelope, checking its structure: known version and flags, every field inside the
- * bytes, and a state of strict UTF-8 (a JSON string literal under flag 4).
+ * bytes, a carried trace with valid ids and a round of at least 1 (flag 16), and a state of strict
+ * UTF-8 (a JSON string literal under flag 4).
  *
  * @throws InvalidRequestState with reason `"malformed"` for anything else.
  */
@@ -202,6 +224,13 @@ export function readEnvelope(payload: Uint8Array): ReadEnvelope {
     bounds.push(offset + LENGTH_BYTES, end);
     offset = end;
   }
+  let trace: CarriedTrace | undefined;
+  if (flags & FLAG_TRACE) {
+    if (offset + CARRIED_TRACE_BYTES > bytes.length) throw new InvalidRequestState(MALFORMED);
+    trace = readCarriedTrace(bytes, offset);
+    if (trace === undefined) throw new InvalidRequestState(MALFORMED);
+    offset += CARRIED_TRACE_BYTES;
+  }
   let state: unknown;
   try {
     state = UTF8.decode(bytes.subarray(offset));
@@ -210,5 +239,5 @@ export function readEnvelope(payload: Uint8Array): ReadEnvelope {
     throw new InvalidRequestState(MALFORMED);
   }
   if (typeof state !== "string") throw new InvalidRequestState(MALFORMED);
-  return new ReadEnvelope(bytes, bytes.readDoubleBE(2), bytes.readDoubleBE(10), flags, bounds, state);
+  return new ReadEnvelope(bytes, bytes.readDoubleBE(2), bytes.readDoubleBE(10), flags, bounds, state, trace);
 }

@@ -3,6 +3,7 @@
  * plaintext, stamped with the policy's clock and sealed by its codec; and the reverse, with every
  * claim checked against the retry. Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
+import type { CarriedTrace } from "../request-trace.js";
 import { encodeBase64Url } from "./base64url.js";
 import {
   type ClaimsExpectation,
@@ -26,6 +27,8 @@ export interface RequestStateScope {
   readonly principal: ClaimsExpectation["principal"];
   /** Sealing only: mint a unique state id (a single-use target's, to key the replay cache). */
   readonly singleUse?: boolean;
+  /** Sealing only: the trace context to carry to the next leg (a valid one; see `isCarriableTrace`). */
+  readonly trace?: CarriedTrace | undefined;
 }
 
 /** Bytes of randomness in a state id (22 base64url characters). */
@@ -33,11 +36,12 @@ const STATE_ID_BYTES = 16;
 
 /**
  * Seals `state` for `scope`: a fresh envelope (`iat` = now, `exp` = now + `ttlMs`, a fresh
- * principal salt, and for `singleUse` a fresh random state id) sealed by the policy's codec.
+ * principal salt, for `singleUse` a fresh random state id, and `scope.trace` when given) sealed by
+ * the policy's codec.
  *
  * @throws InvalidRequestState (here a log-only reason for refusing to seal) when the principal
  *   cannot be derived, the codec throws (`"codec error"`, the error kept as `cause`) or returns a
- *   non-string.
+ *   non-string; TypeError when `scope.trace` is not a valid carried trace.
  */
 export function sealRequestState(
   policy: RequestStateSecurity,
@@ -54,6 +58,7 @@ export function sealRequestState(
     audience: scope.audience,
     principalClaim: principal === undefined ? undefined : principalClaim(principal),
     ...(scope.singleUse === true ? { stateId: encodeBase64Url(pooledRandomBytes(STATE_ID_BYTES)) } : {}),
+    ...(scope.trace === undefined ? {} : { trace: scope.trace }),
   });
   let token: unknown;
   try {
