@@ -31,6 +31,34 @@ describe("the telemetry example", () => {
     ]);
   });
 
+  it("records a SERVER span per leg, each the child of its leg's CLIENT span, in the call's trace", async () => {
+    const lines = (await recordDeploy()).map(spanLine);
+    const call = lines.find(
+      (line) => line.kind === "INTERNAL" && line.name === "tools/call deploy",
+    ) as SpanLine;
+    const legs = lines.filter((line) => line.kind === "CLIENT" && line.name === "tools/call deploy");
+    const served = lines.filter((line) => line.kind === "SERVER" && line.name === "tools/call deploy");
+    expect(served.map((span) => span.attributes["mcp.method.name"])).toEqual([
+      "tools/call",
+      "tools/call",
+      "tools/call",
+    ]);
+    expect(served.map((span) => span.traceId)).toEqual([call.traceId, call.traceId, call.traceId]);
+    expect(served.map((span) => span.parentSpanId)).toEqual(legs.map((leg) => leg.spanId));
+    expect(served.map((span) => span.attributes["tsmcp.mrtr.round"])).toEqual([1, 2, 3]);
+    expect(served.map((span) => span.attributes["tsmcp.result_type"])).toEqual([
+      "input_required",
+      "input_required",
+      "complete",
+    ]);
+    // The later legs link to the first leg's server span (the trace context its sealed state carried).
+    const first = served[0] as SpanLine;
+    expect(served.slice(1).map((span) => span.links)).toEqual([
+      [{ traceId: call.traceId, spanId: first.spanId }],
+      [{ traceId: call.traceId, spanId: first.spanId }],
+    ]);
+  });
+
   it("prints one JSON line per finished span, then the count, when run as npm run example -- telemetry", async () => {
     const child = spawn("npm", ["run", "-s", "example", "--", "telemetry"], {
       cwd: root,
