@@ -38,6 +38,7 @@ import {
 } from "../protocol/schema/methods.js";
 import type { CreateTaskResult, DetailedTask, Task } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
+import { withTraceFields } from "../telemetry/log-fields.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
 import {
   checkMethodInEra,
@@ -130,7 +131,7 @@ export class ClientSession {
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-    const logger = options.logger ?? stderrLogger;
+    const logger = withTraceFields(options.logger ?? stderrLogger);
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new ParamHeaderCache(logger) : undefined;
     this.#listeners = new LegacyListeners({
