@@ -16,7 +16,7 @@ import type { ClientLogger } from "./logger.js";
 
 /**
  * The `onError` of the transports `Client.connect` builds: a problem that belongs to no request
- * (the GET stream failing, a notification handler that threw, the stdio server exiting) goes to
+ * (the GET stream failing, a notification handler that threw, an invalid message from a stdio server) goes to
  * the client's logger at `warn`, with the error in the `error` field.
  */
 export function reportToLogger(logger: ClientLogger | undefined): (error: Error) => void {

@@ -170,6 +170,20 @@ describe("Client.connect over Streamable HTTP", () => {
     expect((error.cause as Error).message).toBe("the progress bar broke");
   });
 
+  it("reports nothing to the client's logger when a client with a 2025-era session closes", async () => {
+    const clientLog = recordingLogger();
+    const client = await Client.connect(handle.url, {
+      protocolVersion: "legacy",
+      logger: clientLog,
+      elicitationCallback: () => ({ action: "accept", content: { name: "Ada" } }),
+    });
+    expect(textOf(await client.callTool("ask"))).toBe("hello Ada");
+    await client.setLoggingLevel("info");
+    expect(textOf(await client.callTool("work"))).toBe("done");
+    await client.close();
+    expect(clientLog.records).toEqual([]);
+  });
+
   it("legacy mode cancels a call the caller aborts: the server's handler sees its signal abort", async () => {
     const client = await connect(handle.url, { protocolVersion: "legacy" });
     const controller = new AbortController();
