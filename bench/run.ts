@@ -12,15 +12,18 @@
  * 8. plain `tools/call` on 2025-11-25 sessions over HTTP: tsmcp, the official SDK 1.x's stateful
  *    transport, the floor;
  * 9. the same call with tsmcp's sessions in Redis (`tsmcp-redis`, on a `redis-server` the stage
- *    starts) against its in-memory default, as ratios Redis / in-memory.
+ *    starts) against its in-memory default, as ratios Redis / in-memory;
+ * 10. what telemetry costs: tsmcp's server CPU per plain `tools/call` over HTTP with telemetry off,
+ *    with `@opentelemetry/api` present and nothing registered, and with a real SDK exporting to
+ *    nowhere, as ratios of the "off" row.
  *
  * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
  * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
  * `.bench-results/`. Every stage is bounded in count and time; servers listen on 127.0.0.1 only.
  *
- * Usage: npm run bench [-- --quick] [-- --only=1,3] [-- --profile]
+ * Usage: npm run bench [-- --quick] [-- --only=1,3 | --only 10] [-- --profile]
  *   --quick    short runs, for checking the harness (numbers not meaningful)
- *   --only     run only the listed stages
+ *   --only     run only the listed stages (`--only=1,3` or `--only 1,3`)
  *   --profile  write V8 CPU profiles of the server children to .bench-results/profiles/
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -50,6 +53,7 @@ import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrt
 import { measureRedisSessionLoad } from "./stages/redis-session-load.js";
 import { measureSeal, type SealColumn } from "./stages/seal.js";
 import { measureSessionLoad, type SessionLoadConfig } from "./stages/session-load.js";
+import { measureTelemetryCost, type TelemetryCostConfig } from "./stages/telemetry-cost.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
 
@@ -62,6 +66,7 @@ interface Config {
   invalidInput: InvalidInputBounds;
   session: SessionLoadConfig;
   redisSession: SessionLoadConfig;
+  telemetry: TelemetryCostConfig;
 }
 
 const FULL: Config = {
@@ -73,6 +78,7 @@ const FULL: Config = {
   invalidInput: { large: { warmup: 3, samples: 15 }, small: { warmup: 500, samples: 3_000 } },
   session: { connections: 10, warmupS: 1, durationS: 4.5, rounds: 3 },
   redisSession: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
+  telemetry: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
 };
 
 const QUICK: Config = {
@@ -84,6 +90,7 @@ const QUICK: Config = {
   invalidInput: { large: { warmup: 1, samples: 3 }, small: { warmup: 20, samples: 100 } },
   session: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
   redisSession: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
+  telemetry: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
 };
 
 function parseArgs(argv: readonly string[]): {
@@ -93,10 +100,10 @@ function parseArgs(argv: readonly string[]): {
   quick: boolean;
 } {
   const quick = argv.includes("--quick");
-  const only = argv.find((arg) => arg.startsWith("--only="));
-  const stages = new Set(
-    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : only.slice("--only=".length).split(",").map(Number),
-  );
+  const at = argv.indexOf("--only");
+  const only =
+    at === -1 ? argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length) : argv[at + 1];
+  const stages = new Set(only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : only.split(",").map(Number));
   return { config: quick ? QUICK : FULL, stages, profile: argv.includes("--profile"), quick };
 }
 
@@ -455,10 +462,43 @@ async function main(): Promise<void> {
     }
   }
 
+  if (stages.has(10)) {
+    const telemetry = config.telemetry;
+    log(
+      `10. telemetry cost, plain tools/call over HTTP: off, API without a provider, SDK exporting to nowhere; ` +
+        `${telemetry.connections} connections, ${telemetry.warmupS} s warm-up, ${telemetry.durationS} s measured in ${telemetry.rounds} turns`,
+    );
+    const results = await measureTelemetryCost({ ...telemetry, cpuProfileDir }, log);
+    raw.telemetryCost = Object.fromEntries(results);
+    const off = results.get("off")?.serverCpuUsPerRequest;
+    const label = "plain tools/call over HTTP, 1 tool, server CPU per request";
+    rows.push({
+      stage: 10,
+      measure: `${label}: telemetry off (telemetry: false)`,
+      unit: "us",
+      tsmcp: off,
+      note:
+        'tsmcp alone; "API, no provider" has @opentelemetry/api installed and nothing registered in it; ' +
+        '"SDK, no-op exporter" passes a BasicTracerProvider (BatchSpanProcessor, an exporter that drops every ' +
+        "batch) and a MeterProvider without a reader in the telemetry option, with the AsyncLocalStorageContextManager registered.",
+    });
+    for (const [mode, name] of [
+      ["api", "API, no provider"],
+      ["provider", "SDK, no-op exporter"],
+    ] as const) {
+      rows.push({
+        stage: 10,
+        measure: `${label}: ${name} / telemetry off`,
+        unit: "x",
+        tsmcp: ratio(results.get(mode)?.serverCpuUsPerRequest, off),
+      });
+    }
+  }
+
   const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const table = renderTable(rows);
   const header =
-    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x; stage 9: tsmcp alone) vs bare node:http floor\n` +
+    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x; stages 9 and 10: tsmcp alone) vs bare node:http floor\n` +
     `machine: ${formatMachine(machine)}\n` +
     `run: ${new Date().toISOString()}, wall time ${wallS.toFixed(0)} s${quick ? " (--quick: numbers not meaningful)" : ""}\n`;
   process.stdout.write(`\n${header}\n${table}\n`);

@@ -16,13 +16,21 @@ import { type RunningServer, serveOfficial } from "./servers/official.js";
 import { serveOfficialSession } from "./servers/official-session.js";
 import { serveTsmcp } from "./servers/tsmcp.js";
 import { serveTsmcpRedis } from "./servers/tsmcp-redis.js";
+import { serveTsmcpTelemetry } from "./servers/tsmcp-telemetry.js";
 
 /**
  * Which server to run: tsmcp, tsmcp with its handshake-era sessions in Redis (`tsmcp-redis`, on
- * the Redis the child's `REDIS_URL` names), the official SDK 2.4.0 (2026-07-28 stateless entry),
+ * the Redis the child's `REDIS_URL` names), tsmcp with the OpenTelemetry setup the child's
+ * `TSMCP_BENCH_TELEMETRY` names (`tsmcp-telemetry`), the official SDK 2.4.0 (2026-07-28 stateless entry),
  * the official SDK 1.x with 2025-11-25 sessions (`official-session`), or the floor.
  */
-export type Implementation = "tsmcp" | "tsmcp-redis" | "official" | "official-session" | "floor";
+export type Implementation =
+  | "tsmcp"
+  | "tsmcp-redis"
+  | "tsmcp-telemetry"
+  | "official"
+  | "official-session"
+  | "floor";
 
 /** What `server-process.ts` is told to run. */
 export interface ServerLaunch {
@@ -45,6 +53,8 @@ async function start(launch: ServerLaunch): Promise<RunningServer> {
       return serveTsmcp(launch.spec);
     case "tsmcp-redis":
       return serveTsmcpRedis(launch.spec);
+    case "tsmcp-telemetry":
+      return serveTsmcpTelemetry(launch.spec);
     case "official":
       return serveOfficial(launch.spec);
     case "official-session":

@@ -39,9 +39,12 @@ process.stderr.write(`[bench] tsmcp runs from ${fromDist ? "dist/ (the build)" :
 
 const ASK_REGION = elicitationRequest({ mode: "form", ...REGION_QUESTION });
 
-/** Builds the tsmcp server for `spec`. */
-export function createTsmcpServer(spec: ServerSpec): ServerEntry.MCPServer {
-  const mcp = new MCPServer(BENCH_SERVER_NAME, { version: BENCH_SERVER_VERSION });
+/** Builds the tsmcp server for `spec`; `options` are added to its `MCPServer` options. */
+export function createTsmcpServer(
+  spec: ServerSpec,
+  options: Omit<ServerEntry.MCPServerOptions, "version"> = {},
+): ServerEntry.MCPServer {
+  const mcp = new MCPServer(BENCH_SERVER_NAME, { ...options, version: BENCH_SERVER_VERSION });
   for (const name of fillerToolNames(spec)) {
     mcp.tool(name, { inputSchema: fillerInput }, ({ id }) => `${name}: ${id}`);
   }

@@ -2,13 +2,15 @@
  * The packages as a user installs them: `npm pack` of the SDK, of the Redis state stores and of the
  * command (each `prepack` builds it), then the tarballs installed with the registry's dependencies into a fresh project, with the oldest supported
  * TypeScript. There the fixtures of `consumer/` run: an ESM server and client completing an MRTR
- * flow over HTTP on 127.0.0.1, the same flow through `require()` from CommonJS, the installed
+ * flow over HTTP on 127.0.0.1, the same flow through `require()` from CommonJS, a server and a
+ * client with telemetry on where `@opentelemetry/api` (an optional peer) is not installed, the installed
  * `tsmcp` bin, and `tsc --noEmit` of a TypeScript consumer under node16, nodenext and bundler
  * resolution, and of a browser-style consumer of the runtime-neutral entries without `@types/node`,
  * at the floor version and at the repository's own. Run by `npm run test:package`.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -221,6 +223,17 @@ describe("the packed package installed into a fresh project", () => {
     expect(serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const { stdout } = await inApp(process.execPath, ["client.mjs", serverUrl]);
     expect(stdout).toBe(FLOW_OUTPUT);
+  });
+
+  it("runs a server and a client with telemetry on where @opentelemetry/api is not installed", async () => {
+    expect(existsSync(join(app, "node_modules", "@opentelemetry", "api"))).toBe(false);
+    const { stdout } = await inApp(process.execPath, ["telemetry.mjs"]);
+    expect(JSON.parse(stdout)).toEqual({
+      text: "echoed",
+      failed: -32603,
+      logged: [["handler for tools/call failed", ["error"]]],
+      traceFields: null,
+    });
   });
 
   it.runIf(process.features.require_module)(

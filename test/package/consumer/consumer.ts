@@ -6,6 +6,13 @@ import { type HttpServerHandle, serve } from "tsmcp/node";
 import { elicitationRequest, inputRequired, MCPServer, readElicitation } from "tsmcp/server";
 import type { StateStores } from "tsmcp/state";
 import { StdioClientTransport } from "tsmcp/stdio";
+import {
+  activeTraceFields,
+  SEMCONV,
+  type TelemetryOption,
+  type TraceLogFields,
+  useOpenTelemetry,
+} from "tsmcp/telemetry";
 import { createHttpHandler } from "tsmcp/transport";
 import type { CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult } from "tsmcp/types";
 import { createRedisState, type RedisState } from "tsmcp-redis";
@@ -50,4 +57,21 @@ export async function replicaOnRedis(url: string): Promise<{ handle: HttpServerH
   const mcp = new MCPServer("redis-consumer", { version: "1.0.0", replayCache: redis.replayCache });
   const handle = await serve(mcp, { host: "127.0.0.1", port: 0, state });
   return { handle, redis };
+}
+
+/**
+ * The telemetry options and entry without `@opentelemetry/api` installed: the option's types and
+ * `tsmcp/telemetry`'s declarations name none of its types.
+ */
+export async function withTelemetryOptions(tracerProvider: {
+  getTracer(name: string, version?: string): unknown;
+}): Promise<TraceLogFields | undefined> {
+  const telemetry: TelemetryOption = { tracerProvider };
+  const mcp = new MCPServer("traced", { version: "1.0.0", telemetry });
+  const client = await Client.connect(mcp, { telemetry: false });
+  await client.close();
+  useOpenTelemetry(null);
+  const method: string = SEMCONV.methodName;
+  void method;
+  return activeTraceFields();
 }

@@ -3,6 +3,7 @@
 // `skipLibCheck` off, so no declaration these entries reach may need `@types/node`.
 import { Client } from "tsmcp/client";
 import { elicitationRequest, inputRequired, MCPServer, RequestStateSecurity } from "tsmcp/server";
+import { activeTraceFields, type TelemetryOption } from "tsmcp/telemetry";
 import { createHttpHandler } from "tsmcp/transport";
 import type { CallToolResult, ElicitResult } from "tsmcp/types";
 import { createSessionObject, createSessionRouter } from "tsmcp/workers";
@@ -25,7 +26,9 @@ export async function run(): Promise<string> {
   void RequestStateSecurity;
   void createSessionRouter;
   void createSessionObject(() => mcp);
-  const client = await Client.connect(mcp);
+  const telemetry: TelemetryOption = true;
+  const client = await Client.connect(mcp, { telemetry });
+  void activeTraceFields();
   const result: CallToolResult = await client.callTool("provision", {});
   await client.close();
   const first = result.content[0];

@@ -45,7 +45,7 @@ import { type MessageObserver, traceTransport } from "../transport/trace.js";
 import type { Transport } from "../transport/transport.js";
 import { CallSpan } from "./call-span.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
-import { type ConnectTarget, resolveTransport } from "./connect.js";
+import { type ConnectTarget, reportToLogger, resolveTransport } from "./connect.js";
 import {
   DEFAULT_INPUT_REQUEST_CONCURRENCY,
   DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
@@ -123,7 +123,10 @@ export interface ClientOptions extends InputCallbacks {
   onNotification?: (notification: JSONRPCNotification) => void;
   /** Where back-off waits come from; default the system clock. */
   clock?: Clock;
-  /** Receives the client's warnings (a tool dropped from `tools/list`, ...). Default: stderr. */
+  /**
+   * Receives the client's warnings (a tool dropped from `tools/list`, a problem of a transport
+   * `connect` built that belongs to no request, ...). Default: stderr.
+   */
   logger?: ClientLogger;
   /**
    * Records OpenTelemetry spans and metrics through `@opentelemetry/api` (an optional peer
@@ -275,7 +278,8 @@ export class Client {
    *   McpError/TransportError when discovery or the handshake fails.
    */
   static async connect(target: ConnectTarget, options: ClientOptions = {}): Promise<Client> {
-    const client = new Client(await resolveTransport(target, options.auth), options);
+    const transport = await resolveTransport(target, options.auth, reportToLogger(options.logger));
+    const client = new Client(transport, options);
     try {
       await negotiate(client.session, {
         mode: options.protocolVersion ?? "auto",

@@ -140,6 +140,50 @@ describe("Client.connect over Streamable HTTP", () => {
     expect(logs).toEqual([{ level: "info", data: "halfway" }]);
   });
 
+  it("hands a problem outside any request (a progress receiver that throws) to the client's logger", async () => {
+    const clientLog = recordingLogger();
+    const client = await connect(handle.url, { logger: clientLog });
+    const call = client.callTool(
+      "work",
+      {},
+      {
+        onProgress: () => {
+          throw new Error("the progress bar broke");
+        },
+      },
+    );
+    expect(textOf(await call)).toBe("done");
+    expect(clientLog.records.map(({ level, message }) => ({ level, message }))).toEqual([
+      {
+        level: "warn",
+        message:
+          "the connection to the server had a problem outside any request: a notification handler threw",
+      },
+      {
+        level: "warn",
+        message:
+          "the connection to the server had a problem outside any request: a notification handler threw",
+      },
+    ]);
+    const error = clientLog.records[0]?.fields?.error as TransportError;
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error.cause as Error).message).toBe("the progress bar broke");
+  });
+
+  it("reports nothing to the client's logger when a client with a 2025-era session closes", async () => {
+    const clientLog = recordingLogger();
+    const client = await Client.connect(handle.url, {
+      protocolVersion: "legacy",
+      logger: clientLog,
+      elicitationCallback: () => ({ action: "accept", content: { name: "Ada" } }),
+    });
+    expect(textOf(await client.callTool("ask"))).toBe("hello Ada");
+    await client.setLoggingLevel("info");
+    expect(textOf(await client.callTool("work"))).toBe("done");
+    await client.close();
+    expect(clientLog.records).toEqual([]);
+  });
+
   it("legacy mode cancels a call the caller aborts: the server's handler sees its signal abort", async () => {
     const client = await connect(handle.url, { protocolVersion: "legacy" });
     const controller = new AbortController();

@@ -39,6 +39,7 @@ import {
 import type { CreateTaskResult, DetailedTask, Task } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
 import { SEMCONV } from "../telemetry/attributes.js";
+import { withTraceFields } from "../telemetry/log-fields.js";
 import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
 import {
@@ -149,7 +150,7 @@ export class ClientSession {
       options.clientInfo === false ? undefined : { ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) };
     this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-    const logger = options.logger ?? stderrLogger;
+    const logger = withTraceFields(options.logger ?? stderrLogger);
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new ParamHeaderCache(logger) : undefined;
     this.#listeners = new LegacyListeners({

@@ -19,6 +19,7 @@ import type { SubscriptionFilter } from "../protocol/schema/methods.js";
 import { TASKS_EXTENSION } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
 import type { MessageBus } from "../state/message-bus.js";
+import { withTraceFields } from "../telemetry/log-fields.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport/dispatcher.js";
@@ -178,7 +179,11 @@ export class Server implements Dispatcher {
   readonly supportedVersions: readonly string[] = SERVER_PROTOCOL_VERSIONS;
   /** The server's identity, stamped on results. */
   readonly serverInfo: Implementation;
-  /** Where diagnostics go. */
+  /**
+   * Where diagnostics go: the `logger` option (default `stderrLogger`), adding `trace_id` and
+   * `span_id` to a line's fields while an OpenTelemetry span is active (when `@opentelemetry/api`
+   * is present it is a wrapper of that logger, the same one for every server given it).
+   */
   readonly logger: Logger;
 
   readonly #handlers: ServerHandlers;
@@ -207,10 +212,12 @@ export class Server implements Dispatcher {
     checkCommonServerOptions("Server", options);
     checkLowLevelServerOptions("Server", options as Record<string, unknown>);
     checkLegacyInputRequired("Server", options.legacyInputRequired);
+    // One wrapper for every line the server and its transports log: trace ids when a span is active.
+    const logger = withTraceFields(options.logger ?? stderrLogger);
     const tasks =
       options.tasks === undefined || options.tasks instanceof TaskManager
         ? options.tasks
-        : new TaskManager({ logger: options.logger ?? stderrLogger, ...options.tasks });
+        : new TaskManager({ logger, ...options.tasks });
     this.name = name;
     this.#handlers = {};
     for (const key of Object.values(HANDLER_FOR_METHOD)) {
@@ -229,7 +236,7 @@ export class Server implements Dispatcher {
     this.#cacheHints.set("*", defaultHint);
     this.#instructions = options.instructions;
     this.#stampServerInfo = options.stampServerInfo ?? true;
-    this.logger = options.logger ?? stderrLogger;
+    this.logger = logger;
     this.serverInfo = { ...options.info, name, version: options.version ?? "0.0.0" };
     this.#telemetry = telemetryFor("server", this.serverInfo.version, options.telemetry);
     this.capabilities = deriveCapabilities(this.#handlers, options.capabilities);

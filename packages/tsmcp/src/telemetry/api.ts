@@ -8,6 +8,7 @@
  * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
 import type * as otel from "@opentelemetry/api";
+import { forgetHandover, handedOver, hasApiMembers } from "./handover.js";
 
 /** The parts of `@opentelemetry/api` tsmcp uses (internal: never in a public signature). */
 export type OtelApi = Pick<
@@ -15,28 +16,11 @@ export type OtelApi = Pick<
   "trace" | "context" | "propagation" | "metrics" | "SpanKind" | "SpanStatusCode" | "ROOT_CONTEXT"
 >;
 
-const REQUIRED_MEMBERS = [
-  "trace",
-  "context",
-  "propagation",
-  "metrics",
-  "SpanKind",
-  "SpanStatusCode",
-] as const;
-
 /** `undefined`: not looked for yet; `null`: looked for and absent. */
 let found: OtelApi | null | undefined;
 
 interface NodeModuleLike {
   createRequire(from: string): (id: string) => unknown;
-}
-
-function isOtelApi(value: unknown): value is OtelApi {
-  if (typeof value !== "object" || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return REQUIRED_MEMBERS.every(
-    (member) => typeof candidate[member] === "object" && candidate[member] !== null,
-  );
 }
 
 /** Loads `@opentelemetry/api` synchronously where the runtime can; `null` when it cannot or it is absent. */
@@ -48,7 +32,7 @@ function load(): OtelApi | null {
     const nodeModule = getBuiltinModule("node:module") as NodeModuleLike | undefined;
     if (typeof nodeModule?.createRequire !== "function") return null;
     const api = nodeModule.createRequire(import.meta.url)("@opentelemetry/api");
-    return isOtelApi(api) ? api : null;
+    return hasApiMembers(api) ? (api as OtelApi) : null;
   } catch {
     return null;
   }
@@ -59,42 +43,16 @@ function load(): OtelApi | null {
  * or not loadable synchronously on this runtime and not handed over). Looked for once.
  */
 export function openTelemetry(): OtelApi | undefined {
+  const given = handedOver();
+  if (given !== undefined) return (given as OtelApi | null) ?? undefined;
   if (found === undefined) found = load();
   return found ?? undefined;
 }
 
-/**
- * Hands tsmcp the OpenTelemetry API to record through, for runtimes where it cannot find
- * `@opentelemetry/api` by itself (browsers, Cloudflare Workers, Node before 20.16):
- *
- * ```ts
- * import * as otel from "@opentelemetry/api";
- * import { useOpenTelemetry } from "tsmcp/telemetry";
- * useOpenTelemetry(otel);
- * ```
- *
- * Servers and clients built afterwards record through it; pass `null` to stop recording in the
- * ones built afterwards. On Node 20.16+, Bun and Deno an installed `@opentelemetry/api` is found
- * without this call.
- *
- * @param api the module namespace of `@opentelemetry/api` (1.x), or `null`.
- * @throws TypeError when `api` lacks `trace`, `context`, `propagation`, `metrics`, `SpanKind` or
- *   `SpanStatusCode`.
- */
-export function useOpenTelemetry(api: object | null): void {
-  if (api === null) {
-    found = null;
-    return;
-  }
-  if (!isOtelApi(api)) {
-    throw new TypeError(
-      "useOpenTelemetry: api must be the @opentelemetry/api module (trace, context, propagation, metrics, SpanKind, SpanStatusCode)",
-    );
-  }
-  found = api;
-}
+export { useOpenTelemetry } from "./handover.js";
 
 /** Forgets what was found or handed over, so the next use looks again (internal: for tests). */
 export function resetOpenTelemetry(): void {
   found = undefined;
+  forgetHandover();
 }

@@ -69,3 +69,6 @@ export const DURATION_BUCKETS_S: readonly number[] = Object.freeze([
 
 /** The `_meta` keys W3C Trace Context and Baggage travel under (SEP-414), unprefixed. */
 export const TRACE_META_KEYS: readonly string[] = Object.freeze(["traceparent", "tracestate", "baggage"]);
+
+/** The instrumentation scope tsmcp records under (tracer and meter name). */
+export const INSTRUMENTATION_SCOPE = "tsmcp";

@@ -4,8 +4,14 @@
  * themselves; this entry names what they record and hands the API over where it cannot be found.
  * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
-export { useOpenTelemetry } from "./api.js";
-export { DURATION_BUCKETS_S, METRICS, SEMCONV, TRACE_META_KEYS, TSMCP_ATTRIBUTES } from "./attributes.js";
+export {
+  DURATION_BUCKETS_S,
+  INSTRUMENTATION_SCOPE,
+  METRICS,
+  SEMCONV,
+  TRACE_META_KEYS,
+  TSMCP_ATTRIBUTES,
+} from "./attributes.js";
+export { useOpenTelemetry } from "./handover.js";
 export { activeTraceFields, type TraceLogFields } from "./log-fields.js";
 export type { TelemetryOption, TelemetryOptions } from "./options.js";
-export { INSTRUMENTATION_SCOPE } from "./telemetry.js";

@@ -7,11 +7,10 @@
  */
 import type { Histogram, Meter, MeterProvider, Tracer, TracerProvider } from "@opentelemetry/api";
 import { type OtelApi, openTelemetry } from "./api.js";
-import { DURATION_BUCKETS_S, METRICS } from "./attributes.js";
+import { DURATION_BUCKETS_S, INSTRUMENTATION_SCOPE, METRICS } from "./attributes.js";
 import type { TelemetryOption, TelemetryOptions } from "./options.js";
 
-/** The instrumentation scope tsmcp records under (tracer and meter name). */
-export const INSTRUMENTATION_SCOPE = "tsmcp";
+export { INSTRUMENTATION_SCOPE };
 
 /** The histograms one side records (the side picks its operation and session durations). */
 export interface Instruments {

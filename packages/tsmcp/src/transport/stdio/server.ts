@@ -26,6 +26,7 @@ import {
 import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { notificationFramingError } from "../../protocol/notification-framing.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
+import { withTraceFields } from "../../telemetry/log-fields.js";
 import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
 import { asksForStatelessRevision, isStatelessRequest, statelessRequestOnSessionError } from "./era.js";
 import { LineDecoder, type LineTooLongError } from "./framing.js";
@@ -138,7 +139,7 @@ class StdioServerLoop implements StdioServerHandle {
     this.#requestTimeoutMs = options.requestTimeoutMs;
     this.#maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.#stdin = options.stdin ?? process.stdin;
-    this.#logger = options.logger ?? dispatcher.logger ?? stderrLogger;
+    this.#logger = withTraceFields(options.logger ?? dispatcher.logger ?? stderrLogger);
     this.#decoder = new LineDecoder({
       ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
       onError: (error) => this.#onLineTooLong(error),

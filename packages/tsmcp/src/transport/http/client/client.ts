@@ -119,7 +119,8 @@ export class HttpClientTransport implements Transport {
   /**
    * Problems that belong to no request: the GET stream failing or giving up, the session ending
    * while only the GET stream used it, an answer to a server request that could not be delivered,
-   * a notification handler that threw. Default: dropped.
+   * a notification handler that threw; nothing once {@link close} was called. Default: dropped
+   * (`Client.connect` sets it to its logger's `warn`).
    */
   onError?: (error: Error) => void;
   /** The MCP endpoint. */
@@ -474,6 +475,8 @@ export class HttpClientTransport implements Transport {
   }
 
   #report(error: Error): void {
+    // After close() the failures are the teardown's own (requests aborted with "transport closed").
+    if (this.#closed) return;
     try {
       this.onError?.(error);
     } catch {

@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_JSON_DEPTH } from "../../../protocol/jsonrpc.js";
 import { checkLogger, type Logger, stderrLogger } from "../../../protocol/logger.js";
 import { checkInteger, checkOptionsObject } from "../../../protocol/options.js";
+import { withTraceFields } from "../../../telemetry/log-fields.js";
 import { type CheckedSessionOptions, checkSessionOptions, type SessionOptions } from "../session/options.js";
 import { type Authenticate, checkAuthenticate } from "./authenticate.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./body.js";
@@ -129,7 +130,9 @@ export function checkOptions(
     maxJsonDepth: maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
     keepAliveMs: keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     maxStreamBufferBytes: maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
-    logger: logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
+    logger: withTraceFields(
+      logger === undefined ? fallbackLogger : checkLogger(logger, owner, "logger", ["error"]),
+    ),
     authenticate: checkAuthenticate(owner, options.authenticate),
     metadata: checkMetadata(owner, options.protectedResourceMetadata),
     cors: checkCors(owner, options.cors, options.allowedOrigins),
