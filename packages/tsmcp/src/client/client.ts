@@ -627,7 +627,9 @@ export class Client {
     const capabilities = this.session.capabilities;
     const call: CallInFlight = { method, target };
     this.#calls.add(call);
-    const span = this.#telemetry === undefined ? undefined : new CallSpan(this.#telemetry, method, target);
+    const telemetry = this.#telemetry;
+    const span =
+      telemetry === undefined || !telemetry.recording() ? undefined : new CallSpan(telemetry, method, target);
     let legs = 0;
     const driven = driveInputRequired<R>(
       (inputResponses, requestState) => {

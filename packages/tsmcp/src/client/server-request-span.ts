@@ -17,6 +17,7 @@ export async function answerTraced(
   request: JSONRPCRequest,
   answer: () => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
+  if (!telemetry.recording()) return answer();
   const { api } = telemetry;
   const meta = (request.params as { _meta?: unknown } | undefined)?._meta;
   const parent =

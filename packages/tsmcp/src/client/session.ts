@@ -220,7 +220,7 @@ export class ClientSession {
    */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     const telemetry = this.#telemetry;
-    if (telemetry === undefined) {
+    if (telemetry === undefined || !telemetry.recording()) {
       await this.transport.notify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
       return;
     }
@@ -693,7 +693,7 @@ export class ClientSession {
     }
     const telemetry = this.#telemetry;
     const record: SentRecord | undefined =
-      telemetry === undefined
+      telemetry === undefined || !telemetry.recording()
         ? undefined
         : startSent(telemetry, this.#peer as Peer, this.#facts(method, params, id), meta);
     const sentParams = withMeta(params, meta);

@@ -401,7 +401,7 @@ export class Server implements Dispatcher {
     const { session } = env;
     const telemetry = this.#telemetry;
     const record =
-      telemetry === undefined
+      telemetry === undefined || !telemetry.recording()
         ? undefined
         : new RequestSpan(telemetry, message, env, session === undefined ? "stateless" : "handshake");
     if (!("id" in message)) {
@@ -417,7 +417,7 @@ export class Server implements Dispatcher {
       } else {
         const legacyEnv = env as RequestEnvironment & { session: LegacySession };
         result = await dispatchLegacy(this.#legacy, message, legacyEnv, record);
-        if (telemetry !== undefined && message.method === "initialize") {
+        if (telemetry !== undefined && record !== undefined && message.method === "initialize") {
           watchSessionDuration(telemetry, session, env.networkTransport);
         }
       }

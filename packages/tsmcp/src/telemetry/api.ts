@@ -13,7 +13,15 @@ import { forgetHandover, handedOver, hasApiMembers } from "./handover.js";
 /** The parts of `@opentelemetry/api` tsmcp uses (internal: never in a public signature). */
 export type OtelApi = Pick<
   typeof otel,
-  "trace" | "context" | "propagation" | "metrics" | "SpanKind" | "SpanStatusCode" | "ROOT_CONTEXT"
+  | "trace"
+  | "context"
+  | "propagation"
+  | "metrics"
+  | "SpanKind"
+  | "SpanStatusCode"
+  | "ROOT_CONTEXT"
+  | "ProxyTracerProvider"
+  | "createNoopMeter"
 >;
 
 /** `undefined`: not looked for yet; `null`: looked for and absent. */

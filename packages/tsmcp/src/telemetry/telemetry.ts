@@ -39,6 +39,12 @@ export class Telemetry {
   #instrumentsFrom: MeterProvider | undefined;
   #instruments: Instruments | undefined;
 
+  /** True when the option named a provider: recording never depends on the global ones then. */
+  readonly #given: boolean;
+  /** The global meter provider last looked at, and whether it records (is not the API's no-op one). */
+  #meterSeen: MeterProvider | undefined;
+  #meterRecords = false;
+
   constructor(api: OtelApi, side: TelemetrySide, version: string, options: TelemetryOptions = {}) {
     this.api = api;
     this.side = side;
@@ -47,6 +53,30 @@ export class Telemetry {
       (options.tracerProvider as TracerProvider | undefined) ?? api.trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(INSTRUMENTATION_SCOPE, version);
     this.#meterProvider = options.meterProvider as MeterProvider | undefined;
+    this.#given = options.tracerProvider !== undefined || options.meterProvider !== undefined;
+  }
+
+  /**
+   * Whether anything records: a provider was given, or a tracer provider or a meter provider is
+   * registered globally. False with the API present and nothing registered, so a request then
+   * costs what it costs with telemetry off. Cheap enough to ask per request (a field read and two
+   * identity checks); a provider registered later is seen at the next request.
+   */
+  recording(): boolean {
+    if (this.#given) return true;
+    const { api } = this;
+    // An API copy without these (older than tsmcp expects) cannot tell: record.
+    if (typeof api.ProxyTracerProvider !== "function" || typeof api.createNoopMeter !== "function")
+      return true;
+    const tracerProvider = api.trace.getTracerProvider();
+    if (!(tracerProvider instanceof api.ProxyTracerProvider)) return true;
+    if (tracerProvider.getDelegate() !== noopTracerProvider(api)) return true;
+    const meterProvider = api.metrics.getMeterProvider();
+    if (meterProvider !== this.#meterSeen) {
+      this.#meterSeen = meterProvider;
+      this.#meterRecords = !(meterProvider.getMeter(INSTRUMENTATION_SCOPE) instanceof noopMeterClass(api));
+    }
+    return this.#meterRecords;
   }
 
   /** The histograms of this side, from the current meter provider. */
@@ -61,6 +91,25 @@ export class Telemetry {
     }
     return this.#instruments;
   }
+}
+
+const noopTracerProviders = new WeakMap<OtelApi, TracerProvider>();
+
+/** The API's no-op tracer provider: what a proxy with no delegate hands out. */
+function noopTracerProvider(api: OtelApi): TracerProvider {
+  let noop = noopTracerProviders.get(api);
+  if (noop === undefined) {
+    noop = new api.ProxyTracerProvider().getDelegate();
+    noopTracerProviders.set(api, noop);
+  }
+  return noop;
+}
+
+/** The class of the API's no-op meter: what the meter provider hands out when none is registered. */
+function noopMeterClass(api: OtelApi): abstract new (...args: never[]) => unknown {
+  return api.createNoopMeter().constructor as abstract new (
+    ...args: never[]
+  ) => unknown;
 }
 
 function createInstruments(meter: Meter, side: TelemetrySide): Instruments {
