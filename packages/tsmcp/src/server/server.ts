@@ -455,7 +455,10 @@ export class Server implements Dispatcher {
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
     record?.attach(context);
-    return await this.#chain(middlewareRequest(method, request.params ?? {}, context, this.logger));
+    const result = await this.#chain(middlewareRequest(method, request.params ?? {}, context, this.logger));
+    // Every 2026-07-28 result carries resultType (spec: basic/index §Result): a result a middleware
+    // answered with by itself, unshaped, may lack it.
+    return result.resultType === undefined ? { resultType: "complete", ...result } : result;
   }
 
   #serves(method: string): boolean {

@@ -214,7 +214,7 @@ describe("values through the middleware chain", () => {
 });
 
 describe("a middleware that answers without calling next", () => {
-  it("ends the request with its result, which goes out as returned (no resultType filled in, no serverInfo)", async () => {
+  it("ends the request with its result, which goes out as returned (no serverInfo stamp)", async () => {
     const mcp = new MCPServer("values", { logger: recordingLogger() });
     let ran = false;
     mcp.use(async (request, next) =>
@@ -233,7 +233,7 @@ describe("a middleware that answers without calling next", () => {
     expect(ran).toBe(false);
   });
 
-  it("sends its result exactly as returned on the wire; only the requestState boundary still seals its state", async () => {
+  it("sends its result as returned on the wire, with resultType complete when it has none; only the requestState boundary still seals its state", async () => {
     const mcp = new MCPServer("values", { logger: recordingLogger() });
     mcp.use(async (request, next) => {
       if (request.method !== "tools/call") return next(request);
@@ -248,7 +248,11 @@ describe("a middleware that answers without calling next", () => {
         { signal: new AbortController().signal },
       );
     const bare = await send("bare");
-    expect(bare).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "bare" }] } });
+    expect(bare).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "complete", content: [{ type: "text", text: "bare" }] },
+    });
     const later = await send("later");
     if (later === undefined || !("result" in later)) throw new Error(`no result: ${JSON.stringify(later)}`);
     expect(later.result.resultType).toBe("input_required");

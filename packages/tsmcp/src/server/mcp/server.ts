@@ -444,8 +444,8 @@ export class MCPServer implements Dispatcher {
    * A middleware may provide typed request values: `next(request.with(key, value))` with a key
    * from `contextKey<T>(name)`; later middleware (`request.context.get(key)`), handlers, completers,
    * resolvers and task bodies (`ctx.get(key)`) read them typed `T`. It may answer without calling
-   * `next`: its result goes out as returned (give it `resultType`; it gets no `serverInfo` stamp nor
-   * cache hints, and a `requestState` in it is still sealed), or a thrown `McpError` answers that
+   * `next`: its result goes out as returned (`resultType` "complete" when it has none; it gets no
+   * `serverInfo` stamp nor cache hints, and a `requestState` in it is still sealed), or a thrown `McpError` answers that
    * error. See docs/middleware.md.
    *
    * @throws TypeError when `middleware` is not a function.
