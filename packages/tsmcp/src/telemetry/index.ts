@@ -14,4 +14,4 @@ export {
 } from "./attributes.js";
 export { useOpenTelemetry } from "./handover.js";
 export { activeTraceFields, type TraceLogFields } from "./log-fields.js";
-export type { TelemetryOption, TelemetryOptions } from "./options.js";
+export type { MeterProviderLike, TelemetryOption, TelemetryOptions, TracerProviderLike } from "./options.js";

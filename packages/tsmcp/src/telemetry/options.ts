@@ -4,6 +4,18 @@
  * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
 
+/** An OpenTelemetry `TracerProvider`, typed by the one method tsmcp calls on it. */
+export interface TracerProviderLike {
+  /** The tracer of the instrumentation scope `name` (tsmcp asks for "tsmcp") at `version`. */
+  getTracer(name: string, version?: string): unknown;
+}
+
+/** An OpenTelemetry `MeterProvider`, typed by the one method tsmcp calls on it. */
+export interface MeterProviderLike {
+  /** The meter of the instrumentation scope `name` (tsmcp asks for "tsmcp") at `version`. */
+  getMeter(name: string, version?: string): unknown;
+}
+
 /**
  * Where a server or a client records, beyond the global providers. Providers are typed loosely so
  * that this package's public types never require `@opentelemetry/api`: pass a `TracerProvider` and
@@ -11,9 +23,9 @@
  */
 export interface TelemetryOptions {
   /** The tracer provider to record spans with. Default: the global one (`trace.setGlobalTracerProvider`). */
-  tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  tracerProvider?: TracerProviderLike;
   /** The meter provider to record metrics with. Default: the global one (`metrics.setGlobalMeterProvider`). */
-  meterProvider?: { getMeter(name: string, version?: string): unknown };
+  meterProvider?: MeterProviderLike;
 }
 
 /**
