@@ -22,7 +22,7 @@ import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import type { RequestContext } from "../context.js";
 import type { WireResult } from "../middleware.js";
-import { attachRequestTrace, type CarriedTrace, type RequestTrace } from "../request-trace.js";
+import { attachRequestTrace, type Carried, type CarriedTrace, type RequestTrace } from "../request-trace.js";
 import { hashedSessionId } from "./session.js";
 
 /** The methods a multi round-trip call can run through (they carry `tsmcp.mrtr.round`). */
@@ -99,24 +99,26 @@ export class RequestSpan implements RequestTrace {
     this.#result = result;
   }
 
-  continueFrom(carried: CarriedTrace): void {
+  continueFrom(carried: Carried): void {
     this.round = carried.round + 1;
+    const span = this.#span;
+    if (span?.isRecording() === true && MRTR_METHODS.has(this.#message.method)) {
+      span.setAttribute(TSMCP_ATTRIBUTES.round, this.round);
+    }
+    if (carried.traceId === undefined) return;
     if (!this.#telemetry.api.trace.isSpanContextValid(carriedSpanContext(carried))) return;
     this.#carried = carried;
-    const span = this.#span;
-    if (span === undefined) return;
     // The span started before the boundary spoke: it keeps its parent and links the first leg.
-    span.addLink({ context: carriedSpanContext(carried) });
-    if (MRTR_METHODS.has(this.#message.method)) span.setAttribute(TSMCP_ATTRIBUTES.round, this.round);
+    span?.addLink({ context: carriedSpanContext(carried) });
   }
 
-  toCarry(): CarriedTrace | undefined {
+  toCarry(): Carried {
     const carried = this.#carried;
     if (carried !== undefined) return { ...carried, round: this.round };
-    const span = this.span();
-    if (!span.isRecording()) return undefined;
-    const { traceId, spanId, traceFlags } = span.spanContext();
-    if (!this.#telemetry.api.trace.isSpanContextValid(span.spanContext())) return undefined;
+    // Any valid context, sampled out or not: the next legs keep the sampler's decision and trace id.
+    const context = this.span().spanContext();
+    if (!this.#telemetry.api.trace.isSpanContextValid(context)) return { round: this.round };
+    const { traceId, spanId, traceFlags } = context;
     return { traceId, spanId, traceFlags, round: this.round };
   }
 
