@@ -424,8 +424,9 @@ export class Server implements Dispatcher {
       record?.complete();
       return resultResponse(message.id, result);
     } catch (error) {
-      const wire = this.#toWireError(error, message.method);
-      record?.fail(wire, error);
+      const toWire = (thrown: unknown) => this.#toWireError(thrown, message.method);
+      // With a span, the failure is logged inside it: the log line carries the span's ids.
+      const wire = record === undefined ? toWire(error) : record.failWith(error, toWire);
       return errorResponse(message.id, wire);
     }
   }

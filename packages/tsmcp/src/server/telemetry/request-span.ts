@@ -14,7 +14,7 @@
  * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
 import type { Attributes, Context, Link, Span, SpanContext } from "@opentelemetry/api";
-import { ERRORS, type McpError } from "../../protocol/errors.js";
+import { ERRORS, McpError } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { SEMCONV, TSMCP_ATTRIBUTES } from "../../telemetry/attributes.js";
 import { extractRemoteContext } from "../../telemetry/propagation.js";
@@ -64,7 +64,8 @@ export class RequestSpan implements RequestTrace {
   readonly #era: Era;
   readonly #ambient: Context;
   readonly #startMs: number;
-  readonly #target: string | undefined;
+  /** The tool or prompt name the client gave; dropped when the request is refused as invalid params. */
+  #target: string | undefined;
   #carried: CarriedTrace | undefined;
   #span: Span | undefined;
   #active: Context | undefined;
@@ -181,11 +182,32 @@ export class RequestSpan implements RequestTrace {
   }
 
   /**
+   * Ends the span with the error `thrown` answers as: `toWire` (which logs what it must) runs
+   * inside the span's context, so its log lines carry the span's ids. A request refused as invalid
+   * params (-32602: an unknown tool or prompt, bad arguments) loses its client-chosen target: its
+   * span is named by the method alone and its duration carries no tool or prompt name, so names a
+   * client makes up never become span names or metric series.
+   */
+  failWith(thrown: unknown, toWire: (thrown: unknown) => McpError): McpError {
+    if (thrown instanceof McpError && thrown.code === ERRORS.INVALID_PARAMS.code) this.#dropTarget();
+    const wire = this.run(() => toWire(thrown));
+    this.fail(wire, thrown);
+    return wire;
+  }
+
+  #dropTarget(): void {
+    if (this.#target === undefined) return;
+    this.#target = undefined;
+    this.#span?.updateName(this.#message.method);
+  }
+
+  /**
    * Ends the span with the error answered: its code as `rpc.response.status_code` and
    * `error.type`, its wire message as the status description; `cause`, what was thrown, is
    * recorded as an exception when it was unexpected (answered -32603).
    */
   fail(error: McpError, thrown: unknown): void {
+    if (error.code === ERRORS.INVALID_PARAMS.code) this.#dropTarget();
     const span = this.span();
     const code = String(error.code);
     if (span.isRecording()) {
@@ -202,7 +224,13 @@ export class RequestSpan implements RequestTrace {
 
   #finish(span: Span, resultType: ResultType | undefined, errorType?: string, statusCode?: string): void {
     const version = this.#protocolVersion ?? this.#env.session?.handshake?.protocolVersion;
-    if (version !== undefined && span.isRecording()) span.setAttribute(SEMCONV.protocolVersion, version);
+    if (span.isRecording()) {
+      if (version !== undefined) span.setAttribute(SEMCONV.protocolVersion, version);
+      // Set only now: a target refused as invalid params never reaches the span.
+      const named: Attributes = {};
+      this.#targetAttributes(named);
+      span.setAttributes(named);
+    }
     span.end();
     const durationS = (nowMs() - this.#startMs) / 1000;
     const { method } = this.#message;
@@ -245,7 +273,7 @@ export class RequestSpan implements RequestTrace {
       [TSMCP_ATTRIBUTES.era]: this.#era,
     };
     if ("id" in message) attributes[SEMCONV.requestId] = String(message.id);
-    this.#targetAttributes(attributes);
+    if (method === "tools/call") attributes[SEMCONV.operationName] = "execute_tool";
     if (this.#env.networkTransport !== undefined) {
       attributes[SEMCONV.networkTransport] = this.#env.networkTransport;
     }
