@@ -35,6 +35,22 @@ const URI_METHODS: ReadonlySet<string> = new Set([
   "resources/unsubscribe",
 ]);
 
+/** The most `inputResponses` keys `tsmcp.mrtr.input_keys` lists: the client chooses them. */
+const MAX_INPUT_KEYS = 64;
+/** The most characters of one key `tsmcp.mrtr.input_keys` keeps. */
+const MAX_INPUT_KEY_LENGTH = 64;
+
+/** The first {@link MAX_INPUT_KEYS} keys of `answered`, each cut to {@link MAX_INPUT_KEY_LENGTH} characters. */
+function cappedKeys(answered: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const key in answered) {
+    if (!Object.hasOwn(answered, key)) continue;
+    if (keys.length === MAX_INPUT_KEYS) break;
+    keys.push(key.length > MAX_INPUT_KEY_LENGTH ? key.slice(0, MAX_INPUT_KEY_LENGTH) : key);
+  }
+  return keys;
+}
+
 /** `tsmcp.era`: the 2026-07-28 wire, or a 2025-era session. */
 export type Era = "stateless" | "handshake";
 
@@ -286,7 +302,8 @@ export class RequestSpan implements RequestTrace {
     if (MRTR_METHODS.has(method) && "id" in message) {
       attributes[TSMCP_ATTRIBUTES.round] = this.round;
       const answered = objectOr(message.params?.inputResponses);
-      if (answered !== undefined) attributes[TSMCP_ATTRIBUTES.inputKeys] = Object.keys(answered);
+      // Read before the requestState is verified, so capped: the client chooses how many and how long.
+      if (answered !== undefined) attributes[TSMCP_ATTRIBUTES.inputKeys] = cappedKeys(answered);
     }
     return attributes;
   }

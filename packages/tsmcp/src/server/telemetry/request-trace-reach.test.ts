@@ -135,3 +135,18 @@ describe("a handler behind middleware that derives the request context", () => {
     expect(leg2?.links.map((link) => link.context.spanId)).toContain(leg1?.spanContext().spanId);
   });
 });
+
+describe("the keys of inputResponses a client sends", () => {
+  it("are recorded as tsmcp.mrtr.input_keys capped at 64 keys of at most 64 characters each", async () => {
+    const server = sealingServer(() => ({ content: [] }));
+    const inputResponses: Record<string, unknown> = { ["k".repeat(200)]: { action: "decline" } };
+    for (let i = 0; i < 99; i++) inputResponses[`key-${i}`] = { action: "decline" };
+    await server.handle(rpc("tools/call", { name: "flood", arguments: {}, inputResponses }), env());
+    const [span] = otelSetup.spans();
+    const keys = span?.attributes["tsmcp.mrtr.input_keys"] as string[];
+    expect(keys).toHaveLength(64);
+    expect(keys[0]).toBe("k".repeat(64));
+    expect(keys[1]).toBe("key-0");
+    expect(Math.max(...keys.map((key) => key.length))).toBe(64);
+  });
+});
