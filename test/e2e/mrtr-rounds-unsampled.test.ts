@@ -79,10 +79,11 @@ async function deployCalls(telemetry: TelemetryOption[], calls: number): Promise
   };
   const client = await Client.connect(new HttpClientTransport(replicas.url, { fetch: routed }), {
     telemetry: false,
-    elicitationCallback: (_params, { key }) => ({
-      action: "accept",
-      content: key === "environment" ? { environment: "staging" } : { approve: true },
-    }),
+    elicitationCallback: (_params, { key }) => {
+      const content: Record<string, string | boolean> =
+        key === "environment" ? { environment: "staging" } : { approve: true };
+      return { action: "accept", content };
+    },
   });
   try {
     for (let call = 0; call < calls; call++) {

@@ -13,7 +13,7 @@ import { silentLogger } from "../../protocol/logger.js";
 import type { ElicitResult } from "../../protocol/schema/input.js";
 import { contextKey } from "../context-key.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
-import { Server } from "../server.js";
+import { Server, type ServerOptions } from "../server.js";
 import { requestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
 
@@ -26,9 +26,14 @@ const KEY = new Uint8Array(32).fill(7);
 
 const env = () => ({ signal: new AbortController().signal });
 
-function sealingServer(onCallTool: ConstructorParameters<typeof Server>[1]["onCallTool"]): Server {
-  const server = new Server("vault", { logger: silentLogger, telemetry: otelSetup.telemetry, onCallTool });
-  return server;
+function sealingServer(onCallTool: NonNullable<ServerOptions["onCallTool"]>): Server {
+  return new Server("vault", { logger: silentLogger, telemetry: otelSetup.telemetry, onCallTool });
+}
+
+/** The result of a JSON-RPC answer that must be one. */
+function resultOf<T>(answer: unknown): T {
+  expect(answer).toHaveProperty("result");
+  return (answer as { result: T }).result;
 }
 
 function boundary() {
@@ -62,7 +67,7 @@ describe("the contents of inputRequests", () => {
       return inputRequired({ inputRequests: { credential: ask }, requestState: `wants ${SECRET}` });
     }).use(boundary());
     const first = await server.handle(rpc("tools/call", { name: "store", arguments: {} }), env());
-    const result = (first as { result: { inputRequests: unknown; requestState: string } }).result;
+    const result = resultOf<{ inputRequests: unknown; requestState: string }>(first);
     expect(JSON.stringify(result.inputRequests)).toContain(SECRET);
     const second = await server.handle(
       rpc(
@@ -109,7 +114,7 @@ describe("a handler behind middleware that derives the request context", () => {
     });
     server.use((request, next) => next(request.with(tenant, "acme"))).use(boundary());
     const first = await server.handle(rpc("tools/call", { name: "provision", arguments: {} }), env());
-    const state = (first as { result: { requestState: string } }).result.requestState;
+    const state = resultOf<{ requestState: string }>(first).requestState;
     await server.handle(
       rpc(
         "tools/call",
