@@ -1,8 +1,8 @@
 /**
  * tsmcp's logs through pino, as `npm run example -- pino-logger`: a four-line adapter turns a pino
  * logger into tsmcp's `Logger` (pino takes the fields first, then the message), and a failure the
- * server logs while a span is active carries that span's `trace_id` and `span_id`. Prints pino's
- * JSON lines on stdout.
+ * server logs carries the `trace_id` and `span_id` of the request's server span (here in the trace
+ * of the caller's span). Prints pino's JSON lines on stdout.
  */
 import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";

@@ -1,7 +1,8 @@
 /**
  * Trace ids on tsmcp's log lines, with the real OpenTelemetry SDK: a line a server or a client
- * writes while a span is active carries that span's `trace_id` and `span_id`; a line written with
- * no active span reaches the logger unchanged.
+ * writes while a span is active carries that span's `trace_id` and `span_id` (a server's failure
+ * line, those of the request's own server span, in memory and over HTTP); a line written with no
+ * active span reaches the logger unchanged.
  */
 import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
@@ -15,7 +16,9 @@ import { Client } from "../../packages/tsmcp/src/client/client.js";
 import { McpError } from "../../packages/tsmcp/src/protocol/errors.js";
 import { Server } from "../../packages/tsmcp/src/server/server.js";
 import { withTraceFields } from "../../packages/tsmcp/src/telemetry/log-fields.js";
+import { serve } from "../../packages/tsmcp/src/transport/http/node/node.js";
 import { recordingLogger } from "../helpers/logs.js";
+import { modern, post } from "../helpers/mcp-post.js";
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -31,11 +34,11 @@ afterAll(async () => {
 });
 
 /** A server whose only tool throws an unexpected error, which the server logs. */
-function failingServer(logger = recordingLogger()) {
+function failingServer(logger = recordingLogger(), telemetry: false | undefined = undefined) {
   const server = new Server("failing", {
     version: "1.0.0",
     logger,
-    telemetry: { tracerProvider: provider },
+    telemetry: telemetry ?? { tracerProvider: provider },
     onListTools: () => ({ tools: [{ name: "explode", inputSchema: { type: "object" } }] }),
     onCallTool: () => {
       throw new Error("the disk is on fire");
@@ -44,8 +47,16 @@ function failingServer(logger = recordingLogger()) {
   return { server, logger };
 }
 
+/** The one finished `tools/call explode` server span. */
+function serverSpanOfCall() {
+  const spans = exporter.getFinishedSpans().filter((span) => span.name === "tools/call explode");
+  expect(spans).toHaveLength(1);
+  return (spans[0] as (typeof spans)[number]).spanContext();
+}
+
 describe("trace ids on log lines", () => {
-  it("a server logs a throwing handler with the trace id of the span the call runs in", async () => {
+  it("a server logs a throwing handler with the ids of the request's server span, under the caller's trace", async () => {
+    exporter.reset();
     const { server, logger } = failingServer();
     const client = await Client.connect(server, { telemetry: false });
     const traceId = await tracer.startActiveSpan("caller", async (span) => {
@@ -57,12 +68,30 @@ describe("trace ids on log lines", () => {
     const failure = logger.records.find(({ message }) => message === "handler for tools/call failed");
     expect(failure?.level).toBe("error");
     expect((failure?.fields?.error as Error | undefined)?.message).toBe("the disk is on fire");
-    expect(failure?.fields?.trace_id).toBe(traceId);
-    expect(failure?.fields?.span_id).toMatch(/^[0-9a-f]{16}$/);
+    const serverSpan = serverSpanOfCall();
+    expect(serverSpan.traceId).toBe(traceId);
+    expect(failure?.fields?.trace_id).toBe(serverSpan.traceId);
+    expect(failure?.fields?.span_id).toBe(serverSpan.spanId);
+  });
+
+  it("a server served over HTTP logs a throwing handler with the ids of the request's server span", async () => {
+    exporter.reset();
+    const { server, logger } = failingServer();
+    const handle = await serve(server, { port: 0, host: "127.0.0.1" });
+    try {
+      const answer = await post(handle.url, modern("tools/call", { name: "explode", arguments: {} }));
+      expect((answer.body as { error?: { code?: number } }).error?.code).toBe(-32603);
+    } finally {
+      await handle.close();
+    }
+    const failure = logger.records.find(({ message }) => message === "handler for tools/call failed");
+    const serverSpan = serverSpanOfCall();
+    expect(failure?.fields?.trace_id).toBe(serverSpan.traceId);
+    expect(failure?.fields?.span_id).toBe(serverSpan.spanId);
   });
 
   it("a server logs the same failure with no trace fields when no span is active", async () => {
-    const { server, logger } = failingServer();
+    const { server, logger } = failingServer(recordingLogger(), false);
     const client = await Client.connect(server, { telemetry: false });
     await expect(client.callTool("explode")).rejects.toBeInstanceOf(McpError);
     await client.close();

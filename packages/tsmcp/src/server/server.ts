@@ -1,3 +1,24 @@
+/**
+ * The low-level `Server`: a dispatcher that owns no connection. One instance answers any number of
+ * requests, concurrently, from any transport; it keeps nothing about a request after answering it.
+ * Each request runs: method lookup -> `_meta` validation -> middleware -> params validation ->
+ * handler -> result shaping. Spec: basic/index, server/*, basic/patterns/*.
+ *
+ * With the `tasks` option it also serves the tasks extension (`io.modelcontextprotocol/tasks`):
+ * `tasks/get`, `tasks/update`, `tasks/cancel` and `notifications/tasks` on `subscriptions/listen`
+ * (server/tasks).
+ *
+ * A message the transport hands in with a 2025-era session (`env.session`) takes the handshake
+ * era's path instead (server/legacy): `initialize`, then the same chain with who asked read from
+ * the session. The server remembers the sessions that completed `initialize` until they end, only
+ * to send them list-changed and resource-updated notifications.
+ *
+ * With telemetry recording (the `telemetry` option, see server/telemetry), every request and
+ * notification gets a SERVER span and an `mcp.server.operation.duration` point, in both eras: the
+ * handler runs inside the span (so spans it starts nest under it), a failure is logged inside it
+ * (so the log line carries its ids), and the span of a multi round-trip leg continues the call's
+ * first leg through the requestState boundary. Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+ */
 import { ERRORS, internalError, McpError, methodNotFound } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -424,8 +445,9 @@ export class Server implements Dispatcher {
       record?.complete();
       return resultResponse(message.id, result);
     } catch (error) {
-      const wire = this.#toWireError(error, message.method);
-      record?.fail(wire, error);
+      const toWire = (thrown: unknown) => this.#toWireError(thrown, message.method);
+      // With a span, the failure is logged inside it: the log line carries the span's ids.
+      const wire = record === undefined ? toWire(error) : record.failWith(error, toWire);
       return errorResponse(message.id, wire);
     }
   }

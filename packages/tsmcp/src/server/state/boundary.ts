@@ -12,8 +12,8 @@ import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
 import type { RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
-import { type CarriedTrace, requestTraceOf } from "../request-trace.js";
-import { isCarriableTrace } from "./carried-trace.js";
+import { type Carried, requestTraceOf } from "../request-trace.js";
+import { isCarriable } from "./carried-trace.js";
 import { type RequestBinding, requestBinding } from "./claims.js";
 import { describeType } from "./describe-type.js";
 import { InvalidRequestState, invalidRequestStateError } from "./errors.js";
@@ -152,11 +152,14 @@ function checkSingleUse(options: RequestStateBoundaryOptions): void {
  * state carries runs at most once, even when the same retry arrives twice at once.
  *
  * When the request is recorded (a `RequestTrace` attached to its context, as the server does with
- * telemetry on), each sealed state also carries the trace context of the call's first leg and the
- * round it was minted in; once a state carrying one opened and verified, the request's trace is told
- * to continue from it before the chain runs. So the legs of one call share one trace on whichever
- * server sharing the keys they land. With nothing recorded, nothing is carried: the tokens are as
- * without telemetry. A trace context that is not valid is not carried.
+ * telemetry on), each sealed state also carries the span context of the call's first leg (any
+ * valid one, sampled or not) and the round it was minted in, or the round alone when the first leg
+ * had no valid span context (a server recording metrics only); once a state carrying one opened and
+ * verified, the request's trace is told to continue from it before the chain runs. So the legs of
+ * one call share one trace and count their rounds on whichever server sharing the keys they land.
+ * A request nothing records carries on what its own state carried, one round on (so a server with
+ * telemetry off in the middle of a fleet keeps the call's trace); with nothing carried in, nothing
+ * is carried out: the tokens are as without telemetry. What is not valid is not carried.
  *
  * The effective audience is `policy.audience ?? options.defaultAudience`. Install it after auth
  * (so `ctx.auth` is set) and before middleware that should see plaintext.
@@ -205,7 +208,7 @@ export function requestStateBoundary(
     const principal = principalOnce(policy, context);
     const inbound = params.requestState;
     let binding: RequestBinding | undefined;
-    let carried: CarriedTrace | undefined;
+    let carried: Carried | undefined;
     let forwarded = request;
     if (inbound === null) {
       const { requestState: _absent, ...rest } = params;
@@ -242,8 +245,16 @@ export function requestStateBoundary(
         );
       }
     }
-    const trace = requestTraceOf(context)?.toCarry();
-    const carry = isCarriableTrace(trace) ? trace : undefined;
+    const trace = requestTraceOf(context);
+    // A server recording nothing passes what it opened on, one round on: a fleet mixing servers
+    // that record and servers that do not keeps one trace and counts every round.
+    const toCarry =
+      trace === undefined
+        ? carried === undefined
+          ? undefined
+          : { ...carried, round: carried.round + 1 }
+        : trace.toCarry();
+    const carry = isCarriable(toCarry) ? toCarry : undefined;
     let sealed: string;
     try {
       sealed = sealRequestState(policy, result.requestState, {

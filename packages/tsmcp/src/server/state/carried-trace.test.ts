@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CarriedTrace } from "../request-trace.js";
-import { CARRIED_TRACE_BYTES, isCarriableTrace } from "./carried-trace.js";
+import { CARRIED_TRACE_BYTES, isCarriable, isCarriableRound, isCarriableTrace } from "./carried-trace.js";
 import {
   argumentsDigest,
   checkClaims,
@@ -204,5 +204,42 @@ describe("the carried trace in the claims envelope", () => {
     }
     expect(isCarriableTrace(TRACE)).toBe(true);
     expect(isCarriableTrace({ ...TRACE, traceFlags: 0, round: 2 ** 32 - 1 })).toBe(true);
+  });
+});
+
+describe("the carried round alone in the claims envelope", () => {
+  it("rides under flag 32 as 4 bytes where the trace block would be, and opens as the round alone", () => {
+    const withRound = Buffer.from(encodeClaims(claims({ trace: { round: 3 } })));
+    const without = Buffer.from(encodeClaims(claims()));
+    expect(withRound[1]).toBe(1 | 32);
+    const start = without.length - "round-1".length;
+    const round = Buffer.alloc(4);
+    round.writeUInt32BE(3);
+    const expected = Buffer.concat([without.subarray(0, start), round, without.subarray(start)]);
+    expected[1] = 1 | 32;
+    expect(withRound.toString("hex")).toBe(expected.toString("hex"));
+    expect(openClaims(withRound, expectation).trace).toEqual({ round: 3 });
+  });
+
+  it("makes an envelope malformed with flags 16 and 32 together, a round 0, or a block cut short", () => {
+    const valid = Buffer.from(encodeClaims(claims({ trace: { round: 2 }, state: "" })));
+    const both = Buffer.from(encodeClaims(claims({ trace: TRACE })));
+    both[1] = both[1]! | 32;
+    const zero = Buffer.from(valid);
+    zero.fill(0, valid.length - 4);
+    const cases = [both, zero, valid.subarray(0, valid.length - 1), valid.subarray(0, valid.length - 3)];
+    for (const payload of cases) expect(reasonOf(() => checkClaims(payload, expectation))).toBe("malformed");
+    expect(checkClaims(valid, expectation)).toBe("");
+  });
+
+  it("refuses to encode a round it could not read back", () => {
+    for (const round of [0, -1, 1.5, 2 ** 32, Number.NaN, "2"]) {
+      expect(isCarriableRound({ round })).toBe(false);
+      expect(isCarriable({ round })).toBe(false);
+      expect(() => encodeClaims(claims({ trace: { round } as CarriedTrace }))).toThrow(TypeError);
+    }
+    expect(isCarriableRound(TRACE)).toBe(false);
+    expect(isCarriable(TRACE)).toBe(true);
+    expect(isCarriable({ round: 2 ** 32 - 1 })).toBe(true);
   });
 });

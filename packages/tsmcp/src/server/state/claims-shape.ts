@@ -3,7 +3,7 @@
  * envelope holds. A leaf, so the envelope codec and the claim checks can both use them.
  * Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
-import type { CarriedTrace } from "../request-trace.js";
+import type { Carried } from "../request-trace.js";
 
 /** Which request a state belongs to; recomputed from every retry and compared. */
 export interface RequestBinding {
@@ -35,8 +35,9 @@ export interface RequestStateClaims {
    */
   readonly stateId?: string | undefined;
   /**
-   * The first leg's trace context and the round the state is minted in, so the next leg, on any
-   * server sharing the keys, joins the call's trace; absent when nothing records the request.
+   * The first leg's trace context and the round the state is minted in (or the round alone when the
+   * first leg had no valid span context), so the next leg, on any server sharing the keys, joins the
+   * call's trace and counts its round; absent when nothing records the request.
    */
-  readonly trace?: CarriedTrace | undefined;
+  readonly trace?: Carried | undefined;
 }

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Params } from "../../protocol/jsonrpc.js";
-import type { CarriedTrace } from "../request-trace.js";
+import type { Carried } from "../request-trace.js";
 import { encodeBase64Url } from "./base64url.js";
 import type { RequestBinding } from "./claims-shape.js";
 import {
@@ -116,8 +116,8 @@ export interface OpenedClaims {
   readonly stateId: string | undefined;
   /** The state's expiry (`exp`), milliseconds since the epoch. */
   readonly expiresAtMs: number;
-  /** The trace context the state carries from the call's first leg, when it carries one. */
-  readonly trace: CarriedTrace | undefined;
+  /** The trace context (or the round alone) the state carries from the call's first leg, when it carries one. */
+  readonly trace: Carried | undefined;
 }
 
 /**

@@ -10,24 +10,32 @@
  * | -------- | ------------------------------------------------------------------------ |
  * | 1        | envelope version, {@link REQUEST_STATE_ENVELOPE_VERSION}                 |
  * | 1        | flags: 1 = audience, 2 = principal claim, 4 = JSON state, 8 = state id,  |
- * |          | 16 = carried trace                                                       |
+ * |          | 16 = carried trace, 32 = carried round (never both)                      |
  * | 8        | `iat`, milliseconds since the epoch, IEEE 754 double                     |
  * | 8        | `exp`, milliseconds since the epoch, IEEE 754 double                     |
  * | 4 + n    | method, then target, then arguments digest: a 32-bit length, the bytes   |
  * | 4 + n    | audience (flag 1), principal claim (flag 2), state id (flag 8), in order |
  * | 29       | the carried trace (flag 16), laid out as `carried-trace.ts` says         |
+ * | 4        | or the carried round alone (flag 32), likewise                           |
  * | the rest | the plaintext state, UTF-8                                               |
  *
  * Text fields are UTF-8, a lone surrogate encoded as its own three-byte form (so distinct strings
  * never share bytes; fields are compared as bytes). A state holding a lone surrogate, which UTF-8
  * cannot carry, is stored as its JSON string literal instead, under flag 4.
  *
- * Every flag is optional: an envelope without the carried trace is byte for byte what it was
- * before flag 16 existed, so states minted by either kind of server open on the other as long as
- * they carry no trace.
+ * Every flag is optional: an envelope without the carried trace or round is byte for byte what it
+ * was before flags 16 and 32 existed, so states minted by either kind of server open on the other
+ * as long as they carry neither.
  */
-import type { CarriedTrace } from "../request-trace.js";
-import { CARRIED_TRACE_BYTES, readCarriedTrace, writeCarriedTrace } from "./carried-trace.js";
+import type { Carried } from "../request-trace.js";
+import {
+  CARRIED_ROUND_BYTES,
+  CARRIED_TRACE_BYTES,
+  readCarriedRound,
+  readCarriedTrace,
+  writeCarriedRound,
+  writeCarriedTrace,
+} from "./carried-trace.js";
 import type { RequestStateClaims } from "./claims-shape.js";
 import { InvalidRequestState } from "./errors.js";
 import { exactUtf8Bytes, isWellFormed } from "./exact-utf8.js";
@@ -40,7 +48,9 @@ const FLAG_PRINCIPAL = 2;
 const FLAG_JSON_STATE = 4;
 const FLAG_STATE_ID = 8;
 const FLAG_TRACE = 16;
-const KNOWN_FLAGS = FLAG_AUDIENCE | FLAG_PRINCIPAL | FLAG_JSON_STATE | FLAG_STATE_ID | FLAG_TRACE;
+const FLAG_ROUND = 32;
+const KNOWN_FLAGS =
+  FLAG_AUDIENCE | FLAG_PRINCIPAL | FLAG_JSON_STATE | FLAG_STATE_ID | FLAG_TRACE | FLAG_ROUND;
 const HEADER_BYTES = 18;
 const LENGTH_BYTES = 4;
 
@@ -64,7 +74,8 @@ function prepared(text: string): FieldText {
 /**
  * The envelope's bytes, in the layout above (a Node `Buffer`, declared as its `Uint8Array`).
  *
- * @throws TypeError when `claims.trace` is present but not a valid carried trace.
+ * @throws TypeError when `claims.trace` is present but neither a valid carried trace nor a valid
+ *   carried round.
  */
 export function encodeClaims(claims: RequestStateClaims): Uint8Array {
   const { binding } = claims;
@@ -87,14 +98,16 @@ export function encodeClaims(claims: RequestStateClaims): Uint8Array {
     fields.push(prepared(claims.stateId));
   }
   const { trace } = claims;
-  if (trace !== undefined) flags |= FLAG_TRACE;
+  const traceBytes =
+    trace === undefined ? 0 : trace.traceId === undefined ? CARRIED_ROUND_BYTES : CARRIED_TRACE_BYTES;
+  if (trace !== undefined) flags |= trace.traceId === undefined ? FLAG_ROUND : FLAG_TRACE;
   let { state } = claims;
   if (!isWellFormed(state)) {
     flags |= FLAG_JSON_STATE;
     state = JSON.stringify(state);
   }
   const stateBytes = Buffer.byteLength(state, "utf8");
-  let total = HEADER_BYTES + stateBytes + (trace === undefined ? 0 : CARRIED_TRACE_BYTES);
+  let total = HEADER_BYTES + stateBytes + traceBytes;
   for (const field of fields) total += LENGTH_BYTES + field.length;
   const out = Buffer.allocUnsafe(total);
   out[0] = REQUEST_STATE_ENVELOPE_VERSION;
@@ -114,8 +127,9 @@ export function encodeClaims(claims: RequestStateClaims): Uint8Array {
     offset += length;
   }
   if (trace !== undefined) {
-    writeCarriedTrace(trace, out, offset);
-    offset += CARRIED_TRACE_BYTES;
+    if (trace.traceId === undefined) writeCarriedRound(trace, out, offset);
+    else writeCarriedTrace(trace, out, offset);
+    offset += traceBytes;
   }
   out.write(state, offset, stateBytes, "utf8");
   return out;
@@ -134,7 +148,7 @@ export class ReadEnvelope {
    * @param bounds start and end of each text field, in order (method, target, digest, then the
    *   audience, the principal claim and the state id when present).
    * @param state the plaintext state.
-   * @param trace the carried trace (flag 16), or `undefined`.
+   * @param trace the carried trace (flag 16) or round (flag 32), or `undefined`.
    */
   constructor(
     readonly bytes: Uint8Array,
@@ -143,7 +157,7 @@ export class ReadEnvelope {
     readonly flags: number,
     readonly bounds: readonly number[],
     readonly state: string,
-    readonly trace: CarriedTrace | undefined,
+    readonly trace: Carried | undefined,
   ) {
     this.#buffer = asBuffer(bytes);
   }
@@ -201,7 +215,8 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Reads an envelope, checking its structure: known version and flags, every field inside the
- * bytes, a carried trace with valid ids and a round of at least 1 (flag 16), and a state of strict
+ * bytes, a carried trace with valid ids and a round of at least 1 (flag 16) or a carried round of
+ * at least 1 (flag 32, never with flag 16), and a state of strict
  * UTF-8 (a JSON string literal under flag 4).
  *
  * @throws InvalidRequestState with reason `"malformed"` for anything else.
@@ -224,12 +239,14 @@ export function readEnvelope(payload: Uint8Array): ReadEnvelope {
     bounds.push(offset + LENGTH_BYTES, end);
     offset = end;
   }
-  let trace: CarriedTrace | undefined;
-  if (flags & FLAG_TRACE) {
-    if (offset + CARRIED_TRACE_BYTES > bytes.length) throw new InvalidRequestState(MALFORMED);
-    trace = readCarriedTrace(bytes, offset);
+  let trace: Carried | undefined;
+  if (flags & (FLAG_TRACE | FLAG_ROUND)) {
+    if ((flags & FLAG_TRACE) !== 0 && (flags & FLAG_ROUND) !== 0) throw new InvalidRequestState(MALFORMED);
+    const size = flags & FLAG_TRACE ? CARRIED_TRACE_BYTES : CARRIED_ROUND_BYTES;
+    if (offset + size > bytes.length) throw new InvalidRequestState(MALFORMED);
+    trace = flags & FLAG_TRACE ? readCarriedTrace(bytes, offset) : readCarriedRound(bytes, offset);
     if (trace === undefined) throw new InvalidRequestState(MALFORMED);
-    offset += CARRIED_TRACE_BYTES;
+    offset += size;
   }
   let state: unknown;
   try {

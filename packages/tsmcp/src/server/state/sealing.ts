@@ -3,7 +3,7 @@
  * plaintext, stamped with the policy's clock and sealed by its codec; and the reverse, with every
  * claim checked against the retry. Spec: basic/patterns/mrtr §Server Requirements (Basic Workflow).
  */
-import type { CarriedTrace } from "../request-trace.js";
+import type { Carried } from "../request-trace.js";
 import { encodeBase64Url } from "./base64url.js";
 import {
   type ClaimsExpectation,
@@ -27,8 +27,8 @@ export interface RequestStateScope {
   readonly principal: ClaimsExpectation["principal"];
   /** Sealing only: mint a unique state id (a single-use target's, to key the replay cache). */
   readonly singleUse?: boolean;
-  /** Sealing only: the trace context to carry to the next leg (a valid one; see `isCarriableTrace`). */
-  readonly trace?: CarriedTrace | undefined;
+  /** Sealing only: the trace context or round to carry to the next leg (a valid one; see `isCarriable`). */
+  readonly trace?: Carried | undefined;
 }
 
 /** Bytes of randomness in a state id (22 base64url characters). */
@@ -41,7 +41,7 @@ const STATE_ID_BYTES = 16;
  *
  * @throws InvalidRequestState (here a log-only reason for refusing to seal) when the principal
  *   cannot be derived, the codec throws (`"codec error"`, the error kept as `cause`) or returns a
- *   non-string; TypeError when `scope.trace` is not a valid carried trace.
+ *   non-string; TypeError when `scope.trace` is not a valid carried trace or round.
  */
 export function sealRequestState(
   policy: RequestStateSecurity,

@@ -14,7 +14,7 @@
  * Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
 import type { Attributes, Context, Link, Span, SpanContext } from "@opentelemetry/api";
-import { ERRORS, type McpError } from "../../protocol/errors.js";
+import { ERRORS, McpError } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { SEMCONV, TSMCP_ATTRIBUTES } from "../../telemetry/attributes.js";
 import { extractRemoteContext } from "../../telemetry/propagation.js";
@@ -22,7 +22,7 @@ import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import type { RequestContext } from "../context.js";
 import type { WireResult } from "../middleware.js";
-import { attachRequestTrace, type CarriedTrace, type RequestTrace } from "../request-trace.js";
+import { attachRequestTrace, type Carried, type CarriedTrace, type RequestTrace } from "../request-trace.js";
 import { hashedSessionId } from "./session.js";
 
 /** The methods a multi round-trip call can run through (they carry `tsmcp.mrtr.round`). */
@@ -34,6 +34,22 @@ const URI_METHODS: ReadonlySet<string> = new Set([
   "resources/subscribe",
   "resources/unsubscribe",
 ]);
+
+/** The most `inputResponses` keys `tsmcp.mrtr.input_keys` lists: the client chooses them. */
+const MAX_INPUT_KEYS = 64;
+/** The most characters of one key `tsmcp.mrtr.input_keys` keeps. */
+const MAX_INPUT_KEY_LENGTH = 64;
+
+/** The first {@link MAX_INPUT_KEYS} keys of `answered`, each cut to {@link MAX_INPUT_KEY_LENGTH} characters. */
+function cappedKeys(answered: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const key in answered) {
+    if (!Object.hasOwn(answered, key)) continue;
+    if (keys.length === MAX_INPUT_KEYS) break;
+    keys.push(key.length > MAX_INPUT_KEY_LENGTH ? key.slice(0, MAX_INPUT_KEY_LENGTH) : key);
+  }
+  return keys;
+}
 
 /** `tsmcp.era`: the 2026-07-28 wire, or a 2025-era session. */
 export type Era = "stateless" | "handshake";
@@ -64,7 +80,8 @@ export class RequestSpan implements RequestTrace {
   readonly #era: Era;
   readonly #ambient: Context;
   readonly #startMs: number;
-  readonly #target: string | undefined;
+  /** The tool or prompt name the client gave; dropped when the request is refused as invalid params. */
+  #target: string | undefined;
   #carried: CarriedTrace | undefined;
   #span: Span | undefined;
   #active: Context | undefined;
@@ -99,24 +116,26 @@ export class RequestSpan implements RequestTrace {
     this.#result = result;
   }
 
-  continueFrom(carried: CarriedTrace): void {
+  continueFrom(carried: Carried): void {
     this.round = carried.round + 1;
+    const span = this.#span;
+    if (span?.isRecording() === true && MRTR_METHODS.has(this.#message.method)) {
+      span.setAttribute(TSMCP_ATTRIBUTES.round, this.round);
+    }
+    if (carried.traceId === undefined) return;
     if (!this.#telemetry.api.trace.isSpanContextValid(carriedSpanContext(carried))) return;
     this.#carried = carried;
-    const span = this.#span;
-    if (span === undefined) return;
     // The span started before the boundary spoke: it keeps its parent and links the first leg.
-    span.addLink({ context: carriedSpanContext(carried) });
-    if (MRTR_METHODS.has(this.#message.method)) span.setAttribute(TSMCP_ATTRIBUTES.round, this.round);
+    span?.addLink({ context: carriedSpanContext(carried) });
   }
 
-  toCarry(): CarriedTrace | undefined {
+  toCarry(): Carried {
     const carried = this.#carried;
     if (carried !== undefined) return { ...carried, round: this.round };
-    const span = this.span();
-    if (!span.isRecording()) return undefined;
-    const { traceId, spanId, traceFlags } = span.spanContext();
-    if (!this.#telemetry.api.trace.isSpanContextValid(span.spanContext())) return undefined;
+    // Any valid context, sampled out or not: the next legs keep the sampler's decision and trace id.
+    const context = this.span().spanContext();
+    if (!this.#telemetry.api.trace.isSpanContextValid(context)) return { round: this.round };
+    const { traceId, spanId, traceFlags } = context;
     return { traceId, spanId, traceFlags, round: this.round };
   }
 
@@ -179,11 +198,32 @@ export class RequestSpan implements RequestTrace {
   }
 
   /**
+   * Ends the span with the error `thrown` answers as: `toWire` (which logs what it must) runs
+   * inside the span's context, so its log lines carry the span's ids. A request refused as invalid
+   * params (-32602: an unknown tool or prompt, bad arguments) loses its client-chosen target: its
+   * span is named by the method alone and its duration carries no tool or prompt name, so names a
+   * client makes up never become span names or metric series.
+   */
+  failWith(thrown: unknown, toWire: (thrown: unknown) => McpError): McpError {
+    if (thrown instanceof McpError && thrown.code === ERRORS.INVALID_PARAMS.code) this.#dropTarget();
+    const wire = this.run(() => toWire(thrown));
+    this.fail(wire, thrown);
+    return wire;
+  }
+
+  #dropTarget(): void {
+    if (this.#target === undefined) return;
+    this.#target = undefined;
+    this.#span?.updateName(this.#message.method);
+  }
+
+  /**
    * Ends the span with the error answered: its code as `rpc.response.status_code` and
    * `error.type`, its wire message as the status description; `cause`, what was thrown, is
    * recorded as an exception when it was unexpected (answered -32603).
    */
   fail(error: McpError, thrown: unknown): void {
+    if (error.code === ERRORS.INVALID_PARAMS.code) this.#dropTarget();
     const span = this.span();
     const code = String(error.code);
     if (span.isRecording()) {
@@ -200,7 +240,13 @@ export class RequestSpan implements RequestTrace {
 
   #finish(span: Span, resultType: ResultType | undefined, errorType?: string, statusCode?: string): void {
     const version = this.#protocolVersion ?? this.#env.session?.handshake?.protocolVersion;
-    if (version !== undefined && span.isRecording()) span.setAttribute(SEMCONV.protocolVersion, version);
+    if (span.isRecording()) {
+      if (version !== undefined) span.setAttribute(SEMCONV.protocolVersion, version);
+      // Set only now: a target refused as invalid params never reaches the span.
+      const named: Attributes = {};
+      this.#targetAttributes(named);
+      span.setAttributes(named);
+    }
     span.end();
     const durationS = (nowMs() - this.#startMs) / 1000;
     const { method } = this.#message;
@@ -243,7 +289,7 @@ export class RequestSpan implements RequestTrace {
       [TSMCP_ATTRIBUTES.era]: this.#era,
     };
     if ("id" in message) attributes[SEMCONV.requestId] = String(message.id);
-    this.#targetAttributes(attributes);
+    if (method === "tools/call") attributes[SEMCONV.operationName] = "execute_tool";
     if (this.#env.networkTransport !== undefined) {
       attributes[SEMCONV.networkTransport] = this.#env.networkTransport;
     }
@@ -256,7 +302,8 @@ export class RequestSpan implements RequestTrace {
     if (MRTR_METHODS.has(method) && "id" in message) {
       attributes[TSMCP_ATTRIBUTES.round] = this.round;
       const answered = objectOr(message.params?.inputResponses);
-      if (answered !== undefined) attributes[TSMCP_ATTRIBUTES.inputKeys] = Object.keys(answered);
+      // Read before the requestState is verified, so capped: the client chooses how many and how long.
+      if (answered !== undefined) attributes[TSMCP_ATTRIBUTES.inputKeys] = cappedKeys(answered);
     }
     return attributes;
   }

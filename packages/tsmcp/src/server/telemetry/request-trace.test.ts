@@ -5,7 +5,8 @@ import { setUpOtel, traceparent } from "../../../../../test/helpers/otel.js";
 import type { ElicitResult } from "../../protocol/schema/input.js";
 import { elicitationRequest, inputRequired } from "../input-required.js";
 import type { Middleware } from "../middleware.js";
-import { type CarriedTrace, requestTraceOf } from "../request-trace.js";
+import type { Carried, CarriedTrace } from "../request-trace.js";
+import { requestTraceOf } from "../request-trace.js";
 import { Server } from "../server.js";
 
 const otelSetup = setUpOtel();
@@ -25,7 +26,7 @@ const FIRST_SPAN = "b7ad6b7169203331";
  * continues that first leg; an `InputRequiredResult` leaves with what `toCarry()` says, sealed
  * here as plain JSON.
  */
-function boundary(seen: { carried: (CarriedTrace | undefined)[] }): Middleware {
+function boundary(seen: { carried: (Carried | undefined)[] }): Middleware {
   return async (request, next) => {
     const state = request.params.requestState;
     if (typeof state === "string" && state.startsWith("carried:")) {
@@ -39,7 +40,7 @@ function boundary(seen: { carried: (CarriedTrace | undefined)[] }): Middleware {
   };
 }
 
-function provisioner(seen: { carried: (CarriedTrace | undefined)[]; handlerSpans: string[] }) {
+function provisioner(seen: { carried: (Carried | undefined)[]; handlerSpans: string[] }) {
   const server = new Server("Provisioner", {
     telemetry: otelSetup.telemetry,
     onCallTool: (_ctx, params) => {
@@ -54,7 +55,7 @@ function provisioner(seen: { carried: (CarriedTrace | undefined)[]; handlerSpans
 
 describe("the request trace the requestState boundary sees", () => {
   it("carries the first leg's span and round 1 out of a first leg, and runs the handler inside its span", async () => {
-    const seen = { carried: [] as (CarriedTrace | undefined)[], handlerSpans: [] as string[] };
+    const seen = { carried: [] as (Carried | undefined)[], handlerSpans: [] as string[] };
     const server = provisioner(seen);
     await server.handle(rpc("tools/call", { name: "provision", arguments: {} }), {
       signal: new AbortController().signal,
@@ -75,7 +76,7 @@ describe("the request trace the requestState boundary sees", () => {
   });
 
   it("makes a later leg that propagated nothing a child of the carried first leg, linked to it, one round on", async () => {
-    const seen = { carried: [] as (CarriedTrace | undefined)[], handlerSpans: [] as string[] };
+    const seen = { carried: [] as (Carried | undefined)[], handlerSpans: [] as string[] };
     const server = provisioner(seen);
     const carried: CarriedTrace = { traceId: FIRST_TRACE, spanId: FIRST_SPAN, traceFlags: 1, round: 1 };
     const retry = rpc("tools/call", {
@@ -96,7 +97,7 @@ describe("the request trace the requestState boundary sees", () => {
   });
 
   it("keeps the client's own trace as parent on a later leg that propagated one, linking the first leg", async () => {
-    const seen = { carried: [] as (CarriedTrace | undefined)[], handlerSpans: [] as string[] };
+    const seen = { carried: [] as (Carried | undefined)[], handlerSpans: [] as string[] };
     const server = provisioner(seen);
     const carried: CarriedTrace = { traceId: FIRST_TRACE, spanId: FIRST_SPAN, traceFlags: 1, round: 2 };
     const clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
