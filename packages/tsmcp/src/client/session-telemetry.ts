@@ -9,9 +9,17 @@ import { SEMCONV } from "../telemetry/attributes.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import type { Transport } from "../transport/transport.js";
+import type { SessionEra } from "./era.js";
 import { withMeta } from "./request-meta.js";
 import { endSent, failSent, finish, type Peer, peerOf, type SentRecord, startSent } from "./request-span.js";
 import { DEFAULT_CLIENT_INFO } from "./session-options.js";
+
+/** What the spans of a session's messages read of it. */
+export interface SessionView {
+  readonly transport: Transport;
+  readonly protocolVersion: string;
+  readonly era: SessionEra;
+}
 
 /** A session's recording handle; one per `ClientSession` whose telemetry is on. */
 export class SessionTelemetry {
@@ -28,33 +36,36 @@ export class SessionTelemetry {
   }
 
   /**
-   * Starts the span of a request about to be sent and writes its trace context into `meta` (an
-   * object the session owns); undefined when nothing records. `legacySession`: the session speaks
-   * the 2025 era (an `initialize` is of that era too).
+   * Starts the span of a request `session` is about to send and writes its trace context into
+   * `meta` (an object the session owns); undefined when nothing records.
    */
   start(
+    session: SessionView,
     method: string,
     params: Record<string, unknown>,
     id: RequestId | undefined,
-    protocolVersion: string,
-    legacySession: boolean,
     meta: Record<string, unknown>,
   ): SentRecord | undefined {
     if (!this.#telemetry.recording()) return undefined;
-    return this.#start(method, params, id, protocolVersion, legacySession, meta);
+    return this.#start(session, method, params, id, meta);
   }
 
   #start(
+    session: SessionView,
     method: string,
     params: Record<string, unknown>,
     id: RequestId | undefined,
-    protocolVersion: string,
-    legacySession: boolean,
     meta: Record<string, unknown>,
   ): SentRecord {
-    const legacy = legacySession || method === "initialize";
-    const sessionHash = legacySession ? this.#sessionHash : undefined;
-    const facts = { method, params, id, protocolVersion, legacy, sessionHash };
+    const legacySession = session.era === "legacy";
+    const facts = {
+      method,
+      params,
+      id,
+      protocolVersion: session.protocolVersion,
+      legacy: legacySession || method === "initialize",
+      sessionHash: legacySession ? this.#sessionHash : undefined,
+    };
     return startSent(this.#telemetry, this.#peer, facts, meta);
   }
 
@@ -69,23 +80,18 @@ export class SessionTelemetry {
   }
 
   /**
-   * Sends a notification on `transport`, in a span whose trace context travels in its `_meta`
-   * when anything records. `params` is copied, never changed.
+   * Sends a notification on `session`'s transport, in a span whose trace context travels in its
+   * `_meta` when anything records. `params` is copied, never changed.
    */
-  async notify(
-    transport: Transport,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    protocolVersion: string,
-    legacySession: boolean,
-  ): Promise<void> {
+  async notify(session: SessionView, method: string, params?: Record<string, unknown>): Promise<void> {
+    const { transport } = session;
     if (!this.#telemetry.recording()) {
       await transport.notify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
       return;
     }
     const given = params ?? {};
     const meta: Record<string, unknown> = { ...(given._meta as Record<string, unknown> | undefined) };
-    const record = this.#start(method, given, undefined, protocolVersion, legacySession, meta);
+    const record = this.#start(session, method, given, undefined, meta);
     const sent = withMeta(given, meta);
     try {
       await transport.notify({
@@ -100,16 +106,16 @@ export class SessionTelemetry {
     }
   }
 
-  /** Learns the 2025-era session the handshake opened on `transport` (its id, hashed). */
-  async initialized(transport: Transport): Promise<void> {
-    const sessionId = (transport as { sessionId?: unknown }).sessionId;
+  /** Learns the 2025-era session the handshake opened (its id, hashed). */
+  async initialized(session: SessionView): Promise<void> {
+    const sessionId = (session.transport as { sessionId?: unknown }).sessionId;
     this.#sessionHash = typeof sessionId === "string" ? await hashSessionId(sessionId) : undefined;
   }
 
   /** Records the session's duration, once, when it closes. */
-  closed(protocolVersion: string): void {
+  closed(session: SessionView): void {
     if (this.#openedMs === undefined) return;
-    const attributes: Record<string, string> = { [SEMCONV.protocolVersion]: protocolVersion };
+    const attributes: Record<string, string> = { [SEMCONV.protocolVersion]: session.protocolVersion };
     if (this.#peer.transport !== undefined) attributes[SEMCONV.networkTransport] = this.#peer.transport;
     this.#telemetry
       .instruments()

@@ -184,7 +184,7 @@ export class ClientSession {
     this.#era = "legacy";
     this.#protocolVersion = result.protocolVersion;
     this.transport.setProtocolEra?.({ kind: "legacy", protocolVersion: result.protocolVersion });
-    if (this.#telemetry !== undefined) await this.#telemetry.initialized(this.transport);
+    if (this.#telemetry !== undefined) await this.#telemetry.initialized(this);
     await this.notify("notifications/initialized");
     return result;
   }
@@ -196,9 +196,7 @@ export class ClientSession {
    * @throws TransportError when the transport cannot send it.
    */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    const legacy = this.#era === "legacy";
-    if (this.#telemetry !== undefined)
-      return this.#telemetry.notify(this.transport, method, params, this.#protocolVersion, legacy);
+    if (this.#telemetry !== undefined) return this.#telemetry.notify(this, method, params);
     await this.transport.notify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
 
@@ -557,7 +555,7 @@ export class ClientSession {
     for (const stream of this.#streams) stream.close();
     this.#listeners.closeAll();
     await this.transport.close();
-    this.#telemetry?.closed(this.#protocolVersion);
+    this.#telemetry?.closed(this);
   }
 
   async #carrier(
@@ -633,14 +631,7 @@ export class ClientSession {
     if (progressToken !== undefined && onProgress !== undefined) {
       this.#notifications.track(progressToken, onProgress);
     }
-    const record = this.#telemetry?.start(
-      method,
-      params,
-      id,
-      this.#protocolVersion,
-      this.#era === "legacy",
-      meta,
-    );
+    const record = this.#telemetry?.start(this, method, params, id, meta);
     const sentParams = withMeta(params, meta);
 
     try {
