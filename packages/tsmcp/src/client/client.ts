@@ -43,7 +43,7 @@ import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
 import { checkAuth } from "../transport/http/client/client-options.js";
 import { type MessageObserver, traceTransport } from "../transport/trace.js";
 import type { Transport } from "../transport/transport.js";
-import { CallSpan } from "./call-span.js";
+import { startCallSpan } from "./call-span.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, reportToLogger, resolveTransport } from "./connect.js";
 import {
@@ -56,7 +56,7 @@ import {
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
 import { negotiate, PROTOCOL_VERSION_MODES, type ProtocolVersionMode } from "./negotiate.js";
-import { answerTraced } from "./server-request-span.js";
+import { tracedAnswers } from "./server-request-span.js";
 import { answerServerRequest, type CallInFlight } from "./server-requests.js";
 import { ClientSession } from "./session.js";
 import {
@@ -257,14 +257,9 @@ export class Client {
     });
     this.#telemetry = telemetryFor("client", DEFAULT_CLIENT_INFO.version, options.telemetry);
     const capabilities = this.session.capabilities;
-    const answer: NonNullable<Transport["onRequest"]> = (request, incoming) =>
-      answerServerRequest(request, incoming, this.#callbacks, capabilities, this.#soleCall());
-    const telemetry = this.#telemetry;
-    transport.onRequest =
-      telemetry === undefined
-        ? answer
-        : (request, incoming) =>
-            answerTraced(telemetry, this.session.protocolVersion, request, () => answer(request, incoming));
+    transport.onRequest = tracedAnswers(this.#telemetry, this.session, (request, incoming) =>
+      answerServerRequest(request, incoming, this.#callbacks, capabilities, this.#soleCall()),
+    );
   }
 
   /**
@@ -627,30 +622,22 @@ export class Client {
     const capabilities = this.session.capabilities;
     const call: CallInFlight = { method, target };
     this.#calls.add(call);
-    const telemetry = this.#telemetry;
-    const span =
-      telemetry === undefined || !telemetry.recording() ? undefined : new CallSpan(telemetry, method, target);
-    let legs = 0;
+    const tracing = startCallSpan(this.#telemetry, method, target);
     const driven = driveInputRequired<R>(
-      (inputResponses, requestState) => {
-        const send = () =>
-          leg({
-            ...(inputResponses === undefined ? {} : { inputResponses }),
-            ...(requestState === undefined ? {} : { requestState }),
-          });
-        legs += 1;
-        return span === undefined ? send() : span.leg(legs, send);
-      },
-      (request, key, round, signal) => {
-        const answer = () =>
-          fulfilInputRequest(
-            request,
-            { key, method, target, round, era: "modern", signal },
-            this.#callbacks,
-            capabilities,
-          );
-        return span === undefined ? answer() : span.within(answer);
-      },
+      tracing.legs((inputResponses, requestState) =>
+        leg({
+          ...(inputResponses === undefined ? {} : { inputResponses }),
+          ...(requestState === undefined ? {} : { requestState }),
+        }),
+      ),
+      tracing.callbacks((request, key, round, signal) =>
+        fulfilInputRequest(
+          request,
+          { key, method, target, round, era: "modern", signal },
+          this.#callbacks,
+          capabilities,
+        ),
+      ),
       {
         method,
         maxRounds: this.#maxRounds,
@@ -663,20 +650,7 @@ export class Client {
         ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
       },
     );
-    const ended =
-      span === undefined
-        ? driven
-        : driven.then(
-            (result) => {
-              span.complete(result, legs);
-              return result;
-            },
-            (error: unknown) => {
-              span.fail(error, legs);
-              throw error;
-            },
-          );
-    return ended.finally(() => this.#calls.delete(call));
+    return tracing.ended(driven).finally(() => this.#calls.delete(call));
   }
 
   /** The one carrier call in flight, if exactly one is. */

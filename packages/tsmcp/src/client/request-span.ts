@@ -8,9 +8,17 @@
 import type { Attributes, AttributeValue, Context, Span } from "@opentelemetry/api";
 import { McpError } from "../protocol/errors.js";
 import type { RequestId } from "../protocol/jsonrpc.js";
-import { INPUT_REQUIRED_METHODS, isInputRequired } from "../protocol/methods.js";
 import { SEMCONV, TSMCP_ATTRIBUTES } from "../telemetry/attributes.js";
 import { injectContext } from "../telemetry/propagation.js";
+import {
+  errorTypeOf,
+  MRTR_METHODS,
+  resourceUriOf,
+  resultTypeOf,
+  spanNameOf,
+  targetAttributes,
+  targetOf,
+} from "../telemetry/targets.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
 import type { Transport } from "../transport/transport.js";
 
@@ -55,28 +63,6 @@ export interface SentRecord {
   readonly metricAttributes: Attributes;
 }
 
-/** The span name of `method` with its target: `tools/call provision`, `prompts/get brief`, else the method. */
-export function spanName(method: string, params: Record<string, unknown>): string {
-  if ((method === "tools/call" || method === "prompts/get") && typeof params.name === "string") {
-    return `${method} ${params.name}`;
-  }
-  return method;
-}
-
-/** The attributes naming what `method` acts on (tool, prompt, resource): on spans and metrics. */
-export function targetAttributes(method: string, params: Record<string, unknown>): Attributes {
-  const attributes: Attributes = { [SEMCONV.methodName]: method };
-  if (method === "tools/call" && typeof params.name === "string") {
-    attributes[SEMCONV.toolName] = params.name;
-    attributes[SEMCONV.operationName] = "execute_tool";
-  } else if (method === "prompts/get" && typeof params.name === "string") {
-    attributes[SEMCONV.promptName] = params.name;
-  } else if (method.startsWith("resources/") && typeof params.uri === "string") {
-    attributes[SEMCONV.resourceUri] = params.uri;
-  }
-  return attributes;
-}
-
 function set(attributes: Attributes, key: string, value: AttributeValue | undefined): void {
   if (value !== undefined) attributes[key] = value;
 }
@@ -93,31 +79,21 @@ export function startSent(
 ): SentRecord {
   const { api } = telemetry;
   const parent = api.context.active();
-  const metricAttributes: Attributes = { [SEMCONV.methodName]: facts.method };
-  const { params } = facts;
-  if (facts.method === "tools/call" && typeof params.name === "string") {
-    metricAttributes[SEMCONV.toolName] = params.name;
-    metricAttributes[SEMCONV.operationName] = "execute_tool";
-  } else if (facts.method === "prompts/get" && typeof params.name === "string") {
-    metricAttributes[SEMCONV.promptName] = params.name;
-  }
+  const { method, params } = facts;
+  const target = targetOf(method, params);
+  const metricAttributes = targetAttributes(method, target);
   metricAttributes[SEMCONV.protocolVersion] = facts.protocolVersion;
   set(metricAttributes, SEMCONV.networkTransport, peer.transport);
-  const span = telemetry.tracer.startSpan(
-    spanName(facts.method, params),
-    { kind: api.SpanKind.CLIENT },
-    parent,
-  );
+  const span = telemetry.tracer.startSpan(spanNameOf(method, target), { kind: api.SpanKind.CLIENT }, parent);
   if (span.isRecording()) {
-    const attributes = targetAttributes(facts.method, params);
+    const attributes: Attributes = { ...metricAttributes };
+    set(attributes, SEMCONV.resourceUri, resourceUriOf(method, params));
     set(attributes, SEMCONV.requestId, facts.id === undefined ? undefined : String(facts.id));
-    attributes[SEMCONV.protocolVersion] = facts.protocolVersion;
     attributes[TSMCP_ATTRIBUTES.era] = facts.legacy ? "handshake" : "stateless";
-    set(attributes, SEMCONV.networkTransport, peer.transport);
     set(attributes, SEMCONV.serverAddress, peer.address);
     set(attributes, SEMCONV.serverPort, peer.port);
     set(attributes, SEMCONV.sessionId, facts.sessionHash);
-    if (INPUT_REQUIRED_METHODS.has(facts.method)) {
+    if (MRTR_METHODS.has(method)) {
       const round = parent.getValue(ROUND_KEY);
       set(attributes, TSMCP_ATTRIBUTES.round, typeof round === "number" ? round : undefined);
       const responses = params.inputResponses;
@@ -130,12 +106,6 @@ export function startSent(
   const context = api.trace.setSpan(parent, span);
   injectContext(api, context, meta);
   return { span, context, startMs: performance.now(), metricAttributes };
-}
-
-/** What a result says about itself: `input_required`, `task` or `complete`. */
-export function resultTypeOf(result: Record<string, unknown>): "input_required" | "task" | "complete" {
-  if (isInputRequired(result)) return "input_required";
-  return result.resultType === "task" ? "task" : "complete";
 }
 
 /** Ends a request's span with its result, and records its duration. */
@@ -160,13 +130,6 @@ export function endSent(telemetry: Telemetry, record: SentRecord, result: Record
     }
   }
   finish(telemetry, record);
-}
-
-/** The `error.type` of a failure: the JSON-RPC code for an `McpError`, else the error's name. */
-export function errorTypeOf(error: unknown): string {
-  if (error instanceof McpError) return String(error.code);
-  if (error instanceof Error) return error.name;
-  return "unknown";
 }
 
 /**
@@ -203,22 +166,4 @@ export function finish(telemetry: Telemetry, record: SentRecord): void {
   telemetry
     .instruments()
     .operationDuration.record((performance.now() - record.startMs) / 1000, record.metricAttributes);
-}
-
-/**
- * The `mcp.session.id` recorded for a 2025-era session: the first 32 hex digits of the SHA-256 of
- * its id (the raw id lets anyone holding it act on the session, so it is never exported).
- * `undefined` where Web Crypto is missing.
- */
-export async function hashSessionId(sessionId: string): Promise<string | undefined> {
-  const subtle = (
-    globalThis as {
-      crypto?: { subtle?: { digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer> } };
-    }
-  ).crypto?.subtle;
-  if (subtle === undefined) return undefined;
-  const digest = new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(sessionId)));
-  let hex = "";
-  for (const byte of digest.subarray(0, 16)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
 }

@@ -8,7 +8,25 @@ import type { JSONRPCRequest } from "../protocol/jsonrpc.js";
 import { SEMCONV, TSMCP_ATTRIBUTES } from "../telemetry/attributes.js";
 import { extractRemoteContext } from "../telemetry/propagation.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
+import type { Transport } from "../transport/transport.js";
 import { failSpan } from "./request-span.js";
+
+/** What answers the server's requests on a transport. */
+type Answer = NonNullable<Transport["onRequest"]>;
+
+/**
+ * `answer`, each request it answers inside a SERVER span (see {@link answerTraced}) that names
+ * `session`'s protocol version; `answer` itself when `telemetry` is undefined.
+ */
+export function tracedAnswers(
+  telemetry: Telemetry | undefined,
+  session: { readonly protocolVersion: string },
+  answer: Answer,
+): Answer {
+  if (telemetry === undefined) return answer;
+  return (request, incoming) =>
+    answerTraced(telemetry, session.protocolVersion, request, () => answer(request, incoming));
+}
 
 /** Answers `request` with `answer`, inside a SERVER span that ends with the answer. */
 export async function answerTraced(

@@ -38,9 +38,7 @@ import {
 } from "../protocol/schema/methods.js";
 import type { CreateTaskResult, DetailedTask, Task } from "../protocol/schema/tasks.js";
 import { LATEST_PROTOCOL_VERSION } from "../protocol/versions.js";
-import { SEMCONV } from "../telemetry/attributes.js";
 import { withTraceFields } from "../telemetry/log-fields.js";
-import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import { isTransport, SessionExpiredError, type Transport } from "../transport/transport.js";
 import {
   checkMethodInEra,
@@ -58,16 +56,6 @@ import { supportedVersionsOf } from "./negotiate.js";
 import { NotificationRouter } from "./notifications.js";
 import { ParamHeaderCache } from "./param-header-cache.js";
 import { checkTimeout, requestMeta, withMeta } from "./request-meta.js";
-import {
-  endSent,
-  failSent,
-  finish,
-  hashSessionId,
-  type Peer,
-  peerOf,
-  type SentRecord,
-  startSent,
-} from "./request-span.js";
 import { checkCarrierResult, checkCompleteResult } from "./result-check.js";
 import {
   type AllowInputRequired,
@@ -81,6 +69,7 @@ import {
   type Subscription,
   type TaskAugmented,
 } from "./session-options.js";
+import { type SessionTelemetry, sessionTelemetry } from "./session-telemetry.js";
 import {
   cancelTask,
   createdTaskOf,
@@ -128,12 +117,7 @@ export class ClientSession {
   #nextId = 1;
   #nextProgressToken = 1;
   /** Where spans and metrics go; undefined records nothing. */
-  readonly #telemetry: Telemetry | undefined;
-  readonly #peer: Peer | undefined;
-  /** The hashed id of the 2025-era session, for `mcp.session.id`. */
-  #sessionHash: string | undefined;
-  /** When the session began (`performance.now()`), for `mcp.client.session.duration`; undefined once recorded. */
-  #openedMs: number | undefined;
+  readonly #telemetry: SessionTelemetry | undefined;
 
   /**
    * @throws TypeError when `transport` is not a `Transport`, or naming an option of the wrong type (a `logger` without `warn`, ...);
@@ -167,11 +151,7 @@ export class ClientSession {
       tap: (notification) => this.#listeners.deliver(notification),
     });
     transport.onNotification ??= (notification) => this.#notifications.receive(notification);
-    this.#telemetry = telemetryFor("client", DEFAULT_CLIENT_INFO.version, options.telemetry);
-    if (this.#telemetry !== undefined) {
-      this.#peer = peerOf(transport);
-      this.#openedMs = performance.now();
-    }
+    this.#telemetry = sessionTelemetry(transport, options.telemetry);
   }
 
   /**
@@ -204,10 +184,7 @@ export class ClientSession {
     this.#era = "legacy";
     this.#protocolVersion = result.protocolVersion;
     this.transport.setProtocolEra?.({ kind: "legacy", protocolVersion: result.protocolVersion });
-    if (this.#telemetry !== undefined) {
-      const sessionId = (this.transport as { sessionId?: unknown }).sessionId;
-      this.#sessionHash = typeof sessionId === "string" ? await hashSessionId(sessionId) : undefined;
-    }
+    if (this.#telemetry !== undefined) await this.#telemetry.initialized(this);
     await this.notify("notifications/initialized");
     return result;
   }
@@ -219,26 +196,8 @@ export class ClientSession {
    * @throws TransportError when the transport cannot send it.
    */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    const telemetry = this.#telemetry;
-    if (telemetry === undefined || !telemetry.recording()) {
-      await this.transport.notify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
-      return;
-    }
-    const given = params ?? {};
-    const meta: Record<string, unknown> = { ...(given._meta as Record<string, unknown> | undefined) };
-    const record = startSent(telemetry, this.#peer as Peer, this.#facts(method, given, undefined), meta);
-    const sent = withMeta(given, meta);
-    try {
-      await this.transport.notify({
-        jsonrpc: "2.0",
-        method,
-        ...(Object.keys(sent).length === 0 ? {} : { params: sent }),
-      });
-      finish(telemetry, record);
-    } catch (error) {
-      failSent(telemetry, record, error);
-      throw error;
-    }
+    if (this.#telemetry !== undefined) return this.#telemetry.notify(this, method, params);
+    await this.transport.notify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
 
   /**
@@ -596,26 +555,7 @@ export class ClientSession {
     for (const stream of this.#streams) stream.close();
     this.#listeners.closeAll();
     await this.transport.close();
-    if (this.#telemetry !== undefined && this.#openedMs !== undefined) {
-      const attributes: Record<string, string> = { [SEMCONV.protocolVersion]: this.#protocolVersion };
-      if (this.#peer?.transport !== undefined) attributes[SEMCONV.networkTransport] = this.#peer.transport;
-      this.#telemetry
-        .instruments()
-        .sessionDuration.record((performance.now() - this.#openedMs) / 1000, attributes);
-      this.#openedMs = undefined;
-    }
-  }
-
-  /** What the spans of one message say about it. */
-  #facts(method: string, params: Record<string, unknown>, id: RequestId | undefined) {
-    return {
-      method,
-      params,
-      id,
-      protocolVersion: this.#protocolVersion,
-      legacy: this.#era === "legacy" || method === "initialize",
-      sessionHash: this.#era === "legacy" ? this.#sessionHash : undefined,
-    };
+    this.#telemetry?.closed(this);
   }
 
   async #carrier(
@@ -691,11 +631,7 @@ export class ClientSession {
     if (progressToken !== undefined && onProgress !== undefined) {
       this.#notifications.track(progressToken, onProgress);
     }
-    const telemetry = this.#telemetry;
-    const record: SentRecord | undefined =
-      telemetry === undefined || !telemetry.recording()
-        ? undefined
-        : startSent(telemetry, this.#peer as Peer, this.#facts(method, params, id), meta);
+    const record = this.#telemetry?.start(this, method, params, id, meta);
     const sentParams = withMeta(params, meta);
 
     try {
@@ -714,10 +650,10 @@ export class ClientSession {
           }),
         },
       );
-      if (record !== undefined) endSent(telemetry as Telemetry, record, result);
+      this.#telemetry?.ended(record, result);
       return result;
     } catch (error) {
-      if (record !== undefined) failSent(telemetry as Telemetry, record, error);
+      this.#telemetry?.failed(record, error);
       throw error;
     } finally {
       if (progressToken !== undefined) this.#notifications.untrack(progressToken);

@@ -19,6 +19,7 @@ import {
 } from "../../../../test/helpers/otel-client.js";
 import { testRequestStateSecurity } from "../../../../test/helpers/request-state.js";
 import type { JSONRPCMessage } from "../protocol/jsonrpc.js";
+import { elicitationRequest, inputRequired } from "../server/input-required.js";
 import { answering, BOTH_TRANSPORTS, connect, type Via } from "../server/mcp/resolvers-test-fixtures.js";
 import { MCPServer } from "../server/mcp/server.js";
 import { elicit } from "../server/resolve/elicit.js";
@@ -273,6 +274,64 @@ describe("a client's metrics", () => {
     const sessions = metrics.get("mcp.client.session.duration");
     expect(sessions?.descriptor.unit).toBe("s");
     expect(histogramPoints(sessions).map((point) => point.value.count)).toEqual([1]);
+  });
+});
+
+/** The attribute keys a client metric point may carry: none whose values grow with the traffic. */
+const LOW_CARDINALITY_KEYS = new Set([
+  "mcp.method.name",
+  "gen_ai.tool.name",
+  "gen_ai.prompt.name",
+  "gen_ai.operation.name",
+  "error.type",
+  "rpc.response.status_code",
+  "mcp.protocol.version",
+  "network.transport",
+  "tsmcp.result_type",
+  "server.address",
+  "server.port",
+]);
+
+describe("a client's metric attributes", () => {
+  it("carries only low-cardinality attributes on every point, never a resource URI, even for a read that asked", async () => {
+    const { mcp } = twoQuestionServer();
+    mcp.resource("vault://{item}", { mimeType: "text/plain" }, ({ item }, ctx) =>
+      ctx.inputResponses?.folder === undefined
+        ? inputRequired({
+            inputRequests: {
+              folder: elicitationRequest({
+                message: "Which folder?",
+                requestedSchema: { type: "object", properties: { folder: { type: "string" } } },
+              }),
+            },
+          })
+        : `${item} opened`,
+    );
+    const meter = collectingMeter();
+    const client = await connect(mcp, "http", {
+      elicitationCallback: async () => ({ action: "accept", content: { folder: "home" } }),
+      telemetry: { tracerProvider: otel.tracerProvider, meterProvider: meter.meterProvider },
+    });
+    await client.readResource("vault://passport");
+    await client.readResource("vault://will");
+    await client.readResource("nowhere://at-all").catch(() => undefined);
+    await client.callTool("fails", { note: "x" });
+    await client.close();
+    const metrics = await meter.metrics();
+
+    const rounds = histogramPoints(metrics.get("tsmcp.mrtr.rounds"));
+    expect(rounds.map((point) => [point.attributes, point.value.count, point.value.sum])).toContainEqual([
+      { "mcp.method.name": "resources/read" },
+      2,
+      4,
+    ]);
+    const keys = new Set<string>();
+    for (const metric of metrics.values()) {
+      for (const point of histogramPoints(metric))
+        for (const key of Object.keys(point.attributes)) keys.add(key);
+    }
+    expect(keys.has("mcp.method.name")).toBe(true);
+    expect([...keys].filter((key) => !LOW_CARDINALITY_KEYS.has(key))).toEqual([]);
   });
 });
 

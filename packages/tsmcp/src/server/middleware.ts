@@ -28,9 +28,12 @@ export interface MiddlewareRequest {
    * A new request over a new context; this one is unchanged (earlier middleware never sees the
    * value). Providing a key again hides the older value from what runs after.
    *
+   * `T` comes from the key alone (`value` is checked against it, never widens it), so an object
+   * literal with literal-typed fields fits a key of that type.
+   *
    * @throws TypeError when `key` is not a `ContextKey` (see `contextKey`).
    */
-  with<T>(key: ContextKey<T>, value: T): MiddlewareRequest;
+  with<T>(key: ContextKey<T>, value: NoInfer<T>): MiddlewareRequest;
 }
 
 /** Continues the chain with (possibly rewritten) request; resolves with the shaped result. */

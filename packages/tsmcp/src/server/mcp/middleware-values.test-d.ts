@@ -57,6 +57,16 @@ describe("request value types", () => {
     });
   });
 
+  it("takes the key's type for an object literal with literal-typed fields, and refuses a value outside it", () => {
+    const tenantPlan = contextKey<{ id: string; plan: "free" | "pro" }>("tenant");
+    mcp.use((request, next) => {
+      expectTypeOf(request.with(tenantPlan, { id: "a", plan: "pro" })).toEqualTypeOf<MiddlewareRequest>();
+      // @ts-expect-error "gold" is not a plan
+      request.with(tenantPlan, { id: "a", plan: "gold" });
+      return next(request.with(tenantPlan, { id: "b", plan: "free" }));
+    });
+  });
+
   it("refuses a wrong type where the value is used, and objects passed off as keys", () => {
     mcp.tool("w", {}, (_args, ctx) => {
       // @ts-expect-error a Tenant is not a number
