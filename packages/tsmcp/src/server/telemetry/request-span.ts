@@ -18,22 +18,21 @@ import { ERRORS, McpError } from "../../protocol/errors.js";
 import type { JSONRPCNotification, JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import { SEMCONV, TSMCP_ATTRIBUTES } from "../../telemetry/attributes.js";
 import { extractRemoteContext } from "../../telemetry/propagation.js";
+import {
+  MRTR_METHODS,
+  type ResultType,
+  resourceUriOf,
+  resultTypeOf,
+  spanNameOf,
+  targetAttributes,
+  targetOf,
+} from "../../telemetry/targets.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import type { RequestContext } from "../context.js";
 import type { WireResult } from "../middleware.js";
 import { attachRequestTrace, type Carried, type CarriedTrace, type RequestTrace } from "../request-trace.js";
 import { hashedSessionId } from "./session.js";
-
-/** The methods a multi round-trip call can run through (they carry `tsmcp.mrtr.round`). */
-const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
-
-/** The methods whose span carries `mcp.resource.uri`. */
-const URI_METHODS: ReadonlySet<string> = new Set([
-  "resources/read",
-  "resources/subscribe",
-  "resources/unsubscribe",
-]);
 
 /** The most `inputResponses` keys `tsmcp.mrtr.input_keys` lists: the client chooses them. */
 const MAX_INPUT_KEYS = 64;
@@ -54,9 +53,6 @@ function cappedKeys(answered: Record<string, unknown>): string[] {
 /** `tsmcp.era`: the 2026-07-28 wire, or a 2025-era session. */
 export type Era = "stateless" | "handshake";
 
-/** What a request's result says, for `tsmcp.result_type`. */
-type ResultType = "complete" | "input_required" | "task";
-
 function nowMs(): number {
   return performance.timeOrigin + performance.now();
 }
@@ -65,10 +61,6 @@ function objectOr(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
-}
-
-function stringOr(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
 }
 
 /** One request's (or notification's) span record; the {@link RequestTrace} the boundary sees. */
@@ -101,8 +93,7 @@ export class RequestSpan implements RequestTrace {
     this.#startMs = nowMs();
     this.#ambient = telemetry.api.context.active();
     const { method } = message;
-    this.#target =
-      method === "tools/call" || method === "prompts/get" ? stringOr(message.params?.name) : undefined;
+    this.#target = targetOf(method, message.params);
   }
 
   /** Ties this record to the request context middleware and handlers see. */
@@ -166,7 +157,7 @@ export class RequestSpan implements RequestTrace {
     if (carried !== undefined) links.push({ context: carriedSpanContext(carried) });
     const { method } = this.#message;
     const span = tracer.startSpan(
-      this.#target === undefined ? method : `${method} ${this.#target}`,
+      spanNameOf(method, this.#target),
       { kind: api.SpanKind.SERVER, startTime: this.#startMs, links },
       parent,
     );
@@ -270,15 +261,9 @@ export class RequestSpan implements RequestTrace {
     }
   }
 
-  /** `gen_ai.tool.name` + `gen_ai.operation.name`, or `gen_ai.prompt.name`, into `attributes`. */
+  /** `mcp.method.name` and the target's `gen_ai.tool.name` (with `gen_ai.operation.name`) or `gen_ai.prompt.name`. */
   #targetAttributes(attributes: Attributes): void {
-    if (this.#target === undefined) return;
-    if (this.#message.method === "tools/call") {
-      attributes[SEMCONV.toolName] = this.#target;
-      attributes[SEMCONV.operationName] = "execute_tool";
-    } else {
-      attributes[SEMCONV.promptName] = this.#target;
-    }
+    targetAttributes(this.#message.method, this.#target, attributes);
   }
 
   #startAttributes(): Attributes {
@@ -295,10 +280,8 @@ export class RequestSpan implements RequestTrace {
     }
     const session = this.#env.session;
     if (session?.id !== undefined) attributes[SEMCONV.sessionId] = hashedSessionId(session, session.id);
-    if (URI_METHODS.has(method)) {
-      const uri = stringOr(message.params?.uri);
-      if (uri !== undefined) attributes[SEMCONV.resourceUri] = uri;
-    }
+    const uri = resourceUriOf(method, message.params);
+    if (uri !== undefined) attributes[SEMCONV.resourceUri] = uri;
     if (MRTR_METHODS.has(method) && "id" in message) {
       attributes[TSMCP_ATTRIBUTES.round] = this.round;
       const answered = objectOr(message.params?.inputResponses);
@@ -307,11 +290,6 @@ export class RequestSpan implements RequestTrace {
     }
     return attributes;
   }
-}
-
-function resultTypeOf(result: WireResult): ResultType {
-  const type = result.resultType;
-  return type === "input_required" || type === "task" ? type : "complete";
 }
 
 function carriedSpanContext(carried: CarriedTrace): SpanContext {
