@@ -49,6 +49,25 @@ export interface OtelSetup {
   teardown(): Promise<void>;
 }
 
+/** A meter provider of its own, whose metrics a test collects by name. */
+export function collectingMeter(): {
+  meterProvider: MeterProvider;
+  metrics(): Promise<Map<string, MetricData>>;
+} {
+  const reader = new CollectingReader();
+  return {
+    meterProvider: new MeterProvider({ readers: [reader] }),
+    async metrics() {
+      const { resourceMetrics } = await reader.collect();
+      const byName = new Map<string, MetricData>();
+      for (const scope of resourceMetrics.scopeMetrics) {
+        for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
+      }
+      return byName;
+    },
+  };
+}
+
 /**
  * Sets up the real SDK. Registers the context manager and the propagators globally (they have no
  * per-instance option); the providers stay local unless `global` is true.
@@ -56,8 +75,7 @@ export interface OtelSetup {
 export function setUpOtel(options: { global?: boolean } = {}): OtelSetup {
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const reader = new CollectingReader();
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const { meterProvider, metrics } = collectingMeter();
   const contextManager = new AsyncLocalStorageContextManager().enable();
   api.context.setGlobalContextManager(contextManager);
   api.propagation.setGlobalPropagator(
@@ -73,14 +91,7 @@ export function setUpOtel(options: { global?: boolean } = {}): OtelSetup {
     exporter,
     telemetry: { tracerProvider, meterProvider },
     spans: () => exporter.getFinishedSpans(),
-    async metrics() {
-      const { resourceMetrics } = await reader.collect();
-      const byName = new Map<string, MetricData>();
-      for (const scope of resourceMetrics.scopeMetrics) {
-        for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
-      }
-      return byName;
-    },
+    metrics,
     reset: () => exporter.reset(),
     async teardown() {
       await tracerProvider.shutdown();

@@ -11,12 +11,12 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import {
-  type ClientOtel,
   collectingMeter,
   everythingRecorded,
   histogramPoints,
-  setUpClientOtel,
-} from "../../../../test/helpers/otel-client.js";
+  type OtelSetup,
+  setUpOtel,
+} from "../../../../test/helpers/otel.js";
 import { testRequestStateSecurity } from "../../../../test/helpers/request-state.js";
 import type { JSONRPCMessage } from "../protocol/jsonrpc.js";
 import { elicitationRequest, inputRequired } from "../server/input-required.js";
@@ -29,7 +29,7 @@ import type { HttpClientTransport } from "../transport/http/client/client.js";
 const SECRET_ANSWER = "s3cret-answer-7f1c";
 const SECRET_ARGUMENT = "s3cret-argument-02ab";
 
-const otel: ClientOtel = setUpClientOtel();
+const otel: OtelSetup = setUpOtel();
 afterEach(() => otel.reset());
 afterAll(() => otel.teardown());
 
