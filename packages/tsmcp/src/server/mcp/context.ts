@@ -7,34 +7,10 @@
  * https://github.com/modelcontextprotocol/ext-tasks (specification/draft/tasks.md).
  */
 
-import type { LoggingLevel } from "../../protocol/schema/base.js";
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  InputRequiredResult,
-  InputResponses,
-  ListRootsResult,
-} from "../../protocol/schema/input.js";
+import type { InputRequiredResult, InputResponses } from "../../protocol/schema/input.js";
 import type { ReadResourceResult } from "../../protocol/schema/methods.js";
-import type { BackChannelRequestOptions, RequestEnvironment } from "../../transport/dispatcher.js";
-import {
-  type CarriesEnvironment,
-  ENVIRONMENT,
-  environmentOf,
-  type ProgressUpdate,
-  type RequestContext,
-} from "../context.js";
-import {
-  type CarriesValues,
-  type ContextKey,
-  type ContextValues,
-  findValue,
-  getValue,
-  VALUES,
-  valuesOf,
-} from "../context-key.js";
+import type { ProgressUpdate, RequestContext } from "../context.js";
+import { ContextView } from "../context-view.js";
 import type { TaskControl } from "../tasks/pending.js";
 
 /** What an `MCPServer` tool, prompt, resource, completer or list callback is told about its request. */
@@ -99,100 +75,33 @@ export interface RoundParams {
  * The `Context` of one handler call: the low-level request context's fields, read through to it,
  * plus this round's input. One small object per call; no fields are copied.
  */
-class HandlerContext implements Context, CarriesEnvironment, CarriesValues {
-  readonly #base: RequestContext;
+class HandlerContext extends ContextView implements Context {
   readonly inputResponses: InputResponses | undefined;
   readonly requestState: string | undefined;
   readonly task: TaskControl | undefined;
   readonly #read: ResourceReader;
 
   constructor(base: RequestContext, round: RoundParams, read: ResourceReader, task?: TaskControl) {
-    this.#base = base;
+    super(base);
     this.inputResponses = round.inputResponses;
     this.requestState = round.requestState;
     this.#read = read;
     this.task = task;
   }
 
-  get [ENVIRONMENT](): RequestEnvironment {
-    return environmentOf(this.#base);
-  }
-  get [VALUES](): ContextValues | undefined {
-    return valuesOf(this.#base);
-  }
-  get<T>(key: ContextKey<T>): T {
-    return getValue(valuesOf(this.#base), key);
-  }
-  find<T>(key: ContextKey<T>): T | undefined {
-    return findValue(valuesOf(this.#base), key);
-  }
-  get method() {
-    return this.#base.method;
-  }
-  get requestId() {
-    return this.#base.requestId;
-  }
-  get protocolVersion() {
-    return this.#base.protocolVersion;
-  }
-  get clientInfo() {
-    return this.#base.clientInfo;
-  }
-  get clientCapabilities() {
-    return this.#base.clientCapabilities;
-  }
-  get meta() {
-    return this.#base.meta;
-  }
-  get auth() {
-    return this.#base.auth;
-  }
-  get signal() {
-    return this.#base.signal;
-  }
-  get logLevel() {
-    return this.#base.logLevel;
-  }
-  sendProgress(update: ProgressUpdate): void {
+  override sendProgress(update: ProgressUpdate): void {
     const task = this.task;
     if (task === undefined) {
-      this.#base.sendProgress(update);
+      this.base.sendProgress(update);
       return;
     }
     const { progress, total, message } = update;
     const text = message ?? (total === undefined ? `${progress}` : `${progress}/${total}`);
     task.setStatusMessage(text).catch(() => {});
   }
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.#base.log(level, data, logger);
-  }
-  get session() {
-    return this.#base.session;
-  }
-  elicit(params: ElicitRequestParams, options?: BackChannelRequestOptions): Promise<ElicitResult> {
-    return this.#base.elicit(params, options);
-  }
-  createMessage(
-    params: CreateMessageRequestParams,
-    options?: BackChannelRequestOptions,
-  ): Promise<CreateMessageResult> {
-    return this.#base.createMessage(params, options);
-  }
-  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult> {
-    return this.#base.listRoots(options);
-  }
-  ping(options?: BackChannelRequestOptions): Promise<void> {
-    return this.#base.ping(options);
-  }
-  notifyElicitationComplete(elicitationId: string): void {
-    this.#base.notifyElicitationComplete(elicitationId);
-  }
-  closeSseStream(): void {
-    this.#base.closeSseStream();
-  }
   /** This call's context with `resolved` added (a new object; this one is unchanged). */
   static withResolved<Values>(ctx: HandlerContext, resolved: Values): ResolvedContext<Values> {
-    return new ResolvedHandlerContext(ctx.#base, ctx, ctx.#read, resolved, ctx.task);
+    return new ResolvedHandlerContext(ctx.base, ctx, ctx.#read, resolved, ctx.task);
   }
   /** This call's context over the request context of its task (a new object). */
   static inTask(ctx: HandlerContext, base: RequestContext, task: TaskControl): Context {
@@ -200,10 +109,10 @@ class HandlerContext implements Context, CarriesEnvironment, CarriesValues {
   }
   /** This call's context with another round's input (a new object). */
   static withRound(ctx: HandlerContext, round: RoundParams): Context {
-    return new HandlerContext(ctx.#base, round, ctx.#read, ctx.task);
+    return new HandlerContext(ctx.base, round, ctx.#read, ctx.task);
   }
   async readResource(uri: string): Promise<ReadResourceResult> {
-    const result = await this.#read(uri, new HandlerContext(this.#base, {}, this.#read));
+    const result = await this.#read(uri, new HandlerContext(this.base, {}, this.#read));
     if (result.resultType === "input_required") throw new Error(NESTED_INPUT_REQUIRED_MESSAGE);
     return result as ReadResourceResult;
   }
