@@ -75,4 +75,21 @@ describe("names a client chooses", () => {
     expect(inMetrics).not.toContain("attacker-prompt");
     expect(inMetrics).toContain("greeting");
   });
+
+  it("record a method or notification nobody defines as _OTHER, never as the name the client sent", async () => {
+    const mcp = server();
+    const answer = await mcp.handle(rpc("attacker/method-77", {}, 1), env());
+    expect((answer as { error?: { code: number } }).error?.code).toBe(-32601);
+    await mcp.handle({ jsonrpc: "2.0", method: "notifications/attacker-88" }, env());
+    await mcp.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }, env());
+    const spans = otelSetup.spans();
+    expect(spans.map((span) => span.name)).toEqual(["_OTHER", "_OTHER", "notifications/cancelled"]);
+    expect(spans.map((span) => span.attributes["mcp.method.name"])).toEqual([
+      "_OTHER",
+      "_OTHER",
+      "notifications/cancelled",
+    ]);
+    const points = histogramPoints((await otelSetup.metrics()).get("mcp.server.operation.duration"));
+    expect(JSON.stringify(points.map((point) => point.attributes))).not.toContain("attacker");
+  });
 });

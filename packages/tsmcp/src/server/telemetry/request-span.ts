@@ -20,6 +20,7 @@ import { SEMCONV, TSMCP_ATTRIBUTES } from "../../telemetry/attributes.js";
 import { extractRemoteContext } from "../../telemetry/propagation.js";
 import {
   MRTR_METHODS,
+  methodNameOf,
   type ResultType,
   resourceUriOf,
   resultTypeOf,
@@ -155,7 +156,7 @@ export class RequestSpan implements RequestTrace {
       links.push({ context: ambientSpan });
     }
     if (carried !== undefined) links.push({ context: carriedSpanContext(carried) });
-    const { method } = this.#message;
+    const method = methodNameOf(this.#message.method);
     const span = tracer.startSpan(
       spanNameOf(method, this.#target),
       { kind: api.SpanKind.SERVER, startTime: this.#startMs, links },
@@ -205,7 +206,7 @@ export class RequestSpan implements RequestTrace {
   #dropTarget(): void {
     if (this.#target === undefined) return;
     this.#target = undefined;
-    this.#span?.updateName(this.#message.method);
+    this.#span?.updateName(methodNameOf(this.#message.method));
   }
 
   /**
@@ -241,7 +242,7 @@ export class RequestSpan implements RequestTrace {
     span.end();
     const durationS = (nowMs() - this.#startMs) / 1000;
     const { method } = this.#message;
-    const attributes: Attributes = { [SEMCONV.methodName]: method };
+    const attributes: Attributes = { [SEMCONV.methodName]: methodNameOf(method) };
     this.#targetAttributes(attributes);
     if (version !== undefined) attributes[SEMCONV.protocolVersion] = version;
     if (this.#env.networkTransport !== undefined) {
@@ -263,14 +264,14 @@ export class RequestSpan implements RequestTrace {
 
   /** `mcp.method.name` and the target's `gen_ai.tool.name` (with `gen_ai.operation.name`) or `gen_ai.prompt.name`. */
   #targetAttributes(attributes: Attributes): void {
-    targetAttributes(this.#message.method, this.#target, attributes);
+    targetAttributes(methodNameOf(this.#message.method), this.#target, attributes);
   }
 
   #startAttributes(): Attributes {
     const message = this.#message;
     const { method } = message;
     const attributes: Attributes = {
-      [SEMCONV.methodName]: method,
+      [SEMCONV.methodName]: methodNameOf(method),
       [TSMCP_ATTRIBUTES.era]: this.#era,
     };
     if ("id" in message) attributes[SEMCONV.requestId] = String(message.id);
