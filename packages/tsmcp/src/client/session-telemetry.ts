@@ -74,6 +74,11 @@ export class SessionTelemetry {
     if (record !== undefined) endSent(this.#telemetry, record, result);
   }
 
+  /** Ends a request's span (when it has one) that the caller ended (a closed subscription): no error. */
+  endedByCaller(record: SentRecord | undefined): void {
+    if (record !== undefined) finish(this.#telemetry, record);
+  }
+
   /** Ends a request's span (when it has one) with its failure. */
   failed(record: SentRecord | undefined, error: unknown): void {
     if (record !== undefined) failSent(this.#telemetry, record, error);

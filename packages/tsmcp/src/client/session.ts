@@ -653,7 +653,10 @@ export class ClientSession {
       this.#telemetry?.ended(record, result);
       return result;
     } catch (error) {
-      this.#telemetry?.failed(record, error);
+      // A subscription the caller closed ended as asked: its span ends without an error.
+      if (method === "subscriptions/listen" && options.signal?.aborted === true)
+        this.#telemetry?.endedByCaller(record);
+      else this.#telemetry?.failed(record, error);
       throw error;
     } finally {
       if (progressToken !== undefined) this.#notifications.untrack(progressToken);

@@ -213,6 +213,24 @@ describe("a client's spans on errors", () => {
     const call = otel.spans().find((span) => span.kind === api.SpanKind.INTERNAL);
     expect(call?.attributes["error.type"]).toBe(String((error as { code?: number }).code));
   });
+
+  it("ends a subscription the caller closed without an error", async () => {
+    const { mcp } = twoQuestionServer();
+    const client = await connect(mcp, "memory", { telemetry: otel.telemetry });
+    otel.reset();
+    const subscription = client.listen({ toolsListChanged: true }, () => {});
+    await subscription.acknowledged;
+    subscription.close();
+    await subscription.closed.catch(() => {});
+    const span = otel
+      .spans()
+      .find((each) => each.name === "subscriptions/listen" && each.kind === api.SpanKind.CLIENT);
+    expect(span?.status.code).toBe(api.SpanStatusCode.UNSET);
+    expect(span?.attributes["error.type"]).toBeUndefined();
+    const points = histogramPoints((await otel.metrics()).get("mcp.client.operation.duration"));
+    const listen = points.filter((point) => point.attributes["mcp.method.name"] === "subscriptions/listen");
+    expect(listen.map((point) => point.attributes["error.type"])).toEqual([undefined]);
+  });
 });
 
 describe("a client with telemetry off or without a provider", () => {
