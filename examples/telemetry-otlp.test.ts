@@ -82,4 +82,23 @@ describe("the telemetry example exporting over OTLP/HTTP", () => {
       "tools/call",
     ]);
   });
+
+  it("says it could not send the spans, and exits 1, when no collector listens there", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const nowhere = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v1/traces`;
+    await new Promise((resolve) => closed.close(resolve));
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await main([nowhere]);
+      expect(log.mock.calls.map((call) => call[0])).toEqual(["Deployed to staging"]);
+      expect(String(error.mock.calls[0]?.[0])).toContain(`could not send the spans to ${nowhere}`);
+      expect(process.exitCode).toBe(1);
+    } finally {
+      process.exitCode = undefined;
+      log.mockRestore();
+      error.mockRestore();
+    }
+  });
 });

@@ -28,10 +28,13 @@ export function setUpOtlpTracing(url: string): () => Promise<void> {
     new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
   );
   return async () => {
-    await provider.shutdown(); // flushes the spans still batched
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    try {
+      await provider.shutdown(); // flushes the spans still batched
+    } finally {
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    }
   };
 }
 
@@ -39,10 +42,22 @@ export function setUpOtlpTracing(url: string): () => Promise<void> {
 export async function main(args: string[] = []): Promise<void> {
   const url = args[0] ?? DEFAULT_OTLP_TRACES_URL;
   const stop = setUpOtlpTracing(url);
+  let deployed: string;
   try {
-    console.log(await deployOnce());
-  } finally {
-    await stop();
+    deployed = await deployOnce();
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
   }
-  console.log(`spans sent to ${url}`);
+  console.log(deployed);
+  try {
+    await stop();
+    console.log(`spans sent to ${url}`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(
+      `could not send the spans to ${url} (${reason}): is an OpenTelemetry collector listening there?`,
+    );
+    process.exitCode = 1;
+  }
 }
