@@ -11,6 +11,7 @@ import type { ClientCapabilities } from "../protocol/schema/base.js";
 import type { RequestEnvironment } from "../transport/dispatcher.js";
 import { describeIssue } from "./request-meta.js";
 import { missingCapability, type RequiredCapability } from "./required-capability.js";
+import { backChannelOf } from "./telemetry/back-channel-span.js";
 
 /** One server -> client request to make. */
 export interface BackChannelCall<Result> {
@@ -53,7 +54,7 @@ export async function requestOverBackChannel<Result>(
   call: BackChannelCall<Result>,
   options: { signal?: AbortSignal; timeoutMs?: number } | undefined,
 ): Promise<Result> {
-  const send = env.request;
+  const send = backChannelOf(env);
   if (send === undefined) throw noBackChannel(call.method, env);
   const { capability } = call;
   if (capability !== undefined && !capability.isDeclared(capabilities)) {

@@ -5,7 +5,7 @@
  */
 
 import type { McpError } from "../protocol/errors.js";
-import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../protocol/jsonrpc.js";
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from "../protocol/jsonrpc.js";
 import type { Logger } from "../protocol/logger.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../protocol/schema/base.js";
 import type { MessageBus } from "../state/message-bus.js";
@@ -83,8 +83,14 @@ export interface BackChannelRequestOptions {
 export type BackChannelRequest = (
   method: string,
   params: Record<string, unknown> | undefined,
-  options?: BackChannelRequestOptions,
+  options?: BackChannelSendOptions,
 ) => Promise<Record<string, unknown>>;
+
+/** Options of one server -> client request as a back-channel takes them. */
+export interface BackChannelSendOptions extends BackChannelRequestOptions {
+  /** Told the JSON-RPC id the request is sent with, once, before it is written. */
+  onRequestId?: (id: RequestId) => void;
+}
 
 /**
  * The per-connection state of one 2025-era session (a stdio connection, or one `Mcp-Session-Id`

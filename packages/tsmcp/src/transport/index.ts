@@ -12,6 +12,7 @@ export {
   type AuthInfo,
   type BackChannelRequest,
   type BackChannelRequestOptions,
+  type BackChannelSendOptions,
   DEFAULT_BACK_CHANNEL_TIMEOUT_MS,
   type Dispatcher,
   type HeaderReader,

@@ -11,7 +11,7 @@ import type { LoggingLevel } from "../protocol/schema/base.js";
 import { JSONRPC_VERSION } from "../protocol/versions.js";
 import type {
   BackChannelRequest,
-  BackChannelRequestOptions,
+  BackChannelSendOptions,
   LegacyHandshake,
   LegacySession,
 } from "./dispatcher.js";
@@ -71,7 +71,7 @@ export class InMemoryLegacySession implements LegacySession {
   async #ask(
     method: string,
     params: Record<string, unknown> | undefined,
-    options: BackChannelRequestOptions = {},
+    options: BackChannelSendOptions = {},
     scope?: AbortSignal,
   ): Promise<Record<string, unknown>> {
     if (this.#lifetime.signal.aborted) throw sessionEnded();
@@ -85,9 +85,11 @@ export class InMemoryLegacySession implements LegacySession {
       () => controller.abort(McpError.of("REQUEST_TIMEOUT", "Request timed out", { timeout: timeoutMs })),
       timeoutMs,
     );
+    const id = `s${this.#nextId++}`;
+    options.onRequestId?.(id);
     const request: JSONRPCRequest = {
       jsonrpc: JSONRPC_VERSION,
-      id: `s${this.#nextId++}`,
+      id,
       method,
       ...(params === undefined ? {} : { params: copy(params) }),
     };

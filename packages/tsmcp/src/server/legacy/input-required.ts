@@ -13,6 +13,7 @@ import { isInputRequired } from "../../protocol/methods.js";
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import type { LogFields } from "../logger.js";
 import type { MiddlewareRequest, Next, WireResult } from "../middleware.js";
+import { backChannelOf } from "../telemetry/back-channel-span.js";
 
 /**
  * What a `Server` does with a hand-built `InputRequiredResult` on a 2025-era session:
@@ -105,7 +106,7 @@ export async function fulfilInputRequired(
     if (round > maxRounds) {
       throw refuse(`still input_required after ${maxRounds} rounds fulfilled over the back-channel`);
     }
-    const send = env.request;
+    const send = backChannelOf(env);
     if (send === undefined) throw refuse("an InputRequiredResult needs a back-channel on a 2025-era session");
     const entries = Object.entries((result.inputRequests ?? {}) as Record<string, EmbeddedRequest>);
     const answers = await Promise.all(

@@ -15,6 +15,7 @@ import { isTerminalTaskStatus, type TaskRecord } from "../../state/task-store.js
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import { noBackChannel } from "../back-channel.js";
 import type { WireResult } from "../middleware.js";
+import { backChannelOf } from "../telemetry/back-channel-span.js";
 import { inputFailure } from "./inputs.js";
 import { toLegacyTask, withRelatedTask } from "./legacy-wire.js";
 import { pollWait, type TaskManager } from "./manager.js";
@@ -86,7 +87,7 @@ class Forwarder {
   forward(record: TaskRecord): void {
     const entries = Object.entries(record.inputRequests ?? {}).filter(([key]) => !this.#sent.has(key));
     if (entries.length === 0) return;
-    const send = this.#env.request;
+    const send = backChannelOf(this.#env);
     if (send === undefined) {
       const first = entries[0]?.[1] as { method?: unknown } | undefined;
       throw noBackChannel(String(first?.method), this.#env);

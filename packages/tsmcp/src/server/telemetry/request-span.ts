@@ -33,6 +33,7 @@ import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import type { RequestContext } from "../context.js";
 import type { WireResult } from "../middleware.js";
 import { attachRequestTrace, type Carried, type CarriedTrace, type RequestTrace } from "../request-trace.js";
+import { type BackChannelParent, traceBackChannel } from "./back-channel-span.js";
 import { hashedSessionId } from "./session.js";
 
 /** The most `inputResponses` keys `tsmcp.mrtr.input_keys` lists: the client chooses them. */
@@ -65,7 +66,7 @@ function objectOr(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** One request's (or notification's) span record; the {@link RequestTrace} the boundary sees. */
-export class RequestSpan implements RequestTrace {
+export class RequestSpan implements RequestTrace, BackChannelParent {
   round = 1;
   readonly #telemetry: Telemetry;
   readonly #message: JSONRPCRequest | JSONRPCNotification;
@@ -95,6 +96,17 @@ export class RequestSpan implements RequestTrace {
     this.#ambient = telemetry.api.context.active();
     const { method } = message;
     this.#target = targetOf(method, message.params);
+    if (env.session !== undefined) traceBackChannel(env, this);
+  }
+
+  get telemetry(): Telemetry {
+    return this.#telemetry;
+  }
+
+  /** The context holding this request's span: its back-channel requests' parent. */
+  activeContext(): Context {
+    this.span();
+    return this.#active as Context;
   }
 
   /** Ties this record to the request context middleware and handlers see. */

@@ -16,7 +16,7 @@ import {
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
 import { JSONRPC_VERSION } from "../../protocol/versions.js";
-import { type BackChannelRequestOptions, DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../dispatcher.js";
+import { type BackChannelSendOptions, DEFAULT_BACK_CHANNEL_TIMEOUT_MS } from "../dispatcher.js";
 import { InFlightRequests } from "../in-flight.js";
 
 /** What a {@link BackChannel} needs from its connection. */
@@ -77,7 +77,7 @@ export class BackChannel {
   async request(
     method: string,
     params: Record<string, unknown> | undefined,
-    options: BackChannelRequestOptions = {},
+    options: BackChannelSendOptions = {},
     scope?: AbortSignal,
   ): Promise<Record<string, unknown>> {
     if (this.#closed) throw sessionEnded();
@@ -90,6 +90,7 @@ export class BackChannel {
     );
     try {
       const id = this.#nextId++;
+      options.onRequestId?.(id);
       const request: JSONRPCRequest =
         params === undefined
           ? { jsonrpc: JSONRPC_VERSION, id, method }

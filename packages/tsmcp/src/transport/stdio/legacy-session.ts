@@ -8,7 +8,7 @@ import type { JSONRPCNotification, JSONRPCResponse } from "../../protocol/jsonrp
 import type { LoggingLevel } from "../../protocol/schema/base.js";
 import type {
   BackChannelRequest,
-  BackChannelRequestOptions,
+  BackChannelSendOptions,
   LegacyHandshake,
   LegacySession,
 } from "../dispatcher.js";
@@ -51,11 +51,8 @@ export class StdioLegacySession implements LegacySession {
    * `scope` (that request's signal) aborts.
    */
   requestWithin(scope: AbortSignal): BackChannelRequest {
-    return (
-      method: string,
-      params: Record<string, unknown> | undefined,
-      options?: BackChannelRequestOptions,
-    ) => this.#channel.request(method, params, options, scope);
+    return (method: string, params: Record<string, unknown> | undefined, options?: BackChannelSendOptions) =>
+      this.#channel.request(method, params, options, scope);
   }
 
   /** Settles the server -> client request `response` answers; false when none waits for it. */

@@ -14,7 +14,7 @@ import type {
   JSONRPCResponse,
   RequestId,
 } from "../../../protocol/jsonrpc.js";
-import type { BackChannelRequestOptions } from "../../dispatcher.js";
+import type { BackChannelSendOptions } from "../../dispatcher.js";
 import { InFlightRequests } from "../../in-flight.js";
 
 function sessionEnded(): McpError {
@@ -65,12 +65,13 @@ export class OutgoingRequests {
     send: (message: JSONRPCMessage) => void,
     method: string,
     params: Record<string, unknown> | undefined,
-    options: BackChannelRequestOptions,
+    options: BackChannelSendOptions,
   ): Promise<Record<string, unknown>> {
     const { signal, instanceId } = this.#options;
     if (signal.aborted) throw sessionEnded();
     const n = this.#next++;
     const id: RequestId = instanceId === undefined ? n : `${instanceId}-${n}`;
+    options.onRequestId?.(id);
     const request: JSONRPCRequest = {
       jsonrpc: "2.0",
       id,
