@@ -12,6 +12,7 @@ import { Client } from "../../client/client.js";
 import type { JSONRPCMessage, JSONRPCRequest } from "../../protocol/jsonrpc.js";
 import type { TelemetryOption } from "../../telemetry/options.js";
 import { serve } from "../../transport/http/node/node.js";
+import { elicitationRequest, inputRequired } from "../input-required.js";
 import { Server } from "../server.js";
 
 /** The server's providers; the client gets its own (a separate process, as it were). */
@@ -26,13 +27,26 @@ afterAll(async () => {
   await clientOtel.teardown();
 });
 
-/** A server whose `ask` tool asks the client which region over the back-channel. */
-function askingServer(telemetry: TelemetryOption) {
+const REGION = elicitationRequest({
+  message: "Which region?",
+  requestedSchema: { type: "object", properties: { region: { type: "string" } } },
+});
+
+/**
+ * A server whose `ask` tool asks the client which region over the back-channel: with
+ * `ctx.elicit`, or (`fulfil`) with an `InputRequiredResult` the server fulfils over the session.
+ */
+function askingServer(telemetry: TelemetryOption, fulfil = false) {
   return new Server("asking", {
     telemetry,
     logger: { debug() {}, info() {}, warn() {}, error() {} },
+    ...(fulfil ? { legacyInputRequired: "fulfil" as const } : {}),
     onListTools: () => ({ tools: [] }),
-    onCallTool: async (ctx) => {
+    onCallTool: async (ctx, params) => {
+      if (fulfil) {
+        if (params.inputResponses?.region !== undefined) return { content: [{ type: "text", text: "done" }] };
+        return inputRequired({ inputRequests: { region: REGION } });
+      }
       const answer = await ctx.elicit({
         message: "Which region?",
         requestedSchema: { type: "object", properties: { region: { type: "string" } } },
@@ -43,8 +57,8 @@ function askingServer(telemetry: TelemetryOption) {
 }
 
 /** Calls `ask` on a 2025-era session over HTTP; returns the elicitation requests the client received. */
-async function callAsk(telemetry: TelemetryOption): Promise<JSONRPCRequest[]> {
-  const handle = await serve(askingServer(telemetry), { host: "127.0.0.1", port: 0 });
+async function callAsk(telemetry: TelemetryOption, fulfil = false): Promise<JSONRPCRequest[]> {
+  const handle = await serve(askingServer(telemetry, fulfil), { host: "127.0.0.1", port: 0 });
   onTestFinished(() => handle.close());
   const received: JSONRPCRequest[] = [];
   const client = await Client.connect(handle.url, {
@@ -95,6 +109,16 @@ describe("a 2025-era server's back-channel requests", () => {
     const asked = named(serverOtel.spans(), "elicitation/create", api.SpanKind.CLIENT);
     const meta = received[0]?.params?._meta as Record<string, unknown> | undefined;
     expect(meta?.traceparent).toBe(`00-${asked?.spanContext().traceId}-${asked?.spanContext().spanId}-01`);
+  });
+
+  it("record the requests legacyInputRequired fulfil sends under the request's server span", async () => {
+    const received = await callAsk(serverOtel.telemetry, true);
+    const call = named(serverOtel.spans(), "tools/call ask", api.SpanKind.SERVER);
+    const asked = named(serverOtel.spans(), "elicitation/create", api.SpanKind.CLIENT);
+    const answered = named(clientOtel.spans(), "elicitation/create", api.SpanKind.SERVER);
+    expect(asked?.parentSpanContext?.spanId).toBe(call?.spanContext().spanId);
+    expect(answered?.parentSpanContext?.spanId).toBe(asked?.spanContext().spanId);
+    expect(asked?.attributes["jsonrpc.request.id"]).toBe(String(received[0]?.id));
   });
 
   it("carry no trace context and record nothing with telemetry: false", async () => {
