@@ -167,6 +167,42 @@ export type CacheableMethod =
   | "resources/templates/list"
   | "resources/read";
 
+/**
+ * The requests the 2025 handshake era defines beyond the 2026-07-28 table, in either direction
+ * (client -> server, and server -> client over a session's back-channel), the 2025 tasks methods
+ * included. Internal: for telling a defined method from one a peer made up.
+ */
+export const HANDSHAKE_ERA_REQUEST_METHODS: ReadonlySet<string> = new Set([
+  "initialize",
+  "ping",
+  "logging/setLevel",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "tasks/get",
+  "tasks/result",
+  "tasks/list",
+  "tasks/cancel",
+  "elicitation/create",
+  "sampling/createMessage",
+  "roots/list",
+]);
+
+/** Every notification either revision (or the tasks extension) defines, in either direction. */
+export const NOTIFICATION_METHODS: ReadonlySet<string> = new Set([
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/message",
+  "notifications/roots/list_changed",
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "notifications/elicitation/complete",
+  "notifications/tasks",
+  "notifications/tasks/status",
+]);
+
 /** True for a method of the table. */
 export function isKnownMethod(method: string): method is Method {
   return Object.hasOwn(METHODS, method);

@@ -9,7 +9,7 @@
 import type * as z from "zod";
 import { McpError } from "./errors.js";
 import type { JSONRPCNotification } from "./jsonrpc.js";
-import { METHODS } from "./methods.js";
+import { HANDSHAKE_ERA_REQUEST_METHODS, METHODS } from "./methods.js";
 import { RequestIdSchema } from "./schema/base.js";
 import { CancelledNotificationParamsSchema, ProgressNotificationParamsSchema } from "./schema/methods.js";
 
@@ -19,18 +19,7 @@ import { CancelledNotificationParamsSchema, ProgressNotificationParamsSchema } f
  */
 const REQUEST_METHODS: ReadonlySet<string> = new Set([
   ...Object.keys(METHODS),
-  "initialize",
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "tasks/get",
-  "tasks/result",
-  "tasks/list",
-  "tasks/cancel",
-  "elicitation/create",
-  "sampling/createMessage",
-  "roots/list",
+  ...HANDSHAKE_ERA_REQUEST_METHODS,
 ]);
 
 /** `notifications/cancelled` of the 2025 revisions: `requestId` may be absent. */

@@ -8,7 +8,12 @@
  */
 import type { Attributes } from "@opentelemetry/api";
 import { McpError } from "../protocol/errors.js";
-import { INPUT_REQUIRED_METHODS, isKnownMethod } from "../protocol/methods.js";
+import {
+  HANDSHAKE_ERA_REQUEST_METHODS,
+  INPUT_REQUIRED_METHODS,
+  isKnownMethod,
+  NOTIFICATION_METHODS,
+} from "../protocol/methods.js";
 import { SEMCONV } from "./attributes.js";
 
 /** The methods a multi round-trip call runs through: their spans carry `tsmcp.mrtr.round`. */
@@ -21,38 +26,6 @@ export const URI_METHODS: ReadonlySet<string> = new Set([
   "resources/unsubscribe",
 ]);
 
-/**
- * The methods outside the 2026-07-28 table that either revision defines, in either direction: the
- * 2025 handshake-era requests, the tasks extension's, and the notifications.
- */
-const OTHER_KNOWN_METHODS: ReadonlySet<string> = new Set([
-  "initialize",
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "tasks/get",
-  "tasks/result",
-  "tasks/list",
-  "tasks/cancel",
-  "tasks/update",
-  "elicitation/create",
-  "sampling/createMessage",
-  "roots/list",
-  "notifications/initialized",
-  "notifications/cancelled",
-  "notifications/progress",
-  "notifications/message",
-  "notifications/roots/list_changed",
-  "notifications/tools/list_changed",
-  "notifications/prompts/list_changed",
-  "notifications/resources/list_changed",
-  "notifications/resources/updated",
-  "notifications/elicitation/complete",
-  "notifications/tasks",
-  "notifications/tasks/status",
-]);
-
 /** What `mcp.method.name` and span names say for a method nobody defines: the conventions' fallback. */
 export const OTHER_METHOD = "_OTHER";
 
@@ -61,7 +34,11 @@ export const OTHER_METHOD = "_OTHER";
  * {@link OTHER_METHOD}, so a peer making up method names makes no new span names or metric series.
  */
 export function methodNameOf(method: string): string {
-  return isKnownMethod(method) || OTHER_KNOWN_METHODS.has(method) ? method : OTHER_METHOD;
+  return isKnownMethod(method) ||
+    HANDSHAKE_ERA_REQUEST_METHODS.has(method) ||
+    NOTIFICATION_METHODS.has(method)
+    ? method
+    : OTHER_METHOD;
 }
 
 /** What a request's result says, for `tsmcp.result_type`. */
