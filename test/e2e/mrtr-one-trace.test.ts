@@ -18,7 +18,7 @@ import { Client } from "../../packages/tsmcp/src/client/index.js";
 import { elicit, MCPServer, RequestStateSecurity, resolver } from "../../packages/tsmcp/src/server/index.js";
 import { HttpClientTransport } from "../../packages/tsmcp/src/transport/index.js";
 import { type OtelSetup, setUpOtel } from "../helpers/otel.js";
-import { startReplicas } from "../helpers/replicas.js";
+import { startReplicas, toolCallRouter } from "../helpers/replicas.js";
 
 // The first replica records into the shared setup (which also registers the context manager and
 // the W3C propagators); the second into a tracer provider and exporter of its own.
@@ -56,16 +56,6 @@ function replica(keys: Uint8Array[], tracerProvider: BasicTracerProvider): MCPSe
   return mcp;
 }
 
-/** The request's JSON-RPC method, read from a copy of its body. */
-async function methodOf(request: Request): Promise<string | undefined> {
-  if (request.method !== "POST") return undefined;
-  try {
-    return (JSON.parse(await request.clone().text()) as { method?: string }).method;
-  } catch {
-    return undefined;
-  }
-}
-
 describe("a multi round-trip call whose legs alternate between two replicas sharing keys", () => {
   it("gives every server span of the call one trace id, links later legs to the first, and counts rounds 1, 2, 3", async () => {
     const keys = [crypto.getRandomValues(new Uint8Array(32))];
@@ -73,21 +63,9 @@ describe("a multi round-trip call whose legs alternate between two replicas shar
     const replicas = await startReplicas(2, (index) =>
       replica(keys, index === 0 ? otel.tracerProvider : secondProvider),
     );
-    const legsTo: number[] = [];
     // Each tools/call goes to the other replica than the one before; everything else to the first.
-    const alternating: typeof fetch = async (input, init) => {
-      const request = new Request(input, init);
-      let index = 0;
-      if ((await methodOf(request)) === "tools/call") {
-        index = legsTo.length % 2;
-        legsTo.push(index);
-      }
-      const original = new URL(request.url);
-      return fetch(
-        new Request(new URL(`${original.pathname}${original.search}`, replicas.urls[index]), request),
-      );
-    };
-    const client = await Client.connect(new HttpClientTransport(replicas.url, { fetch: alternating }), {
+    const router = toolCallRouter(replicas.urls, (leg) => leg % 2);
+    const client = await Client.connect(new HttpClientTransport(replicas.url, { fetch: router.fetch }), {
       telemetry: false,
       elicitationCallback: (_params, { key }) => {
         const content: Record<string, string | boolean> =
@@ -103,7 +81,7 @@ describe("a multi round-trip call whose legs alternate between two replicas shar
       await replicas.close();
       for (const server of replicas.servers) (server as MCPServer).close();
     }
-    expect(legsTo).toEqual([0, 1, 0]);
+    expect(router.legs).toEqual([0, 1, 0]);
 
     const legs = (replica: number): ReadableSpan[] =>
       (exporters[replica] as InMemorySpanExporter)

@@ -25,7 +25,7 @@ import { elicit, MCPServer, RequestStateSecurity, resolver } from "../../package
 import type { TelemetryOption } from "../../packages/tsmcp/src/telemetry/options.js";
 import { HttpClientTransport } from "../../packages/tsmcp/src/transport/index.js";
 import { histogramPoints, type OtelSetup, setUpOtel } from "../helpers/otel.js";
-import { startReplicas } from "../helpers/replicas.js";
+import { startReplicas, toolCallRouter } from "../helpers/replicas.js";
 
 let setup: OtelSetup;
 beforeAll(() => {
@@ -64,20 +64,8 @@ async function deployCalls(telemetry: TelemetryOption[], calls: number): Promise
   const replicas = await startReplicas(telemetry.length, (index) =>
     deployer(keys, telemetry[index] as TelemetryOption),
   );
-  let leg = 0;
-  const routed: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    let index = 0;
-    if (request.method === "POST") {
-      const body = JSON.parse(await request.clone().text()) as { method?: string };
-      if (body.method === "tools/call") index = leg++ % telemetry.length;
-    }
-    const original = new URL(request.url);
-    return fetch(
-      new Request(new URL(`${original.pathname}${original.search}`, replicas.urls[index]), request),
-    );
-  };
-  const client = await Client.connect(new HttpClientTransport(replicas.url, { fetch: routed }), {
+  const router = toolCallRouter(replicas.urls, (leg) => leg % telemetry.length);
+  const client = await Client.connect(new HttpClientTransport(replicas.url, { fetch: router.fetch }), {
     telemetry: false,
     elicitationCallback: (_params, { key }) => {
       const content: Record<string, string | boolean> =
@@ -87,7 +75,7 @@ async function deployCalls(telemetry: TelemetryOption[], calls: number): Promise
   });
   try {
     for (let call = 0; call < calls; call++) {
-      leg = 0;
+      router.restart();
       const result = await client.callTool("deploy", { service: "billing" });
       expect(result.content).toEqual([{ type: "text", text: "Deployed billing in staging" }]);
     }

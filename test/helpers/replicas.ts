@@ -107,3 +107,36 @@ export async function startReplicas(
     },
   };
 }
+
+/**
+ * A `fetch` that sends each `tools/call` POST to the replica `pick(leg)` names (`leg` counts the
+ * `tools/call` requests routed so far, from 0) and everything else to the first; `legs` lists the
+ * replica each `tools/call` went to, and `restart()` counts legs from 0 again (a new call).
+ */
+export function toolCallRouter(
+  urls: readonly (string | URL)[],
+  pick: (leg: number) => number,
+): { fetch: typeof fetch; legs: number[]; restart(): void } {
+  const legs: number[] = [];
+  let leg = 0;
+  const route: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    let index = 0;
+    if (request.method === "POST") {
+      const body = JSON.parse(await request.clone().text()) as { method?: string };
+      if (body.method === "tools/call") {
+        index = pick(leg++);
+        legs.push(index);
+      }
+    }
+    const original = new URL(request.url);
+    return fetch(new Request(new URL(`${original.pathname}${original.search}`, urls[index]), request));
+  };
+  return {
+    fetch: route,
+    legs,
+    restart: () => {
+      leg = 0;
+    },
+  };
+}
