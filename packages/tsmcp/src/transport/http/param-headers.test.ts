@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeHeaderValue } from "./headers.js";
 import { encodeParamValue, paramHeadersFor, validateParamHeaders } from "./param-headers.js";
+import { truncate } from "./validate-headers.js";
 
 describe("encodeParamValue encodes as the spec's table says", () => {
   it.each([
@@ -90,9 +91,16 @@ describe("validateParamHeaders checks the headers of one call against its argume
         expect(validateParamHeaders(params, { region: body }, headers)).toMatchObject({
           code: -32020,
           httpStatus: 400,
-          data: { header: "Mcp-Param-Region", headerValue: sent, bodyValue: body },
+          data: { header: "Mcp-Param-Region", headerValue: truncate(sent), bodyValue: truncate(body) },
         });
       }),
+      // The error's data quotes each value escaped (a line separator as \u2028), never raw.
+      {
+        examples: [
+          ["", "\u2028"],
+          ["\u0007", "a"],
+        ],
+      },
     );
   });
 
