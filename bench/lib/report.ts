@@ -8,15 +8,46 @@
 /** Who a column measures. */
 export type Column = "tsmcp" | "official" | "floor";
 
-/** A goal a row is judged against; `check` gets the row and says met or missed. */
+/**
+ * A goal a row is judged against: `value` picks the number the goal is about (a ratio such as
+ * tsmcp/floor, or tsmcp's own value), `check` says whether it is met, and `format` writes it into
+ * the verdict (`met (1.21x)`).
+ */
 export interface Goal {
   readonly text: string;
-  readonly check: (row: Row) => boolean;
+  readonly value: (row: Row) => number | undefined;
+  readonly check: (value: number) => boolean;
+  readonly format: (value: number) => string;
+}
+
+/** Who a ratio goal compares tsmcp with. */
+export type Baseline = "floor" | "official";
+
+const formatGoalRatio = (value: number) => `${value.toFixed(2)}x`;
+
+/** A goal met when `ratioOf(row)` (tsmcp over `baseline`) is at most `limit`. */
+export function atMost(limit: number, baseline: Baseline, ratioOf: (row: Row) => number | undefined): Goal {
+  return {
+    text: `<= ${limit}x ${baseline}`,
+    value: ratioOf,
+    check: (value) => value <= limit,
+    format: formatGoalRatio,
+  };
+}
+
+/** A goal met when `ratioOf(row)` (tsmcp over `baseline`) is at least `limit`. */
+export function atLeast(limit: number, baseline: Baseline, ratioOf: (row: Row) => number | undefined): Goal {
+  return {
+    text: `>= ${limit}x ${baseline}`,
+    value: ratioOf,
+    check: (value) => value >= limit,
+    format: formatGoalRatio,
+  };
 }
 
 /** One row of the table. */
 export interface Row {
-  /** The stage, 1-10. */
+  /** The stage, 1-12. */
   readonly stage: number;
   readonly measure: string;
   readonly unit: string;
@@ -61,12 +92,24 @@ function formatRatio(value: number | undefined): string {
 
 /** The verdict of a row's goal: "met", "MISSED", or "" without a goal or with missing data. */
 export function verdict(row: Row): "met" | "MISSED" | "" {
-  if (row.goal === undefined) return "";
-  try {
-    return row.goal.check(row) ? "met" : "MISSED";
-  } catch {
-    return "";
-  }
+  const value = judgedValue(row);
+  if (value === undefined || row.goal === undefined) return "";
+  return row.goal.check(value) ? "met" : "MISSED";
+}
+
+/** The number a row's goal judges, or `undefined` without a goal or with missing data. */
+export function judgedValue(row: Row): number | undefined {
+  const value = row.goal?.value(row);
+  return value === undefined || !Number.isFinite(value) ? undefined : value;
+}
+
+/** The verdict with the value it judged, as the table prints it: `met (0.72x)`, `MISSED (1.59x)`. */
+export function verdictText(row: Row): string {
+  const outcome = verdict(row);
+  const value = judgedValue(row);
+  return outcome === "" || value === undefined || row.goal === undefined
+    ? outcome
+    : `${outcome} (${row.goal.format(value)})`;
 }
 
 /** Renders the rows as one Markdown table. */
@@ -98,7 +141,7 @@ export function renderTable(rows: readonly Row[]): string {
       formatRatio(vsOfficial(row)),
       formatRatio(vsFloor(row)),
       row.goal?.text ?? "",
-      verdict(row),
+      verdictText(row),
     ];
     lines.push(`| ${cells.join(" | ")} |`);
   }
