@@ -126,6 +126,16 @@ export class SessionRegistry {
   }
 
   /**
+   * Without shared stores: the session `id` names for a request from `principal` (`principalOf`
+   * of its identity), marked most recently used; undefined when it is unknown, ended or was
+   * opened by another principal.
+   */
+  findLocal(id: string, principal: string | undefined): HttpSession | undefined {
+    const session = this.get(id);
+    return session === undefined || session.principal !== principal ? undefined : session;
+  }
+
+  /**
    * The session `id` names for a request from `principal` (`principalOf` of its identity), or
    * undefined when it is unknown, ended or was opened by another principal. With shared stores the
    * store decides: its record is read (restarting its idle clock), a local view is refreshed from
@@ -133,10 +143,7 @@ export class SessionRegistry {
    * store does.
    */
   async find(id: string, principal: string | undefined): Promise<HttpSession | undefined> {
-    if (!this.shared) {
-      const session = this.get(id);
-      return session === undefined || session.principal !== principal ? undefined : session;
-    }
+    if (!this.shared) return this.findLocal(id, principal);
     const record = await this.#state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
     const digest = await principalDigest(principal);
     if (record === undefined) {
