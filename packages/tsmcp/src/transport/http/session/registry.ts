@@ -29,11 +29,23 @@ export function mintSessionId(): string {
 
 type Timer = ReturnType<typeof setTimeout>;
 
+/**
+ * The idle clock of one registered session. Requests and streams start and stop it often, so
+ * that moves only `idleSince`; its one timer, when it fires early, waits out the rest.
+ */
+interface IdleClock {
+  /** `performance.now()` when the session last became idle, or was last used while idle; undefined while busy. */
+  idleSince: number | undefined;
+  /** Fires at the earliest moment the session may have been idle for the timeout. */
+  timer: Timer | undefined;
+}
+
 /** The sessions of one handler. */
 export class SessionRegistry {
   /** In least-recently-used order: the first entry is evicted first. */
   readonly #sessions = new Map<string, HttpSession>();
-  readonly #idleTimers = new Map<string, Timer>();
+  /** The idle clock of each registered session. */
+  readonly #idle = new Map<string, IdleClock>();
   readonly #options: CheckedSessionOptions;
   readonly #report: (error: unknown) => void;
   /** The stores and bus, each failure a `StateFailure`. */
@@ -283,6 +295,7 @@ export class SessionRegistry {
       this.delete(victim, "the session was evicted");
     }
     this.#sessions.set(id, session);
+    this.#idle.set(id, { idleSince: undefined, timer: undefined });
     if (!session.busy) this.#startIdle(id);
     return true;
   }
@@ -323,7 +336,7 @@ export class SessionRegistry {
     const session = this.#sessions.get(id);
     if (session === undefined) return false;
     this.#sessions.delete(id);
-    this.#stopIdle(id);
+    this.#dropIdle(id);
     session.end(reason);
     return true;
   }
@@ -335,22 +348,43 @@ export class SessionRegistry {
     for (const id of [...this.#sessions.keys()]) this.delete(id, "the server closed");
   }
 
+  /** Restarts the idle clock of session `id` (when registered): it ends after `sessionIdleTimeoutMs` more. */
   #startIdle(id: string): void {
-    if (!this.#sessions.has(id)) return;
-    this.#stopIdle(id);
-    const timer = setTimeout(() => {
-      this.#idleTimers.delete(id);
-      this.delete(id, "the session was idle too long");
-    }, this.#options.sessionIdleTimeoutMs);
-    // On Node, an idle session must not keep the process alive.
-    (timer as { unref?: () => void }).unref?.();
-    this.#idleTimers.set(id, timer);
+    const clock = this.#idle.get(id);
+    if (clock === undefined) return;
+    clock.idleSince = performance.now();
+    clock.timer ??= this.#armIdle(id, clock, this.#options.sessionIdleTimeoutMs);
   }
 
+  /** Stops the idle clock of session `id` while it is busy. */
   #stopIdle(id: string): void {
-    const timer = this.#idleTimers.get(id);
-    if (timer !== undefined) clearTimeout(timer);
-    this.#idleTimers.delete(id);
+    const clock = this.#idle.get(id);
+    if (clock !== undefined) clock.idleSince = undefined;
+  }
+
+  #armIdle(id: string, clock: IdleClock, delayMs: number): Timer {
+    const timer = setTimeout(() => this.#idleCheck(id, clock), delayMs);
+    // On Node, an idle session must not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
+
+  /** Ends session `id` when it has been idle for the timeout; else waits out the rest, or for the session to become idle. */
+  #idleCheck(id: string, clock: IdleClock): void {
+    clock.timer = undefined;
+    if (clock.idleSince === undefined || this.#idle.get(id) !== clock) return;
+    const leftMs = clock.idleSince + this.#options.sessionIdleTimeoutMs - performance.now();
+    if (leftMs > 0) {
+      clock.timer = this.#armIdle(id, clock, Math.ceil(leftMs));
+      return;
+    }
+    this.delete(id, "the session was idle too long");
+  }
+
+  #dropIdle(id: string): void {
+    const clock = this.#idle.get(id);
+    if (clock?.timer !== undefined) clearTimeout(clock.timer);
+    this.#idle.delete(id);
   }
 }
 
