@@ -41,19 +41,28 @@ export function baseEnv(
 }
 
 /** Dispatches, turning a rejection or a missing response into -32603 (the cause reported). */
-export async function dispatch(
+export function dispatch(
   entry: LegacyEntryOptions,
   message: JSONRPCRequest,
   env: RequestEnvironment,
 ): Promise<JSONRPCResponse> {
+  let handled: Promise<JSONRPCResponse | undefined>;
   try {
-    const response = await entry.dispatcher.handle(message, env);
-    if (response !== undefined) return response;
-    entry.report(new Error(`the dispatcher answered ${message.method} with nothing`));
+    handled = entry.dispatcher.handle(message, env);
   } catch (error) {
-    entry.report(error);
+    handled = Promise.reject(error);
   }
-  return errorResponse(message.id, internalError());
+  return handled.then(
+    (response) => {
+      if (response !== undefined) return response;
+      entry.report(new Error(`the dispatcher answered ${message.method} with nothing`));
+      return errorResponse(message.id, internalError());
+    },
+    (error: unknown) => {
+      entry.report(error);
+      return errorResponse(message.id, internalError());
+    },
+  );
 }
 
 /** Dispatches a notification, reporting a rejection. */
@@ -88,7 +97,7 @@ export function serveRequest(
   session: HttpSession,
   message: JSONRPCRequest,
   backChannel: boolean,
-  onDone: () => void = () => {},
+  onDone: () => void = nothingToDo,
 ): Promise<HttpServerAnswer> {
   return new Promise<HttpServerAnswer>((resolve, reject) => {
     const streamable = acceptsEventStream(exchange.headers.get("accept"));
@@ -108,3 +117,5 @@ export function serveRequest(
       .catch(reject);
   });
 }
+
+function nothingToDo(): void {}
