@@ -60,3 +60,15 @@ export const memoryGoal: Goal = {
   text: `tsmcp 0 (within +-${ZERO_BYTES_NOISE} B of noise)`,
   check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
 };
+
+/** Server CPU per plain call on a 2025-11-25 session over HTTP (stage 8): at most 2x the floor's. */
+export const sessionCpuPerRequestGoal: Goal = {
+  text: "<= 2x floor",
+  check: (row) => (vsFloor(row) ?? Infinity) <= 2,
+};
+
+/** Plain call throughput on 2025-11-25 sessions over HTTP (stage 8): at least 0.5x the floor's. */
+export const sessionThroughputGoal: Goal = {
+  text: ">= 0.5x floor",
+  check: (row) => (vsFloor(row) ?? 0) >= 0.5,
+};
