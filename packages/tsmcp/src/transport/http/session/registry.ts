@@ -30,22 +30,28 @@ export function mintSessionId(): string {
 type Timer = ReturnType<typeof setTimeout>;
 
 /**
- * The idle clock of one registered session. Requests and streams start and stop it often, so
- * that moves only `idleSince`; its one timer, when it fires early, waits out the rest.
+ * The idle clock of one session view, and its place in the order of use. Requests and streams
+ * start and stop the clock often, so that moves only `idleSince`; its one timer, when it fires
+ * early, waits out the rest.
  */
 interface IdleClock {
+  /** True once the session is registered (and until it is forgotten); the clock runs only then. */
+  registered: boolean;
   /** `performance.now()` when the session last became idle, or was last used while idle; undefined while busy. */
   idleSince: number | undefined;
   /** Fires at the earliest moment the session may have been idle for the timeout. */
   timer: Timer | undefined;
+  /** When the session was last registered or found, in the registry's count of uses. */
+  lastUsed: number;
 }
 
 /** The sessions of one handler. */
 export class SessionRegistry {
-  /** In least-recently-used order: the first entry is evicted first. */
   readonly #sessions = new Map<string, HttpSession>();
-  /** The idle clock of each registered session. */
-  readonly #idle = new Map<string, IdleClock>();
+  /** The idle clock of each session view this registry made. */
+  readonly #clocks = new WeakMap<HttpSession, IdleClock>();
+  /** Registrations and finds so far: the order of use (the least recently used is evicted first). */
+  #uses = 0;
   readonly #options: CheckedSessionOptions;
   readonly #report: (error: unknown) => void;
   /** The stores and bus, each failure a `StateFailure`. */
@@ -111,7 +117,8 @@ export class SessionRegistry {
   }
 
   #view(id: string, standaloneCursor: string | undefined): HttpSession {
-    return new HttpSession({
+    const clock: IdleClock = { registered: false, idleSince: undefined, timer: undefined, lastUsed: 0 };
+    const session = new HttpSession({
       ...this.#sessionOptions,
       id,
       standaloneCursor,
@@ -122,8 +129,13 @@ export class SessionRegistry {
           .catch(this.#report);
       },
       dropEventsOnEnd: !this.#state.shared,
-      onBusy: (busy) => (busy ? this.#stopIdle(id) : this.#startIdle(id)),
+      onBusy: (busy) => {
+        if (busy) clock.idleSince = undefined;
+        else this.#startIdle(id, clock);
+      },
     });
+    this.#clocks.set(session, clock);
+    return session;
   }
 
   /**
@@ -295,8 +307,10 @@ export class SessionRegistry {
       this.delete(victim, "the session was evicted");
     }
     this.#sessions.set(id, session);
-    this.#idle.set(id, { idleSince: undefined, timer: undefined });
-    if (!session.busy) this.#startIdle(id);
+    const clock = this.#clockOf(session);
+    clock.registered = true;
+    clock.lastUsed = ++this.#uses;
+    if (!session.busy) this.#startIdle(id, clock);
     return true;
   }
 
@@ -307,27 +321,26 @@ export class SessionRegistry {
    * is never evicted.
    */
   #evictable(): string | undefined {
-    let leastRecent: string | undefined;
-    let leastRecentStreaming: string | undefined;
+    const unused = new LeastRecent();
+    const idle = new LeastRecent();
+    const streaming = new LeastRecent();
     for (const [id, session] of this.#sessions) {
       if (session.serving) continue;
-      if (session.busy) {
-        leastRecentStreaming ??= id;
-        continue;
-      }
-      if (!session.initialized || !session.used) return id;
-      leastRecent ??= id;
+      const { lastUsed } = this.#clockOf(session);
+      if (session.busy) streaming.offer(id, lastUsed);
+      else if (!session.initialized || !session.used) unused.offer(id, lastUsed);
+      else idle.offer(id, lastUsed);
     }
-    return leastRecent ?? leastRecentStreaming;
+    return unused.id ?? idle.id ?? streaming.id;
   }
 
   /** The live session `id` names, marked most recently used; undefined when unknown or ended. */
   get(id: string): HttpSession | undefined {
     const session = this.#sessions.get(id);
     if (session === undefined) return undefined;
-    this.#sessions.delete(id);
-    this.#sessions.set(id, session);
-    if (!session.busy) this.#startIdle(id);
+    const clock = this.#clockOf(session);
+    clock.lastUsed = ++this.#uses;
+    if (!session.busy) this.#startIdle(id, clock);
     return session;
   }
 
@@ -336,7 +349,7 @@ export class SessionRegistry {
     const session = this.#sessions.get(id);
     if (session === undefined) return false;
     this.#sessions.delete(id);
-    this.#dropIdle(id);
+    this.#dropIdle(session);
     session.end(reason);
     return true;
   }
@@ -348,18 +361,15 @@ export class SessionRegistry {
     for (const id of [...this.#sessions.keys()]) this.delete(id, "the server closed");
   }
 
-  /** Restarts the idle clock of session `id` (when registered): it ends after `sessionIdleTimeoutMs` more. */
-  #startIdle(id: string): void {
-    const clock = this.#idle.get(id);
-    if (clock === undefined) return;
-    clock.idleSince = performance.now();
-    clock.timer ??= this.#armIdle(id, clock, this.#options.sessionIdleTimeoutMs);
+  #clockOf(session: HttpSession): IdleClock {
+    return this.#clocks.get(session) as IdleClock;
   }
 
-  /** Stops the idle clock of session `id` while it is busy. */
-  #stopIdle(id: string): void {
-    const clock = this.#idle.get(id);
-    if (clock !== undefined) clock.idleSince = undefined;
+  /** Restarts the idle clock of session `id` (when registered): it ends after `sessionIdleTimeoutMs` more. */
+  #startIdle(id: string, clock: IdleClock): void {
+    if (!clock.registered) return;
+    clock.idleSince = performance.now();
+    clock.timer ??= this.#armIdle(id, clock, this.#options.sessionIdleTimeoutMs);
   }
 
   #armIdle(id: string, clock: IdleClock, delayMs: number): Timer {
@@ -372,7 +382,7 @@ export class SessionRegistry {
   /** Ends session `id` when it has been idle for the timeout; else waits out the rest, or for the session to become idle. */
   #idleCheck(id: string, clock: IdleClock): void {
     clock.timer = undefined;
-    if (clock.idleSince === undefined || this.#idle.get(id) !== clock) return;
+    if (!clock.registered || clock.idleSince === undefined) return;
     const leftMs = clock.idleSince + this.#options.sessionIdleTimeoutMs - performance.now();
     if (leftMs > 0) {
       clock.timer = this.#armIdle(id, clock, Math.ceil(leftMs));
@@ -381,10 +391,25 @@ export class SessionRegistry {
     this.delete(id, "the session was idle too long");
   }
 
-  #dropIdle(id: string): void {
-    const clock = this.#idle.get(id);
-    if (clock?.timer !== undefined) clearTimeout(clock.timer);
-    this.#idle.delete(id);
+  /** Stops the idle clock of a session being forgotten. */
+  #dropIdle(session: HttpSession): void {
+    const clock = this.#clockOf(session);
+    clock.registered = false;
+    clock.idleSince = undefined;
+    if (clock.timer !== undefined) clearTimeout(clock.timer);
+    clock.timer = undefined;
+  }
+}
+
+/** The id offered with the least use count so far. */
+class LeastRecent {
+  id: string | undefined;
+  #lastUsed = Number.POSITIVE_INFINITY;
+
+  offer(id: string, lastUsed: number): void {
+    if (lastUsed >= this.#lastUsed) return;
+    this.id = id;
+    this.#lastUsed = lastUsed;
   }
 }
 
