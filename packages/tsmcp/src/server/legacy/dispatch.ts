@@ -162,7 +162,8 @@ export async function dispatchLegacy(
     const { ttl } = parse(LegacyTaskParamsSchema, params.task, "task.");
     markTaskRequested(env, { ttlMs: ttl ?? undefined });
   }
-  const meta = parse(HandshakeRequestMetaSchema, params?._meta, "_meta.") ?? {};
+  const rawMeta = params?._meta;
+  const meta = rawMeta === undefined ? {} : (parse(HandshakeRequestMetaSchema, rawMeta, "_meta.") ?? {});
   const context = createRequestContext(method, request.id, meta as RequestMeta, env);
   record?.attach(context);
   const chainRequest = middlewareRequest(method, params ?? {}, context, core.logger);

@@ -35,6 +35,9 @@ export { backChannelUnavailable, type LegacyEntryOptions, type LegacyExchange } 
 /** The session header, as the spec spells it. */
 export const SESSION_ID_HEADER = "Mcp-Session-Id";
 
+/** {@link SESSION_ID_HEADER} as a `HeaderReader` reads it fastest (header names are case-insensitive). */
+const SESSION_ID_HEADER_LOWER = "mcp-session-id";
+
 /** The revision a server assumes when a 2025-era request carries no `MCP-Protocol-Version`. */
 const ASSUMED_VERSION = "2025-03-26";
 
@@ -67,42 +70,46 @@ export function createLegacyEntry(options: LegacyEntryOptions): LegacyEntry {
     post: (exchange, parsed) =>
       guarded(
         options,
-        post(options, exchange, parsed),
+        () => post(options, exchange, parsed),
         parsed.kind === "request" ? parsed.message.id : undefined,
       ),
-    get: (exchange) => guarded(options, getStream(options, exchange)),
-    delete: (exchange) => guarded(options, deleteSession(options, exchange)),
+    get: (exchange) => guarded(options, () => getStream(options, exchange)),
+    delete: (exchange) => guarded(options, () => deleteSession(options, exchange)),
   };
 }
 
 /**
- * The answer, or, when the session state failed while serving it, 503 with `Retry-After` (the
- * cause reported); other failures pass on (500).
+ * The answer `run` gives, or, when the session state failed while serving it, 503 with
+ * `Retry-After` (the cause reported); other failures pass on (500).
  */
-async function guarded(
+function guarded(
   entry: LegacyEntryOptions,
-  answer: Promise<HttpServerAnswer>,
+  run: () => Promise<HttpServerAnswer>,
   id?: RequestId,
 ): Promise<HttpServerAnswer> {
+  let answer: Promise<HttpServerAnswer>;
   try {
-    return await answer;
+    answer = run();
   } catch (error) {
+    answer = Promise.reject(error);
+  }
+  return answer.catch((error: unknown) => {
     if (!(error instanceof StateFailure)) throw error;
     entry.report(error.cause);
     return stateUnavailableAnswer(error, id);
-  }
+  });
 }
 
 /** A message the legacy entry serves (framing errors already answered). */
 type ServableMessage = Exclude<ParsedMessage, { kind: "invalid" }>;
 
 /** A POST: `initialize` without a session id mints one; anything else is served by mode. */
-async function post(
+function post(
   entry: LegacyEntryOptions,
   exchange: LegacyExchange,
   parsed: ServableMessage,
 ): Promise<HttpServerAnswer> {
-  const hasSessionId = exchange.headers.get(SESSION_ID_HEADER) !== null;
+  const hasSessionId = exchange.headers.get(SESSION_ID_HEADER_LOWER) !== null;
   if (parsed.kind === "request" && parsed.message.method === "initialize" && !hasSessionId) {
     return initialize(entry, exchange, parsed.message);
   }
@@ -136,21 +143,40 @@ async function postStateless(
  * back-channel, a response settling the server -> client request it answers, a notification
  * dispatched (`notifications/cancelled` aborting the request it names first); the last two 202.
  */
-async function postOnSession(
+function postOnSession(
   entry: LegacyEntryOptions,
   exchange: LegacyExchange,
   parsed: ServableMessage,
 ): Promise<HttpServerAnswer> {
-  const found = await sessionOf(
+  const found = sessionOf(
     entry.registry,
     exchange,
     parsed.kind === "request" ? parsed.message.id : undefined,
   );
-  if (!(found instanceof HttpSession)) return found;
-  const session = found;
+  if (found instanceof Promise) return found.then((session) => postOn(entry, exchange, parsed, session));
+  return postOn(entry, exchange, parsed, found);
+}
+
+/** A POST on the session `found`, or its refusal. */
+function postOn(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  parsed: ServableMessage,
+  found: HttpSession | HttpServerAnswer,
+): Promise<HttpServerAnswer> {
+  if (!(found instanceof HttpSession)) return Promise.resolve(found);
+  if (parsed.kind === "request") return serveRequest(entry, exchange, found, parsed.message, true);
+  return postMessageOn(entry, exchange, parsed, found);
+}
+
+/** A client's response or notification on `session`: answered 202 once taken. */
+async function postMessageOn(
+  entry: LegacyEntryOptions,
+  exchange: LegacyExchange,
+  parsed: Exclude<ServableMessage, { kind: "request" }>,
+  session: HttpSession,
+): Promise<HttpServerAnswer> {
   switch (parsed.kind) {
-    case "request":
-      return serveRequest(entry, exchange, session, parsed.message, true);
     case "response":
       await entry.registry.settle(session, parsed.message);
       return { kind: "empty", status: 202 };
@@ -203,18 +229,32 @@ async function deleteSession(entry: LegacyEntryOptions, exchange: LegacyExchange
  * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
  * user).
  */
-async function sessionOf(
+function sessionOf(
   registry: SessionRegistry,
   exchange: LegacyExchange,
   id?: RequestId,
-): Promise<HttpSession | HttpServerAnswer> {
-  const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
+): HttpSession | HttpServerAnswer | Promise<HttpSession | HttpServerAnswer> {
+  const sessionId = exchange.headers.get(SESSION_ID_HEADER_LOWER)?.trim();
   if (sessionId === undefined || sessionId === "") {
     return refusal(400, `Bad Request: the ${SESSION_ID_HEADER} header is required`, id);
   }
-  await registry.routing?.ready();
   const principal = exchange.auth === undefined ? undefined : principalOf(exchange.auth);
-  const session = await registry.find(sessionId, principal);
+  if (!registry.shared) return agreedSession(registry.findLocal(sessionId, principal), exchange, id);
+  return (async () => {
+    await registry.routing?.ready();
+    return agreedSession(await registry.find(sessionId, principal), exchange, id);
+  })();
+}
+
+/**
+ * `session`, or the refusal: 404 when there is none, 400 when the request's
+ * `MCP-Protocol-Version` differs from the revision the session negotiated.
+ */
+function agreedSession(
+  session: HttpSession | undefined,
+  exchange: LegacyExchange,
+  id: RequestId | undefined,
+): HttpSession | HttpServerAnswer {
   if (session === undefined) return refusal(404, "Session not found", id);
   const version = versionHeader(exchange.headers);
   const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;

@@ -29,11 +29,29 @@ export function mintSessionId(): string {
 
 type Timer = ReturnType<typeof setTimeout>;
 
+/**
+ * The idle clock of one session view, and its place in the order of use. Requests and streams
+ * start and stop the clock often, so that moves only `idleSince`; its one timer, when it fires
+ * early, waits out the rest.
+ */
+interface IdleClock {
+  /** True once the session is registered (and until it is forgotten); the clock runs only then. */
+  registered: boolean;
+  /** `performance.now()` when the session last became idle, or was last used while idle; undefined while busy. */
+  idleSince: number | undefined;
+  /** Fires at the earliest moment the session may have been idle for the timeout. */
+  timer: Timer | undefined;
+  /** When the session was last registered or found, in the registry's count of uses. */
+  lastUsed: number;
+}
+
 /** The sessions of one handler. */
 export class SessionRegistry {
-  /** In least-recently-used order: the first entry is evicted first. */
   readonly #sessions = new Map<string, HttpSession>();
-  readonly #idleTimers = new Map<string, Timer>();
+  /** The idle clock of each session view this registry made. */
+  readonly #clocks = new WeakMap<HttpSession, IdleClock>();
+  /** Registrations and finds so far: the order of use (the least recently used is evicted first). */
+  #uses = 0;
   readonly #options: CheckedSessionOptions;
   readonly #report: (error: unknown) => void;
   /** The stores and bus, each failure a `StateFailure`. */
@@ -99,7 +117,8 @@ export class SessionRegistry {
   }
 
   #view(id: string, standaloneCursor: string | undefined): HttpSession {
-    return new HttpSession({
+    const clock: IdleClock = { registered: false, idleSince: undefined, timer: undefined, lastUsed: 0 };
+    const session = new HttpSession({
       ...this.#sessionOptions,
       id,
       standaloneCursor,
@@ -110,8 +129,13 @@ export class SessionRegistry {
           .catch(this.#report);
       },
       dropEventsOnEnd: !this.#state.shared,
-      onBusy: (busy) => (busy ? this.#stopIdle(id) : this.#startIdle(id)),
+      onBusy: (busy) => {
+        if (busy) clock.idleSince = undefined;
+        else this.#startIdle(id, clock);
+      },
     });
+    this.#clocks.set(session, clock);
+    return session;
   }
 
   /**
@@ -126,6 +150,16 @@ export class SessionRegistry {
   }
 
   /**
+   * Without shared stores: the session `id` names for a request from `principal` (`principalOf`
+   * of its identity), marked most recently used; undefined when it is unknown, ended or was
+   * opened by another principal.
+   */
+  findLocal(id: string, principal: string | undefined): HttpSession | undefined {
+    const session = this.get(id);
+    return session === undefined || session.principal !== principal ? undefined : session;
+  }
+
+  /**
    * The session `id` names for a request from `principal` (`principalOf` of its identity), or
    * undefined when it is unknown, ended or was opened by another principal. With shared stores the
    * store decides: its record is read (restarting its idle clock), a local view is refreshed from
@@ -133,10 +167,7 @@ export class SessionRegistry {
    * store does.
    */
   async find(id: string, principal: string | undefined): Promise<HttpSession | undefined> {
-    if (!this.shared) {
-      const session = this.get(id);
-      return session === undefined || session.principal !== principal ? undefined : session;
-    }
+    if (!this.shared) return this.findLocal(id, principal);
     const record = await this.#state.sessions.get(id, this.#options.sessionIdleTimeoutMs);
     const digest = await principalDigest(principal);
     if (record === undefined) {
@@ -276,7 +307,10 @@ export class SessionRegistry {
       this.delete(victim, "the session was evicted");
     }
     this.#sessions.set(id, session);
-    if (!session.busy) this.#startIdle(id);
+    const clock = this.#clockOf(session);
+    clock.registered = true;
+    clock.lastUsed = ++this.#uses;
+    if (!session.busy) this.#startIdle(id, clock);
     return true;
   }
 
@@ -287,27 +321,26 @@ export class SessionRegistry {
    * is never evicted.
    */
   #evictable(): string | undefined {
-    let leastRecent: string | undefined;
-    let leastRecentStreaming: string | undefined;
+    const unused = new LeastRecent();
+    const idle = new LeastRecent();
+    const streaming = new LeastRecent();
     for (const [id, session] of this.#sessions) {
       if (session.serving) continue;
-      if (session.busy) {
-        leastRecentStreaming ??= id;
-        continue;
-      }
-      if (!session.initialized || !session.used) return id;
-      leastRecent ??= id;
+      const { lastUsed } = this.#clockOf(session);
+      if (session.busy) streaming.offer(id, lastUsed);
+      else if (!session.initialized || !session.used) unused.offer(id, lastUsed);
+      else idle.offer(id, lastUsed);
     }
-    return leastRecent ?? leastRecentStreaming;
+    return unused.id ?? idle.id ?? streaming.id;
   }
 
   /** The live session `id` names, marked most recently used; undefined when unknown or ended. */
   get(id: string): HttpSession | undefined {
     const session = this.#sessions.get(id);
     if (session === undefined) return undefined;
-    this.#sessions.delete(id);
-    this.#sessions.set(id, session);
-    if (!session.busy) this.#startIdle(id);
+    const clock = this.#clockOf(session);
+    clock.lastUsed = ++this.#uses;
+    if (!session.busy) this.#startIdle(id, clock);
     return session;
   }
 
@@ -316,7 +349,7 @@ export class SessionRegistry {
     const session = this.#sessions.get(id);
     if (session === undefined) return false;
     this.#sessions.delete(id);
-    this.#stopIdle(id);
+    this.#dropIdle(session);
     session.end(reason);
     return true;
   }
@@ -328,22 +361,55 @@ export class SessionRegistry {
     for (const id of [...this.#sessions.keys()]) this.delete(id, "the server closed");
   }
 
-  #startIdle(id: string): void {
-    if (!this.#sessions.has(id)) return;
-    this.#stopIdle(id);
-    const timer = setTimeout(() => {
-      this.#idleTimers.delete(id);
-      this.delete(id, "the session was idle too long");
-    }, this.#options.sessionIdleTimeoutMs);
-    // On Node, an idle session must not keep the process alive.
-    (timer as { unref?: () => void }).unref?.();
-    this.#idleTimers.set(id, timer);
+  #clockOf(session: HttpSession): IdleClock {
+    return this.#clocks.get(session) as IdleClock;
   }
 
-  #stopIdle(id: string): void {
-    const timer = this.#idleTimers.get(id);
-    if (timer !== undefined) clearTimeout(timer);
-    this.#idleTimers.delete(id);
+  /** Restarts the idle clock of session `id` (when registered): it ends after `sessionIdleTimeoutMs` more. */
+  #startIdle(id: string, clock: IdleClock): void {
+    if (!clock.registered) return;
+    clock.idleSince = performance.now();
+    clock.timer ??= this.#armIdle(id, clock, this.#options.sessionIdleTimeoutMs);
+  }
+
+  #armIdle(id: string, clock: IdleClock, delayMs: number): Timer {
+    const timer = setTimeout(() => this.#idleCheck(id, clock), delayMs);
+    // On Node, an idle session must not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
+
+  /** Ends session `id` when it has been idle for the timeout; else waits out the rest, or for the session to become idle. */
+  #idleCheck(id: string, clock: IdleClock): void {
+    clock.timer = undefined;
+    if (!clock.registered || clock.idleSince === undefined) return;
+    const leftMs = clock.idleSince + this.#options.sessionIdleTimeoutMs - performance.now();
+    if (leftMs > 0) {
+      clock.timer = this.#armIdle(id, clock, Math.ceil(leftMs));
+      return;
+    }
+    this.delete(id, "the session was idle too long");
+  }
+
+  /** Stops the idle clock of a session being forgotten. */
+  #dropIdle(session: HttpSession): void {
+    const clock = this.#clockOf(session);
+    clock.registered = false;
+    clock.idleSince = undefined;
+    if (clock.timer !== undefined) clearTimeout(clock.timer);
+    clock.timer = undefined;
+  }
+}
+
+/** The id offered with the least use count so far. */
+class LeastRecent {
+  id: string | undefined;
+  #lastUsed = Number.POSITIVE_INFINITY;
+
+  offer(id: string, lastUsed: number): void {
+    if (lastUsed >= this.#lastUsed) return;
+    this.id = id;
+    this.#lastUsed = lastUsed;
   }
 }
 

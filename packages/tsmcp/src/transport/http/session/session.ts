@@ -32,6 +32,15 @@ const STANDALONE_STREAM = "0";
  */
 export const STANDALONE_CATCH_UP_MS = 2000;
 
+/**
+ * A client request being served on a session: `notifications/cancelled` naming its `id`, or the
+ * session's end, calls `abort` with the reason.
+ */
+export interface IncomingRequest {
+  readonly id: RequestId;
+  abort(reason: unknown): void;
+}
+
 /** What a session needs from its handler. */
 export interface HttpSessionOptions extends Pick<CheckedSessionOptions, "maxQueuedEvents" | "retryMs"> {
   /** The session id; undefined for the one-request sessions of the stateless mode. */
@@ -98,7 +107,10 @@ export class HttpSession implements LegacySession {
   readonly #undelivered: string[] = [];
   #nextStream = 1;
   readonly #outgoing: OutgoingRequests;
-  readonly #incoming = new Map<RequestId, AbortController>();
+  /** The client's requests in flight, by id (`notifications/cancelled` names one). */
+  readonly #incoming = new Map<RequestId, IncomingRequest>();
+  /** Every client request in flight (two may share an id): the session's end aborts each. */
+  readonly #inFlight = new Set<IncomingRequest>();
   #busy = 0;
   /** Ends what a fleet's standalone connection holds (its subscription), recording its place. */
   #standaloneDetached: (() => void) | undefined;
@@ -150,18 +162,25 @@ export class HttpSession implements LegacySession {
     return this.#serving > 0;
   }
 
-  /** Marks the session busy serving a request (and used) until the returned function is called (once). */
-  hold(): () => void {
+  /**
+   * Marks the session serving `request` (and used) until {@link finishRequest}: its idle clock
+   * stops, `notifications/cancelled` naming its id aborts it (the latest of two in flight with
+   * one id), and so does the session's end.
+   */
+  beginRequest(request: IncomingRequest): void {
     this.#used = true;
     this.#serving++;
+    this.#inFlight.add(request);
+    this.#incoming.set(request.id, request);
     this.#setBusy(1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#serving--;
-      this.#setBusy(-1);
-    };
+  }
+
+  /** Ends what {@link beginRequest} began; a second call does nothing. */
+  finishRequest(request: IncomingRequest): void {
+    if (!this.#inFlight.delete(request)) return;
+    if (this.#incoming.get(request.id) === request) this.#incoming.delete(request.id);
+    this.#serving--;
+    this.#setBusy(-1);
   }
 
   /**
@@ -317,17 +336,6 @@ export class HttpSession implements LegacySession {
   }
 
   /**
-   * Registers a client request in flight; `notifications/cancelled` naming its id aborts the
-   * returned controller. Returns the function that forgets it.
-   */
-  trackIncoming(id: RequestId, controller: AbortController): () => void {
-    this.#incoming.set(id, controller);
-    return () => {
-      if (this.#incoming.get(id) === controller) this.#incoming.delete(id);
-    };
-  }
-
-  /**
    * Aborts the client request `notifications/cancelled` names, if it is in flight here; false
    * when it is not (another replica may run it).
    */
@@ -335,11 +343,11 @@ export class HttpSession implements LegacySession {
     const requestId = notification.params?.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return false;
     const reason = notification.params?.reason;
-    const controller = this.#incoming.get(requestId);
-    controller?.abort(
+    const request = this.#incoming.get(requestId);
+    request?.abort(
       new Error(typeof reason === "string" && reason !== "" ? reason : "the client cancelled the request"),
     );
-    return controller !== undefined;
+    return request !== undefined;
   }
 
   /** Settles the server -> client request a client's response answers; false when none is in flight. */
@@ -359,9 +367,9 @@ export class HttpSession implements LegacySession {
   end(reason = "the session ended"): void {
     if (this.ended) return;
     this.#ended.abort(new Error(reason));
-    this.#outgoing.rejectAll();
-    for (const controller of this.#incoming.values()) controller.abort(this.signal.reason);
+    for (const request of [...this.#inFlight]) request.abort(this.signal.reason);
     this.#incoming.clear();
+    this.#outgoing.rejectAll();
     const ended = new Error(reason);
     for (const stream of [...this.#streams.values(), ...this.#remote]) stream.abandon(ended);
     this.#streams.clear();
