@@ -21,6 +21,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { Client as OfficialClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as OfficialStdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type * as ClientEntry from "../../packages/tsmcp/src/client/index.js";
+import type * as StdioEntry from "../../packages/tsmcp/src/stdio/index.js";
 import {
   ECHO_TOOL,
   PLAIN_ARGUMENTS,
@@ -67,7 +68,7 @@ export interface StdioResults {
 export type StdioConfig = SampleBounds;
 
 /** Operations per block, by kind: blocks take turns so that load drift hits every pair alike. */
-const BLOCK = { plain: 50, flow: 20 } as const;
+const BLOCK = { plain: 200, flow: 50 } as const;
 
 const SERVERS: readonly StdioImplementation[] = ["tsmcp", "official", "official-v1", "floor"];
 
@@ -197,7 +198,10 @@ interface FlowClient {
 
 async function tsmcpClient(command: StdioCommand): Promise<FlowClient> {
   const { Client } = (await import(tsmcpEntry("client"))) as typeof ClientEntry;
-  const client = await Client.connect(command, {
+  // The transport `Client.connect({ command })` would load, built here from the same entry: under
+  // tsx, the runner's tsconfig paths would map that import of `tsmcp/stdio` to the sources.
+  const { StdioClientTransport } = (await import(tsmcpEntry("stdio"))) as typeof StdioEntry;
+  const client = await Client.connect(new StdioClientTransport(command), {
     elicitationCallback: answer,
     protocolVersion: BENCH_PROTOCOL_VERSION,
   });
