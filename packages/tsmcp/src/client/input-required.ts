@@ -15,12 +15,12 @@ import type {
   InputResponses,
 } from "../protocol/schema/input.js";
 import { exceedsBytes } from "../protocol/text.js";
+import { LazyAbortController } from "../transport/abort-source.js";
 import {
   InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,
   RequestStateTooLargeError,
 } from "./errors.js";
-import { LazyAbortController } from "./lazy-abort.js";
 
 /** Retries a call allows by default before giving up: 10. */
 export const DEFAULT_INPUT_REQUIRED_MAX_ROUNDS = 10;
