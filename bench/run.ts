@@ -537,7 +537,9 @@ async function main(): Promise<void> {
             tsmcp: maybe(byServer.get("tsmcp"), pick),
             official: maybe(byServer.get(official), pick),
             floor: maybe(byServer.get("floor"), pick),
-            ...(stat === "server CPU per operation" && official === "official" ? { goal: stdioCpuGoal } : {}),
+            ...(stat === "server CPU per operation" && official === "official" && kind === "plain tools/call"
+              ? { goal: stdioCpuGoal }
+              : {}),
             ...(kind === "MRTR flow" && official === "official-v1" && stat === "median"
               ? {
                   note: "the 1.x server speaks 2025-11-25 (opened with initialize): its flow is one tools/call during which it asks the question as an in-band elicitation/create request that the client answers.",

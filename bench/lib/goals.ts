@@ -61,7 +61,7 @@ export const memoryGoal: Goal = {
   check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
 };
 
-/** Server CPU per request over stdio (stage 11, plain call and MRTR flow): at most 1.5x the floor's. */
+/** Server CPU per plain `tools/call` over stdio (stage 11): at most 1.5x the floor's. */
 export const stdioCpuGoal: Goal = {
   text: "<= 1.5x floor",
   check: (row) => (vsFloor(row) ?? Infinity) <= 1.5,
