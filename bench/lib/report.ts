@@ -16,7 +16,7 @@ export interface Goal {
 
 /** One row of the table. */
 export interface Row {
-  /** The stage, 1-10. */
+  /** The stage, 1-11. */
   readonly stage: number;
   readonly measure: string;
   readonly unit: string;
