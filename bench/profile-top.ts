@@ -4,7 +4,8 @@
  * the top frames by self time, and self time summed per source file (per package for
  * `node_modules`). Module loading at startup shows up as `node:internal/modules/*` frames.
  *
- * Run: npx tsx bench/profile-top.ts <file.cpuprofile> [frames=25]
+ * Run: npx tsx bench/profile-top.ts <file.cpuprofile> [frames=25] [skipS=0]
+ * (`skipS`: leave out the samples of the first seconds, a server child's start-up and module loading).
  */
 import { readFileSync } from "node:fs";
 
@@ -38,14 +39,18 @@ function originOf(url: string): string {
 }
 
 function main(): void {
-  const [file, framesArg] = process.argv.slice(2);
+  const [file, framesArg, skipArg] = process.argv.slice(2);
+  const skipUs = Number(skipArg ?? 0) * 1e6;
   if (file === undefined) throw new Error("usage: tsx bench/profile-top.ts <file.cpuprofile> [frames]");
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
   let totalUs = 0;
+  let atUs = 0;
   profile.samples.forEach((id, index) => {
     const delta = profile.timeDeltas[index] ?? 0;
+    atUs += delta;
+    if (atUs < skipUs) return;
     selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
     totalUs += delta;
   });

@@ -15,7 +15,10 @@
  *    starts) against its in-memory default, as ratios Redis / in-memory;
  * 10. what telemetry costs: tsmcp's server CPU per plain `tools/call` over HTTP with telemetry off,
  *    with `@opentelemetry/api` present and nothing registered, and with a real SDK exporting to
- *    nowhere, as ratios of the "off" row.
+ *    nowhere, as ratios of the "off" row;
+ * 11. MCP over stdio (servers in child processes, on their stdin/stdout): the plain `tools/call`
+ *    and the two-round MRTR flow against tsmcp, the official SDK 2.4.0 and 1.x, and a bare
+ *    line-delimited JSON floor; and the flow with each SDK's own client and stdio transport.
  *
  * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
  * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
@@ -42,6 +45,7 @@ import {
   sealGoal,
   sessionCpuGoal,
   sessionThroughputGoal,
+  stdioCpuGoal,
   throughputGoal,
 } from "./lib/goals.js";
 import { httpLoadRows } from "./lib/http-rows.js";
@@ -58,6 +62,7 @@ import { type FlowClient, type FlowResult, measureMrtrFlows } from "./stages/mrt
 import { measureRedisSessionLoad } from "./stages/redis-session-load.js";
 import { measureSeal, type SealColumn } from "./stages/seal.js";
 import { measureSessionLoad, type SessionLoadConfig } from "./stages/session-load.js";
+import { measureStdio, type StdioConfig } from "./stages/stdio.js";
 import { measureTelemetryCost, type TelemetryCostConfig } from "./stages/telemetry-cost.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
@@ -72,6 +77,7 @@ interface Config {
   session: SessionLoadConfig;
   redisSession: SessionLoadConfig;
   telemetry: TelemetryCostConfig;
+  stdio: StdioConfig;
 }
 
 const FULL: Config = {
@@ -84,6 +90,7 @@ const FULL: Config = {
   session: { connections: 10, warmupS: 1, durationS: 4.5, rounds: 3 },
   redisSession: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
   telemetry: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
+  stdio: { warmup: 300, maxSamples: 4_000, maxMs: 2_500 },
 };
 
 const QUICK: Config = {
@@ -96,6 +103,7 @@ const QUICK: Config = {
   session: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
   redisSession: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
   telemetry: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
+  stdio: { warmup: 20, maxSamples: 200, maxMs: 300, minSamples: 20 },
 };
 
 function parseArgs(argv: readonly string[]): {
@@ -109,7 +117,9 @@ function parseArgs(argv: readonly string[]): {
   const at = argv.indexOf("--only");
   const only =
     at === -1 ? argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length) : argv[at + 1];
-  const stages = new Set(only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : only.split(",").map(Number));
+  const stages = new Set(
+    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] : only.split(",").map(Number),
+  );
   return {
     config: quick ? QUICK : FULL,
     stages,
@@ -509,6 +519,66 @@ async function main(): Promise<void> {
         measure: `${label}: ${name} / telemetry off`,
         unit: "x",
         tsmcp: ratio(results.get(mode)?.serverCpuUsPerRequest, off),
+      });
+    }
+  }
+
+  if (stages.has(11)) {
+    log(
+      `11. stdio: ${config.stdio.warmup} warm-up, then up to ${config.stdio.maxSamples} operations or ${config.stdio.maxMs} ms per operation and pair`,
+    );
+    const stdio = await measureStdio(config.stdio, log, cpuProfileDir);
+    raw.stdio = {
+      plain: Object.fromEntries(stdio.plain),
+      flow: Object.fromEntries(stdio.flow),
+      ownClient: Object.fromEntries(stdio.ownClient),
+    };
+    type Pick = (result: NonNullable<ReturnType<typeof stdio.plain.get>>) => number;
+    const picks: [string, string, Pick][] = [
+      ["median", "ms", (result) => result.latencyMs.median],
+      ["p99", "ms", (result) => result.latencyMs.p99],
+      ["server CPU per operation", "us", (result) => result.serverCpuUs],
+    ];
+    for (const [kind, byServer] of [
+      ["plain tools/call", stdio.plain],
+      ["MRTR flow", stdio.flow],
+    ] as const) {
+      for (const [official, version] of [
+        ["official", "2.4.0"],
+        ["official-v1", "1.x"],
+      ] as const) {
+        for (const [stat, unit, pick] of picks) {
+          rows.push({
+            stage: 11,
+            measure: `stdio ${kind}, raw client (official: ${version}): ${stat}`,
+            unit,
+            tsmcp: maybe(byServer.get("tsmcp"), pick),
+            official: maybe(byServer.get(official), pick),
+            floor: maybe(byServer.get("floor"), pick),
+            ...(stat === "server CPU per operation" && official === "official" && kind === "plain tools/call"
+              ? { goal: stdioCpuGoal }
+              : {}),
+            ...(kind === "MRTR flow" && official === "official-v1" && stat === "median"
+              ? {
+                  note: "the 1.x server speaks 2025-11-25 (opened with initialize): its flow is one tools/call during which it asks the question as an in-band elicitation/create request that the client answers.",
+                }
+              : {}),
+          });
+        }
+      }
+    }
+    for (const [stat, unit, pick] of [
+      ...picks,
+      ["client CPU per flow", "us", (result) => result.clientCpuUs] as [string, string, Pick],
+    ]) {
+      rows.push({
+        stage: 11,
+        measure: `stdio MRTR flow, each SDK's own client: ${stat}`,
+        unit,
+        tsmcp: maybe(stdio.ownClient.get("tsmcp"), pick),
+        official: maybe(stdio.ownClient.get("official"), pick),
+        floor: maybe(stdio.ownClient.get("floor"), pick),
+        ...(stat === "client CPU per flow" ? { goal: clientCpuGoal } : {}),
       });
     }
   }

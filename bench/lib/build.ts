@@ -22,7 +22,7 @@ function newestMtimeMs(dir: string): number {
 }
 
 /** The entries the benchmarks load. */
-const ENTRIES = ["server", "node", "client"] as const;
+const ENTRIES = ["server", "node", "client", "stdio"] as const;
 type Entry = (typeof ENTRIES)[number];
 
 /** True when `dist/` holds a build at least as new as every source file. */

@@ -71,3 +71,6 @@ export const memoryGoal: Goal = {
   check: (value) => Math.abs(value) < ZERO_BYTES_NOISE,
   format: (value) => `${value.toFixed(1)} B`,
 };
+
+/** Server CPU per plain `tools/call` over stdio (stage 11): at most 1.5x the floor's. */
+export const stdioCpuGoal: Goal = atMost(1.5, "floor", vsFloor);

@@ -83,8 +83,8 @@ export class CallSpan implements CallTracing {
   }
 
   callbacks(fulfil: Fulfil): Fulfil {
-    return (request, key, round, signal) =>
-      this.#telemetry.api.context.with(this.#context, fulfil, undefined, request, key, round, signal);
+    return (request, key, round, abort) =>
+      this.#telemetry.api.context.with(this.#context, fulfil, undefined, request, key, round, abort);
   }
 
   ended<R>(driven: Promise<R>): Promise<R> {

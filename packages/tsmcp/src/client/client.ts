@@ -496,7 +496,7 @@ export class Client {
     const capabilities = this.session.capabilities;
     const context: ToolTaskContext = {
       session: this.session,
-      fulfil: (request, key, round, signal) =>
+      fulfil: (request, key, round, abort) =>
         fulfilInputRequest(
           request,
           {
@@ -505,7 +505,9 @@ export class Client {
             target,
             round,
             era: "modern",
-            signal,
+            get signal() {
+              return abort.signal;
+            },
           },
           this.#callbacks,
           capabilities,
@@ -630,10 +632,19 @@ export class Client {
           ...(requestState === undefined ? {} : { requestState }),
         }),
       ),
-      tracing.callbacks((request, key, round, signal) =>
+      tracing.callbacks((request, key, round, abort) =>
         fulfilInputRequest(
           request,
-          { key, method, target, round, era: "modern", signal },
+          {
+            key,
+            method,
+            target,
+            round,
+            era: "modern",
+            get signal() {
+              return abort.signal;
+            },
+          },
           this.#callbacks,
           capabilities,
         ),

@@ -3,10 +3,11 @@
  * signal, the response's id checked against the request's, and an error response raised as
  * `McpError`. Spec: basic/index §Responses, basic/utilities/cancellation.
  */
-import { abortFailure, linkSignal } from "../protocol/async.js";
+import { abortFailure, onAbort } from "../protocol/async.js";
 import { McpError } from "../protocol/errors.js";
 import { isErrorResponse, type JSONRPCNotification, type JSONRPCRequest } from "../protocol/jsonrpc.js";
-import type { Transport } from "../transport/transport.js";
+import { carryingAbortSource, LazyAbortController } from "../transport/abort-source.js";
+import type { Transport, TransportRequestOptions } from "../transport/transport.js";
 import { InvalidServerResponseError, RequestTimeoutError } from "./errors.js";
 
 /** How one request travels. */
@@ -33,19 +34,34 @@ export async function exchange(
 ): Promise<Record<string, unknown>> {
   const { method, id } = request;
   const { timeoutMs } = options;
-  const controller = new AbortController();
+  // The request's signal is made only if the transport reads `signal` (this package's transports
+  // read the controller itself): most requests end without anyone listening.
+  const controller = new LazyAbortController();
   if (options.signal?.aborted) throw options.signal.reason;
-  const unlink = linkSignal(options.signal, controller);
+  const unlink = onAbort(options.signal, (reason) => controller.abort(reason));
   const timer =
     timeoutMs === Number.POSITIVE_INFINITY
       ? undefined
       : setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs);
+  const requestOptions: TransportRequestOptions = carryingAbortSource(
+    options.headers === undefined
+      ? {
+          get signal() {
+            return controller.signal;
+          },
+          onNotification: options.onNotification,
+        }
+      : {
+          get signal() {
+            return controller.signal;
+          },
+          headers: options.headers,
+          onNotification: options.onNotification,
+        },
+    controller,
+  );
   try {
-    const response = await transport.request(request, {
-      signal: controller.signal,
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
-      onNotification: options.onNotification,
-    });
+    const response = await transport.request(request, requestOptions);
     if (response.id !== undefined && response.id !== id) {
       throw new InvalidServerResponseError(
         `${method}: response id ${String(response.id)} does not match request id ${id}`,
@@ -56,7 +72,7 @@ export async function exchange(
   } catch (error) {
     // A failure with the timeout as its cause says what timed out (an authorization step, say):
     // it stands; any other failure after the timeout is the timeout's.
-    if (controller.signal.aborted && controller.signal.reason instanceof RequestTimeoutError) {
+    if (controller.aborted && controller.reason instanceof RequestTimeoutError) {
       throw abortFailure(controller.signal, error);
     }
     throw error;

@@ -116,7 +116,7 @@ describe("the input-required loop's bounds", () => {
     const aborted: string[] = [];
     const error = await driveInputRequired(
       server.send,
-      (_request, key, _round, signal) => {
+      (_request, key, _round, { signal }) => {
         started.push(key);
         if (key === "q1") return Promise.reject(new Error("callback broke"));
         return new Promise((_resolve, reject) => {

@@ -5,7 +5,7 @@
  * only state; stop past a round cap, and refuse a round that asks for more than the per-round cap
  * or carries a `requestState` larger than the state cap. Spec: basic/patterns/mrtr §Client Requirements (Basic Workflow).
  */
-import { linkSignal } from "../protocol/async.js";
+import { onAbort } from "../protocol/async.js";
 import type { Clock } from "../protocol/clock.js";
 import { isInputRequired } from "../protocol/methods.js";
 import type {
@@ -15,6 +15,7 @@ import type {
   InputResponses,
 } from "../protocol/schema/input.js";
 import { exceedsBytes } from "../protocol/text.js";
+import { LazyAbortController } from "../transport/abort-source.js";
 import {
   InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,
@@ -46,12 +47,15 @@ export type SendLeg<R> = (
   requestState: string | undefined,
 ) => Promise<R | InputRequiredResult>;
 
-/** Answers one embedded request. */
+/**
+ * Answers one embedded request. `abort.signal` aborts when the call is abandoned; it is made when
+ * first read, so read it only where it is used.
+ */
 export type Fulfil = (
   request: InputRequest,
   key: string,
   round: number,
-  signal: AbortSignal,
+  abort: { readonly signal: AbortSignal },
 ) => Promise<InputResponse>;
 
 /** Options of {@link driveInputRequired}. */
@@ -136,17 +140,17 @@ export async function fulfilAll(
   concurrency: number,
   outer: AbortSignal | undefined,
 ): Promise<InputResponses> {
-  const controller = new AbortController();
+  const controller = new LazyAbortController();
   if (outer?.aborted) throw outer.reason;
-  const unlink = linkSignal(outer, controller);
+  const unlink = onAbort(outer, (reason) => controller.abort(reason));
   const answers: [string, InputResponse][] = new Array(requests.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < requests.length && !controller.signal.aborted) {
+    while (next < requests.length && !controller.aborted) {
       const index = next++;
       const [key, request] = requests[index] as [string, InputRequest];
       try {
-        answers[index] = [key, await fulfil(request, key, round, controller.signal)];
+        answers[index] = [key, await fulfil(request, key, round, controller)];
       } catch (error) {
         controller.abort(error);
         throw error;
@@ -155,8 +159,9 @@ export async function fulfilAll(
   };
   try {
     const workers = Math.max(1, Math.min(concurrency, requests.length));
-    await Promise.all(Array.from({ length: workers }, worker));
-    if (controller.signal.aborted) throw controller.signal.reason;
+    if (workers === 1) await worker();
+    else await Promise.all(Array.from({ length: workers }, worker));
+    if (controller.aborted) throw controller.reason;
     return Object.fromEntries(answers);
   } finally {
     unlink();

@@ -6,7 +6,7 @@
  * Spec: basic/index §Requests (ids unique in flight), basic/patterns/progress,
  * basic/patterns/cancellation, basic/patterns/subscriptions.
  */
-import { deferred, onAbort } from "../protocol/async.js";
+import { deferred } from "../protocol/async.js";
 import {
   isRequestId,
   type JSONRPCNotification,
@@ -15,6 +15,7 @@ import {
   type RequestId,
 } from "../protocol/jsonrpc.js";
 import { META } from "../protocol/versions.js";
+import { abortSourceOf } from "./abort-source.js";
 import { TransportError, type TransportRequestOptions } from "./transport.js";
 
 /** A notification sink. */
@@ -104,8 +105,9 @@ export class InFlightRequests {
     options: Pick<TransportRequestOptions, "signal" | "onNotification">,
   ): InFlightRequest {
     const { id } = request;
-    const { signal, onNotification } = options;
-    if (signal?.aborted) throw signal.reason;
+    const { onNotification } = options;
+    const abort = abortSourceOf(options);
+    if (abort?.aborted) throw abort.reason;
     if (this.#byId.has(id)) {
       throw new TransportError(`a request with id ${JSON.stringify(id)} is already in flight`);
     }
@@ -128,11 +130,13 @@ export class InFlightRequests {
     };
     this.#byId.set(id, entry);
     if (progressToken !== undefined) this.#byProgressToken.set(progressToken, entry);
-    entry.stopListening = onAbort(signal, (reason) => {
-      if (!this.#forget(entry)) return;
-      if (entry.written) this.#hooks.onCancel(id, describeReason(reason));
-      reject(reason);
-    });
+    if (abort !== undefined) {
+      entry.stopListening = abort.onAbort((reason) => {
+        if (!this.#forget(entry)) return;
+        if (entry.written) this.#hooks.onCancel(id, describeReason(reason));
+        reject(reason);
+      });
+    }
     const isActive = () => this.#byId.get(id) === entry;
     return {
       response,

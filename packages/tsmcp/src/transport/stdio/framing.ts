@@ -82,13 +82,30 @@ export class LineDecoder {
     let start = 0;
     while (start < bytes.length) {
       const newline = bytes.indexOf(NEWLINE, start);
-      const end = newline === -1 ? bytes.length : newline;
-      this.#append(bytes.subarray(start, end));
-      if (newline === -1) break;
-      this.#finishLine(lines);
+      if (newline === -1) {
+        this.#append(bytes.subarray(start));
+        break;
+      }
+      if (this.#pendingBytes === 0 && !this.#discarding) this.#wholeLine(bytes, start, newline, lines);
+      else {
+        this.#append(bytes.subarray(start, newline));
+        this.#finishLine(lines);
+      }
       start = newline + 1;
     }
     return lines;
+  }
+
+  /** A line that lies whole in one chunk, `bytes[start, end)`: decoded in place, without copying. */
+  #wholeLine(bytes: Buffer, start: number, end: number, lines: string[]): void {
+    if (end - start > this.maxLineBytes) {
+      this.#onError?.(new LineTooLongError(this.maxLineBytes));
+      return;
+    }
+    const last = end > start && bytes[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
+    if (last === start) return;
+    const line = bytes.toString("utf8", start, last);
+    if (!isBlank(line)) lines.push(line);
   }
 
   /**
@@ -124,8 +141,16 @@ export class LineDecoder {
     let bytes = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
     if (bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, bytes.length - 1);
     const line = bytes.toString("utf8");
-    if (!BLANK.test(line)) lines.push(line);
+    if (!isBlank(line)) lines.push(line);
   }
+}
+
+/** True for a line of only spaces, tabs and "\r" (checked by pattern only when it starts with one). */
+function isBlank(line: string): boolean {
+  const first = line.charCodeAt(0);
+  return (
+    (first === 0x20 || first === 0x09 || first === CARRIAGE_RETURN || line.length === 0) && BLANK.test(line)
+  );
 }
 
 function toBuffer(chunk: Buffer | Uint8Array): Buffer {

@@ -27,7 +27,12 @@ import { checkLogger, type Logger, stderrLogger } from "../../protocol/logger.js
 import { notificationFramingError } from "../../protocol/notification-framing.js";
 import { checkInteger, checkOptionsObject, optionTypeError } from "../../protocol/options.js";
 import { withTraceFields } from "../../telemetry/log-fields.js";
-import { type Dispatcher, isDispatcher, type RequestEnvironment } from "../dispatcher.js";
+import {
+  type BackChannelRequest,
+  type Dispatcher,
+  isDispatcher,
+  type RequestEnvironment,
+} from "../dispatcher.js";
 import { asksForStatelessRevision, isStatelessRequest, statelessRequestOnSessionError } from "./era.js";
 import { LineDecoder, type LineTooLongError } from "./framing.js";
 import { StdioLegacySession } from "./legacy-session.js";
@@ -110,8 +115,63 @@ function abortReason(message: string): DOMException {
   return new DOMException(message, "AbortError");
 }
 
-interface InFlight {
-  readonly controller: AbortController;
+/**
+ * One request in flight and the environment it is dispatched with. Its AbortController is made
+ * only when something reads `signal` (most handlers never do): until then an abort is recorded and
+ * handed to the controller when it is made, so the signal reads as aborted either way.
+ */
+class InFlight implements RequestEnvironment {
+  readonly networkTransport = "pipe" as const;
+  /** Writes a notification of this request while it is in flight and not aborted. */
+  readonly notify: (notification: JSONRPCNotification) => void;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+  /** True once the request is answered, aborted, or dropped: its notifications are no longer written. */
+  #finished = false;
+
+  constructor(send: (message: JSONRPCMessage) => void) {
+    this.notify = (notification) => {
+      if (!this.#finished) send(notification);
+    };
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** Marks the request answered: later notifications are dropped. */
+  finish(): void {
+    this.#finished = true;
+  }
+
+  abort(reason: unknown): void {
+    this.#finished = true;
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+/** The environment of a request on the connection's handshake-era session: the back-channel too. */
+class SessionInFlight extends InFlight {
+  readonly session: StdioLegacySession;
+  readonly request: BackChannelRequest;
+
+  constructor(send: (message: JSONRPCMessage) => void, session: StdioLegacySession) {
+    super(send);
+    this.session = session;
+    this.request = session.requestWithin(this.signal);
+  }
 }
 
 class StdioServerLoop implements StdioServerHandle {
@@ -256,7 +316,7 @@ class StdioServerLoop implements StdioServerHandle {
     }
     this.#inFlight.delete(requestId as RequestId);
     const why = typeof reason === "string" && reason.length > 0 ? `: ${reason}` : "";
-    entry.controller.abort(abortReason(`request cancelled by the client${why}`));
+    entry.abort(abortReason(`request cancelled by the client${why}`));
   }
 
   /**
@@ -300,43 +360,64 @@ class StdioServerLoop implements StdioServerHandle {
       );
       return;
     }
-    const entry: InFlight = { controller: new AbortController() };
-    const { signal } = entry.controller;
+    const entry =
+      session === undefined ? new InFlight(this.#sendBound) : new SessionInFlight(this.#sendBound, session);
     this.#inFlight.set(id, entry);
-    const notify = (notification: JSONRPCNotification): void => {
-      if (!signal.aborted && this.#inFlight.get(id) === entry) this.#send(notification);
-    };
-    const env: RequestEnvironment =
-      session === undefined
-        ? { signal, notify, networkTransport: "pipe" }
-        : { signal, notify, session, request: session.requestWithin(signal), networkTransport: "pipe" };
-    void this.#dispatch(request, env).then((response) => {
-      if (this.#inFlight.get(id) === entry) this.#inFlight.delete(id);
-      if (signal.aborted) {
-        this.#logger.debug("not answering a cancelled request", { id });
-        return;
-      }
-      if (response === undefined) {
-        this.#logger.error("the dispatcher gave no response to a request", { id, method: request.method });
-        this.#send(errorResponse(id, internalError()));
-        return;
-      }
-      this.#send(response);
-    });
+    let pending: Promise<JSONRPCResponse | undefined>;
+    try {
+      pending = Promise.resolve(this.#dispatcher.handle(request, entry));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (response) => this.#answer(request, entry, response),
+      (error: unknown) => this.#answer(request, entry, this.#dispatchFailed(request, error)),
+    );
+  }
+
+  /** Writes the response of a request, unless it was cancelled or the loop stopped. */
+  #answer(request: JSONRPCRequest, entry: InFlight, response: JSONRPCResponse | undefined): void {
+    const { id } = request;
+    entry.finish();
+    if (this.#inFlight.get(id) === entry) this.#inFlight.delete(id);
+    if (entry.aborted) {
+      this.#logger.debug("not answering a cancelled request", { id });
+      return;
+    }
+    if (response === undefined) {
+      this.#logger.error("the dispatcher gave no response to a request", { id, method: request.method });
+      this.#send(errorResponse(id, internalError()));
+      return;
+    }
+    this.#send(response);
   }
 
   /** Calls the dispatcher; a throw or rejection (a broken contract) becomes -32603 for requests. */
-  async #dispatch(
+  #dispatch(
     message: JSONRPCRequest | JSONRPCNotification,
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
+    let pending: Promise<JSONRPCResponse | undefined>;
     try {
-      return await this.#dispatcher.handle(message, env);
+      pending = Promise.resolve(this.#dispatcher.handle(message, env));
     } catch (error) {
-      this.#logger.error("the dispatcher failed", { method: message.method, error });
-      return "id" in message ? errorResponse(message.id, internalError()) : undefined;
+      return Promise.resolve(this.#dispatchFailed(message, error));
     }
+    return pending.then(undefined, (error: unknown) => this.#dispatchFailed(message, error));
   }
+
+  /** Logs a dispatcher that threw or rejected (a broken contract); a request's answer is -32603. */
+  #dispatchFailed(
+    message: JSONRPCRequest | JSONRPCNotification,
+    error: unknown,
+  ): JSONRPCResponse | undefined {
+    this.#logger.error("the dispatcher failed", { method: message.method, error });
+    return "id" in message ? errorResponse(message.id, internalError()) : undefined;
+  }
+
+  readonly #sendBound = (message: JSONRPCMessage): void => {
+    this.#send(message);
+  };
 
   /** Writes one message; false when it was dropped (stdout closed, or it could not be serialised). */
   #send(message: JSONRPCMessage): boolean {
@@ -378,7 +459,7 @@ class StdioServerLoop implements StdioServerHandle {
     }
     const reason = abortReason(why);
     this.#session?.end(reason);
-    for (const entry of this.#inFlight.values()) entry.controller.abort(reason);
+    for (const entry of this.#inFlight.values()) entry.abort(reason);
     this.#inFlight.clear();
     this.#lifetime.abort(reason);
     void this.#writer.idle().then(() => {

@@ -10,7 +10,7 @@
  * a JSON or SSE answer, §Request Metadata); (2025-11-25) basic/transports §Session Management.
  */
 
-import { abortFailure, linkSignal } from "../../../protocol/async.js";
+import { abortFailure } from "../../../protocol/async.js";
 import { McpError } from "../../../protocol/errors.js";
 import type {
   JSONRPCMessage,
@@ -19,6 +19,7 @@ import type {
   JSONRPCResponse,
 } from "../../../protocol/jsonrpc.js";
 import { parseHttpUrl } from "../../../protocol/options.js";
+import { type AbortSource, abortSourceOf } from "../../abort-source.js";
 import { IncomingRequests } from "../../incoming.js";
 import {
   type IncomingRequestOptions,
@@ -195,8 +196,9 @@ export class HttpClientTransport implements Transport {
     // A new initialize starts a new session: sent without the old id, it mints the next one.
     if (request.method === "initialize") this.#endSession();
     let posted = false;
+    const caller = abortSourceOf(options);
     try {
-      return await this.#withController(options.signal, async (signal) => {
+      return await this.#withController(caller, async (signal) => {
         const session = this.#sessionId;
         posted = true;
         const response = await this.#post(request, options.headers, signal);
@@ -207,7 +209,7 @@ export class HttpClientTransport implements Transport {
         return this.#readResponse(request, response, session, deliver, signal);
       });
     } catch (error) {
-      if (posted && options.signal?.aborted && error === options.signal.reason) this.#cancel(request, error);
+      if (posted && caller?.aborted === true && error === caller.reason) this.#cancel(request, error);
       throw error;
     }
   }
@@ -280,13 +282,13 @@ export class HttpClientTransport implements Transport {
   }
 
   async #withController<T>(
-    callerSignal: AbortSignal | undefined,
+    caller: AbortSource | undefined,
     run: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     if (this.#closed) throw new TransportError("transport is closed");
-    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (caller?.aborted) throw caller.reason;
     const controller = new AbortController();
-    const unlink = linkSignal(callerSignal, controller);
+    const unlink = caller === undefined ? undefined : caller.onAbort((reason) => controller.abort(reason));
     this.#inFlight.add(controller);
     try {
       return await run(controller.signal);
@@ -295,7 +297,7 @@ export class HttpClientTransport implements Transport {
       if (error instanceof TransportError || error instanceof McpError) throw error;
       throw fetchFailure(this.url, error);
     } finally {
-      unlink();
+      unlink?.();
       this.#inFlight.delete(controller);
     }
   }
