@@ -147,32 +147,50 @@ export class NodeExchange implements HttpExchange {
 function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
   const body = new BoundedBody(maxBodyBytes);
   if (body.declaresTooMuch(incoming.headers["content-length"])) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve) => {
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onAborted);
-      incoming.off("close", onAborted);
-    };
-    const onData = (chunk: Buffer) => {
-      if (body.push(chunk)) return;
-      cleanup();
-      incoming.pause();
-      resolve({ kind: "too-large" });
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(body.text());
-    };
-    const onAborted = () => {
-      cleanup();
-      resolve({ kind: "aborted" });
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onAborted);
-    incoming.on("close", onAborted);
-  });
+  return new Promise((resolve) => new IncomingBodyRead(incoming, body, resolve));
+}
+
+/**
+ * One body being read from a `node:http` request: feeds the chunks to `body` and settles once,
+ * taking its listeners off the stream as it does. The listeners are made in the constructor rather
+ * than as named closures: this runs on every request, and a named function expression costs a
+ * property definition each time in the bundled build (which keeps function names).
+ */
+class IncomingBodyRead {
+  readonly #incoming: IncomingMessage;
+  readonly #body: BoundedBody;
+  readonly #resolve: (text: BodyText) => void;
+  readonly #onData: (chunk: Buffer) => void;
+  readonly #onEnd: () => void;
+  readonly #onAborted: () => void;
+
+  constructor(incoming: IncomingMessage, body: BoundedBody, resolve: (text: BodyText) => void) {
+    this.#incoming = incoming;
+    this.#body = body;
+    this.#resolve = resolve;
+    this.#onData = (chunk) => this.#data(chunk);
+    this.#onEnd = () => this.#settle(this.#body.text());
+    this.#onAborted = () => this.#settle({ kind: "aborted" });
+    incoming.on("data", this.#onData);
+    incoming.on("end", this.#onEnd);
+    incoming.on("error", this.#onAborted);
+    incoming.on("close", this.#onAborted);
+  }
+
+  #data(chunk: Buffer): void {
+    if (this.#body.push(chunk)) return;
+    this.#settle({ kind: "too-large" });
+    this.#incoming.pause();
+  }
+
+  #settle(text: BodyText): void {
+    const incoming = this.#incoming;
+    incoming.off("data", this.#onData);
+    incoming.off("end", this.#onEnd);
+    incoming.off("error", this.#onAborted);
+    incoming.off("close", this.#onAborted);
+    this.#resolve(text);
+  }
 }
 
 /** Where a request target goes: the MCP endpoint, a plain 404, or a malformed target. */

@@ -414,11 +414,19 @@ function metadataAnswer(
   return answer ?? NOT_FOUND;
 }
 
-/** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */
-async function serveAllowed(ctx: HandlerContext, exchange: HttpExchange): Promise<HttpServerAnswer> {
-  const authenticated = await authenticateExchange(ctx, exchange);
-  if (!("exchange" in authenticated)) return authenticated.answer;
-  const request = authenticated.exchange;
+/**
+ * Serves a request whose `Host` and `Origin` are allowed: auth, then by method. Without an
+ * `authenticate` hook, nothing waits before the route.
+ */
+function serveAllowed(ctx: HandlerContext, exchange: HttpExchange): Promise<HttpServerAnswer> {
+  if (ctx.options.authenticate === undefined) return serveAuthenticated(ctx, exchange);
+  return authenticateExchange(ctx, exchange).then((authenticated) =>
+    "exchange" in authenticated ? serveAuthenticated(ctx, authenticated.exchange) : authenticated.answer,
+  );
+}
+
+/** Serves an authenticated request (or one no hook checks) by method. */
+async function serveAuthenticated(ctx: HandlerContext, request: HttpExchange): Promise<HttpServerAnswer> {
   const route = routeRequest(request, ctx.options.sessions.legacy === "session", ctx.supportedVersions);
   switch (route.kind) {
     case "method-not-allowed":
@@ -531,11 +539,11 @@ function tooLarge(maxBodyBytes: number): HttpServerAnswer {
 }
 
 /** A message on the stateless 2026-07-28 path: responses refused, the rest dispatched. */
-async function serveModern(
+function serveModern(
   ctx: HandlerContext,
   request: HttpExchange,
   parsed: ServableMessage,
-): Promise<HttpServerAnswer> {
+): HttpServerAnswer | Promise<HttpServerAnswer> {
   switch (parsed.kind) {
     case "response":
       return errorJson(
@@ -546,9 +554,9 @@ async function serveModern(
         parsed.message.id,
       );
     case "notification":
-      return await serveNotification(ctx.dispatcher, request, parsed.message);
+      return serveNotification(ctx.dispatcher, request, parsed.message);
     case "request":
-      return await serveRequest(ctx, request, parsed.message);
+      return serveRequest(ctx, request, parsed.message);
   }
 }
 
@@ -572,11 +580,11 @@ async function serveNotification(
  * body, 406 for `subscriptions/listen` without SSE; else dispatched, as JSON or an SSE stream as
  * `Accept` allows.
  */
-async function serveRequest(
+function serveRequest(
   ctx: HandlerContext,
   request: HttpExchange,
   message: JSONRPCRequest,
-): Promise<HttpServerAnswer> {
+): HttpServerAnswer | Promise<HttpServerAnswer> {
   const { dispatcher } = ctx;
   // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its versions.
   if (message.method === "initialize" && versionHeaderOf(request.headers) === undefined) {
@@ -591,5 +599,5 @@ async function serveRequest(
       message.id,
     );
   }
-  return await answerRequest(dispatcher, request, message, streamable ? ctx.streaming : ctx.answering);
+  return answerRequest(dispatcher, request, message, streamable ? ctx.streaming : ctx.answering);
 }
