@@ -227,11 +227,20 @@ function routePath(pathname: string, path: string): TargetRoute {
 /** `host[:port]` as RFC 9110 §7.2 allows it, the port at most 65535. */
 const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[^\s/?#@[\]:\\]+)(?::(\d{0,5}))?$/;
 
+/** The last `Host` value checked and its verdict: a client sends the same one on every request. */
+let lastHost: string | undefined;
+let lastWellFormed = false;
+
 /** True when a `Host` header value is well formed; a missing one is not. */
 export function isWellFormedHost(host: string | undefined): boolean {
   if (host === undefined) return false;
-  const match = HOST.exec(host);
-  return match !== null && (match[1] === undefined || match[1] === "" || Number(match[1]) <= 65535);
+  if (host !== lastHost) {
+    const match = HOST.exec(host);
+    lastWellFormed =
+      match !== null && (match[1] === undefined || match[1] === "" || Number(match[1]) <= 65535);
+    lastHost = host;
+  }
+  return lastWellFormed;
 }
 
 /** The JSON-RPC refusal of a request whose `Host` or target cannot be read (-32600, HTTP 400). */
