@@ -151,10 +151,12 @@ function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Prom
 }
 
 /**
- * One body being read from a `node:http` request: feeds the chunks to `body` and settles once,
- * taking its listeners off the stream as it does. The listeners are made in the constructor rather
- * than as named closures: this runs on every request, and a named function expression costs a
- * property definition each time in the bundled build (which keeps function names).
+ * One body being read from a `node:http` request: feeds the chunks to `body` and settles once.
+ * Past the limit it takes its listeners off and pauses the stream (whatever reads or drains the
+ * rest must not feed it); at the end or an abort it settles and ignores later events (the stream
+ * emits no more data after either). The listeners are made in the constructor rather than as
+ * named closures: this runs on every request, and a named function expression costs a property
+ * definition each time in the bundled build (which keeps function names).
  */
 class IncomingBodyRead {
   readonly #incoming: IncomingMessage;
@@ -163,13 +165,16 @@ class IncomingBodyRead {
   readonly #onData: (chunk: Buffer) => void;
   readonly #onEnd: () => void;
   readonly #onAborted: () => void;
+  #settled = false;
 
   constructor(incoming: IncomingMessage, body: BoundedBody, resolve: (text: BodyText) => void) {
     this.#incoming = incoming;
     this.#body = body;
     this.#resolve = resolve;
     this.#onData = (chunk) => this.#data(chunk);
-    this.#onEnd = () => this.#settle(this.#body.text());
+    this.#onEnd = () => {
+      if (!this.#settled) this.#settle(this.#body.text());
+    };
     this.#onAborted = () => this.#settle({ kind: "aborted" });
     incoming.on("data", this.#onData);
     incoming.on("end", this.#onEnd);
@@ -178,17 +183,19 @@ class IncomingBodyRead {
   }
 
   #data(chunk: Buffer): void {
-    if (this.#body.push(chunk)) return;
+    if (this.#settled || this.#body.push(chunk)) return;
     this.#settle({ kind: "too-large" });
-    this.#incoming.pause();
-  }
-
-  #settle(text: BodyText): void {
     const incoming = this.#incoming;
     incoming.off("data", this.#onData);
     incoming.off("end", this.#onEnd);
     incoming.off("error", this.#onAborted);
     incoming.off("close", this.#onAborted);
+    incoming.pause();
+  }
+
+  #settle(text: BodyText): void {
+    if (this.#settled) return;
+    this.#settled = true;
     this.#resolve(text);
   }
 }
