@@ -7,6 +7,7 @@ import { invalidParams, unsupportedProtocolVersion } from "../protocol/errors.js
 import type { Params } from "../protocol/jsonrpc.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schema/base.js";
 import { META } from "../protocol/versions.js";
+import { isPlainRequestMeta } from "./plain-shapes.js";
 import { describeIssues, toIssue } from "./schema/issues.js";
 
 /**
@@ -46,6 +47,8 @@ export function readRequestMeta(
       field: `_meta.${META.clientCapabilities}`,
     });
   }
+  // The common shape is checked by hand (the schema would return it unchanged); the rest by the schema.
+  if (isPlainRequestMeta(meta)) return meta as RequestMeta;
   const parsed = RequestMetaSchema.safeParse(meta);
   if (!parsed.success) {
     throw invalidParams(`Invalid params: _meta.${describeIssue(parsed.error.issues)}`);

@@ -25,6 +25,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type Params,
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import {
@@ -73,6 +74,7 @@ import {
   wrap,
 } from "./middleware.js";
 import { checkCommonServerOptions, checkLowLevelServerOptions } from "./options.js";
+import { plainCallToolParams } from "./plain-shapes.js";
 import { describeIssue, readRequestMeta } from "./request-meta.js";
 import { requestTraceOf } from "./request-trace.js";
 import { extensionCapability, missingCapability } from "./required-capability.js";
@@ -500,6 +502,36 @@ export class Server implements Dispatcher {
     return this.#serve(request);
   }
 
+  /**
+   * The params as the method's schema returns them (a copy), with `_meta` the context's. A plain
+   * `tools/call` is checked by hand (the schema would return it unchanged); -32602 when the schema
+   * refuses them.
+   */
+  #params(
+    method: string,
+    spec: MethodSpec,
+    params: Params,
+    context: RequestContext,
+  ): Record<string, unknown> {
+    const raw = spec.inputRequired ? withoutNullRetryFields(params) : params;
+    const plain = method === "tools/call" ? plainCallToolParams(raw) : undefined;
+    if (plain !== undefined) {
+      plain._meta = context.meta;
+      return plain;
+    }
+    const schema = PARAMS_AFTER_META[method as keyof typeof METHODS];
+    // A 2025-era request need not carry `_meta`; the context holds what it had.
+    const parsed = schema.safeParse(
+      context.session !== undefined && raw._meta === undefined ? { ...raw, _meta: context.meta } : raw,
+    );
+    if (!parsed.success) {
+      throw McpError.of("INVALID_PARAMS", `Invalid params: ${describeIssue(parsed.error.issues)}`);
+    }
+    const parsedParams = parsed.data as Record<string, unknown>;
+    parsedParams._meta = context.meta;
+    return parsedParams;
+  }
+
   /** Params validation, the handler (or a built-in method), result shaping. */
   async #serve(request: MiddlewareRequest): Promise<WireResult> {
     const { method, context } = request;
@@ -508,17 +540,7 @@ export class Server implements Dispatcher {
       const required = extensionCapability(spec.extension);
       if (!required.isDeclared(context.clientCapabilities)) throw missingCapability(required, method);
     }
-    const schema = PARAMS_AFTER_META[method as keyof typeof METHODS];
-    const raw = spec.inputRequired ? withoutNullRetryFields(request.params) : request.params;
-    // A 2025-era request need not carry `_meta`; the context holds what it had.
-    const parsed = schema.safeParse(
-      context.session !== undefined && raw._meta === undefined ? { ...raw, _meta: context.meta } : raw,
-    );
-    if (!parsed.success) {
-      throw McpError.of("INVALID_PARAMS", `Invalid params: ${describeIssue(parsed.error.issues)}`);
-    }
-    const params = parsed.data as Record<string, unknown>;
-    params._meta = context.meta;
+    const params = this.#params(method, spec, request.params, context);
     let result: unknown;
     if (method === "server/discover") {
       result = this.#discover();

@@ -68,6 +68,67 @@ export type PreparedCall =
   | { readonly answer: CallToolResult | InputRequiredResult }
   | { readonly args: unknown; readonly resolved: { readonly values: unknown } | undefined };
 
+/** True for a value `await` would wait on (a promise or another thenable). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** The answer for invalid arguments, or the arguments to go on with. */
+function checkedArgs(
+  pipeline: ToolPipeline,
+  checked: Awaited<ReturnType<CompiledSchema["validate"]>>,
+): PreparedCall | { readonly valid: unknown } {
+  if (!checked.ok) {
+    return {
+      answer: toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`),
+    };
+  }
+  return { valid: checked.value };
+}
+
+/** The resolve step's decision on valid arguments. */
+async function resolveCall(resolve: ResolveStep, args: unknown, ctx: Context): Promise<PreparedCall> {
+  try {
+    const outcome = await resolve(args, ctx);
+    if (outcome.status === "input_required") return { answer: outcome.result };
+    return { args, resolved: { values: outcome.values } };
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    return { answer: toolError(messageOf(error)) };
+  }
+}
+
+/** What validated (or refused) arguments lead to: an answer, or the body's arguments. */
+function decide(
+  pipeline: ToolPipeline,
+  ctx: Context,
+  checked: Awaited<ReturnType<CompiledSchema["validate"]>>,
+): PreparedCall | Promise<PreparedCall> {
+  const outcome = checkedArgs(pipeline, checked);
+  if (!("valid" in outcome)) return outcome;
+  if (pipeline.resolve === undefined) return { args: outcome.valid, resolved: undefined };
+  return resolveCall(pipeline.resolve, outcome.valid, ctx);
+}
+
+/**
+ * {@link prepareCall} without waiting when nothing needs to: a synchronous validation and no
+ * resolve step decide at once. Throws what `prepareCall` rejects with.
+ */
+function prepare(
+  pipeline: ToolPipeline,
+  rawArgs: unknown,
+  ctx: Context,
+): PreparedCall | Promise<PreparedCall> {
+  checkParamHeaders(pipeline, rawArgs, ctx);
+  const validated = pipeline.input.validate(withoutResolvedNames(rawArgs ?? {}, pipeline.resolvedNames));
+  if (!isThenable(validated)) return decide(pipeline, ctx, validated);
+  return Promise.resolve(validated).then((checked) => decide(pipeline, ctx, checked));
+}
+
 /**
  * The steps of a call before its body: over HTTP, the `Mcp-Param-*` headers are checked against
  * the raw arguments (a disagreement throws -32020 before anything else runs); resolved names are
@@ -80,22 +141,35 @@ export async function prepareCall(
   rawArgs: unknown,
   ctx: Context,
 ): Promise<PreparedCall> {
-  checkParamHeaders(pipeline, rawArgs, ctx);
-  const checked = await pipeline.input.validate(withoutResolvedNames(rawArgs ?? {}, pipeline.resolvedNames));
-  if (!checked.ok) {
-    return {
-      answer: toolError(`Invalid arguments for tool ${pipeline.name}: ${describeIssues(checked.issues)}`),
-    };
-  }
-  if (pipeline.resolve === undefined) return { args: checked.value, resolved: undefined };
+  return await prepare(pipeline, rawArgs, ctx);
+}
+
+/** The result of a body's return value (or of its failure: a thrown `McpError` propagates). */
+function bodyResult(pipeline: ToolPipeline, value: unknown): ReturnType<typeof invoke> {
+  return pipeline.output === undefined
+    ? toCallToolResult(value, pipeline.name)
+    : toStructuredToolResult(value, pipeline.name, pipeline.output);
+}
+
+function bodyFailure(error: unknown): CallToolResult {
+  if (error instanceof McpError) throw error;
+  return toolError(messageOf(error));
+}
+
+/** {@link invokeBody} without waiting on a body that returns synchronously. */
+function invoke(
+  pipeline: ToolPipeline,
+  args: unknown,
+  ctx: Context,
+): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult> {
+  let value: unknown;
   try {
-    const outcome = await pipeline.resolve(checked.value, ctx);
-    if (outcome.status === "input_required") return { answer: outcome.result };
-    return { args: checked.value, resolved: { values: outcome.values } };
+    value = pipeline.invoke(args, ctx);
   } catch (error) {
-    if (error instanceof McpError) throw error;
-    return { answer: toolError(messageOf(error)) };
+    return bodyFailure(error);
   }
+  if (!isThenable(value)) return bodyResult(pipeline, value);
+  return Promise.resolve(value).then((settled) => bodyResult(pipeline, settled), bodyFailure);
 }
 
 /**
@@ -108,26 +182,21 @@ export async function invokeBody(
   args: unknown,
   ctx: Context,
 ): Promise<CallToolResult | InputRequiredResult> {
-  let value: unknown;
-  try {
-    value = await pipeline.invoke(args, ctx);
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    return toolError(messageOf(error));
-  }
-  return pipeline.output === undefined
-    ? toCallToolResult(value, pipeline.name)
-    : toStructuredToolResult(value, pipeline.name, pipeline.output);
+  return await invoke(pipeline, args, ctx);
 }
 
-/** Runs one call through a pipeline: {@link prepareCall}, then {@link invokeBody} unless it answered. */
+/**
+ * Runs one call through a pipeline: {@link prepareCall}, then {@link invokeBody} unless it
+ * answered. A call whose steps are all synchronous waits only once, here.
+ */
 export async function runTool(
   pipeline: ToolPipeline,
   rawArgs: unknown,
   ctx: Context,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const prepared = await prepareCall(pipeline, rawArgs, ctx);
+  const pending = prepare(pipeline, rawArgs, ctx);
+  const prepared = isThenable(pending) ? await pending : pending;
   if ("answer" in prepared) return prepared.answer;
   const bodyCtx = prepared.resolved === undefined ? ctx : withResolved(ctx, prepared.resolved.values);
-  return await invokeBody(pipeline, prepared.args, bodyCtx);
+  return await invoke(pipeline, prepared.args, bodyCtx);
 }

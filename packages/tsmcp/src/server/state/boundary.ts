@@ -43,30 +43,32 @@ type PrincipalOutcome = { principal: string | undefined } | { failure: InvalidRe
 /** The request's principal under the policy, derived at most once per request. */
 function principalOnce(policy: RequestStateSecurity, ctx: RequestContext): () => string | undefined {
   let derived: PrincipalOutcome | undefined;
-  const derive = (): PrincipalOutcome => {
-    const bind = policy.bindPrincipal;
-    if (bind === null) return { principal: undefined };
-    let principal: unknown;
-    try {
-      principal = bind(ctx);
-    } catch (error) {
-      return { failure: new InvalidRequestState("principal binding error", { cause: error }) };
-    }
-    if (principal !== undefined && typeof principal !== "string") {
-      return {
-        failure: new InvalidRequestState("principal binding error", {
-          detail: `bindPrincipal returned ${describeType(principal)}, expected string or undefined`,
-        }),
-      };
-    }
-    return { principal };
-  };
   return () => {
-    derived ??= derive();
+    derived ??= derivePrincipal(policy, ctx);
     const outcome = derived;
     if ("failure" in outcome) throw outcome.failure;
     return outcome.principal;
   };
+}
+
+/** The request's principal under the policy, or why it cannot be derived. */
+function derivePrincipal(policy: RequestStateSecurity, ctx: RequestContext): PrincipalOutcome {
+  const bind = policy.bindPrincipal;
+  if (bind === null) return { principal: undefined };
+  let principal: unknown;
+  try {
+    principal = bind(ctx);
+  } catch (error) {
+    return { failure: new InvalidRequestState("principal binding error", { cause: error }) };
+  }
+  if (principal !== undefined && typeof principal !== "string") {
+    return {
+      failure: new InvalidRequestState("principal binding error", {
+        detail: `bindPrincipal returned ${describeType(principal)}, expected string or undefined`,
+      }),
+    };
+  }
+  return { principal };
 }
 
 function bindingOf(method: string, params: Params): RequestBinding {

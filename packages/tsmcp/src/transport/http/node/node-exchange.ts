@@ -147,32 +147,57 @@ export class NodeExchange implements HttpExchange {
 function readIncomingText(incoming: IncomingMessage, maxBodyBytes: number): Promise<BodyText> {
   const body = new BoundedBody(maxBodyBytes);
   if (body.declaresTooMuch(incoming.headers["content-length"])) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve) => {
-    const cleanup = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("error", onAborted);
-      incoming.off("close", onAborted);
+  return new Promise((resolve) => new IncomingBodyRead(incoming, body, resolve));
+}
+
+/**
+ * One body being read from a `node:http` request: feeds the chunks to `body` and settles once.
+ * Past the limit it takes its listeners off and pauses the stream (whatever reads or drains the
+ * rest must not feed it); at the end or an abort it settles and ignores later events (the stream
+ * emits no more data after either). The listeners are made in the constructor rather than as
+ * named closures: this runs on every request, and a named function expression costs a property
+ * definition each time in the bundled build (which keeps function names).
+ */
+class IncomingBodyRead {
+  readonly #incoming: IncomingMessage;
+  readonly #body: BoundedBody;
+  readonly #resolve: (text: BodyText) => void;
+  readonly #onData: (chunk: Buffer) => void;
+  readonly #onEnd: () => void;
+  readonly #onAborted: () => void;
+  #settled = false;
+
+  constructor(incoming: IncomingMessage, body: BoundedBody, resolve: (text: BodyText) => void) {
+    this.#incoming = incoming;
+    this.#body = body;
+    this.#resolve = resolve;
+    this.#onData = (chunk) => this.#data(chunk);
+    this.#onEnd = () => {
+      if (!this.#settled) this.#settle(this.#body.text());
     };
-    const onData = (chunk: Buffer) => {
-      if (body.push(chunk)) return;
-      cleanup();
-      incoming.pause();
-      resolve({ kind: "too-large" });
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(body.text());
-    };
-    const onAborted = () => {
-      cleanup();
-      resolve({ kind: "aborted" });
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("error", onAborted);
-    incoming.on("close", onAborted);
-  });
+    this.#onAborted = () => this.#settle({ kind: "aborted" });
+    incoming.on("data", this.#onData);
+    incoming.on("end", this.#onEnd);
+    incoming.on("error", this.#onAborted);
+    incoming.on("close", this.#onAborted);
+  }
+
+  #data(chunk: Buffer): void {
+    if (this.#settled || this.#body.push(chunk)) return;
+    this.#settle({ kind: "too-large" });
+    const incoming = this.#incoming;
+    incoming.off("data", this.#onData);
+    incoming.off("end", this.#onEnd);
+    incoming.off("error", this.#onAborted);
+    incoming.off("close", this.#onAborted);
+    incoming.pause();
+  }
+
+  #settle(text: BodyText): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolve(text);
+  }
 }
 
 /** Where a request target goes: the MCP endpoint, a plain 404, or a malformed target. */
@@ -209,11 +234,20 @@ function routePath(pathname: string, path: string): TargetRoute {
 /** `host[:port]` as RFC 9110 §7.2 allows it, the port at most 65535. */
 const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[^\s/?#@[\]:\\]+)(?::(\d{0,5}))?$/;
 
+/** The last `Host` value checked and its verdict: a client sends the same one on every request. */
+let lastHost: string | undefined;
+let lastWellFormed = false;
+
 /** True when a `Host` header value is well formed; a missing one is not. */
 export function isWellFormedHost(host: string | undefined): boolean {
   if (host === undefined) return false;
-  const match = HOST.exec(host);
-  return match !== null && (match[1] === undefined || match[1] === "" || Number(match[1]) <= 65535);
+  if (host !== lastHost) {
+    const match = HOST.exec(host);
+    lastWellFormed =
+      match !== null && (match[1] === undefined || match[1] === "" || Number(match[1]) <= 65535);
+    lastHost = host;
+  }
+  return lastWellFormed;
 }
 
 /** The JSON-RPC refusal of a request whose `Host` or target cannot be read (-32600, HTTP 400). */

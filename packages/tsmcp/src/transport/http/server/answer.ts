@@ -49,34 +49,6 @@ export interface AnswerOptions {
   challenge?: Authenticate["challenge"];
 }
 
-/**
- * The environment of one dispatch. Its signal is made when first read: most requests never read
- * it, and an abort controller is among the costlier objects of an exchange.
- */
-class DispatchEnvironment implements RequestEnvironment {
-  readonly #controller: () => AbortController;
-  readonly headers: HeaderReader;
-  readonly notify: ((notification: JSONRPCNotification) => void) | undefined;
-  readonly auth: AuthInfo | undefined;
-  readonly networkTransport = "tcp" as const;
-
-  constructor(
-    controller: () => AbortController,
-    headers: HeaderReader,
-    notify: ((notification: JSONRPCNotification) => void) | undefined,
-    auth: AuthInfo | undefined,
-  ) {
-    this.#controller = controller;
-    this.headers = headers;
-    this.notify = notify;
-    this.auth = auth;
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller().signal;
-  }
-}
-
 /** A JSON answer: status 200 for a result, the error table's status for an error response. */
 export function jsonAnswer(response: JSONRPCResponse): HttpServerAnswer {
   const status = isErrorResponse(response) ? httpStatusForCode(response.error.code) : 200;
@@ -123,73 +95,124 @@ export function answerRequest(
   message: JSONRPCRequest,
   options: AnswerOptions,
 ): Promise<HttpServerAnswer> {
-  // The dispatch's abort controller, made when something first asks for its signal (most
-  // requests never do): a front end that adopts it aborts it itself; otherwise it is linked to
-  // the request's signal.
-  let controller: AbortController | undefined;
-  let linked = false;
-  const onClientGone = () => controller?.abort(request.signal.reason);
-  const controllerOf = (): AbortController => {
-    if (controller !== undefined) return controller;
-    controller = new AbortController();
+  return new Promise<HttpServerAnswer>((resolve, reject) => {
+    const answering = new Answering(request, message, options, resolve, reject);
+    let handled: Promise<JSONRPCResponse | undefined>;
+    try {
+      handled = dispatcher.handle(message, answering);
+    } catch (error) {
+      handled = Promise.reject(error);
+    }
+    handled.then(
+      (response) => answering.settle(response),
+      (error: unknown) => answering.fail(error),
+    );
+  });
+}
+
+/**
+ * One request being answered, and the environment it is dispatched with. Its signal is made
+ * when first read: most requests never read it, and an abort controller is among the costlier
+ * objects of an exchange. The functions it hands out are made in the constructor rather than as
+ * named closures: this runs on every request, and a named function expression costs a property
+ * definition each time in the bundled build (which keeps function names).
+ */
+class Answering implements RequestEnvironment {
+  readonly headers: HeaderReader;
+  readonly notify: ((notification: JSONRPCNotification) => void) | undefined;
+  readonly auth: AuthInfo | undefined;
+  readonly networkTransport = "tcp" as const;
+  readonly #request: AnsweredRequest;
+  readonly #message: JSONRPCRequest;
+  readonly #options: AnswerOptions;
+  readonly #resolve: (answer: HttpServerAnswer) => void;
+  readonly #reject: (error: unknown) => void;
+  /**
+   * The dispatch's abort controller, made when something first asks for its signal: a front end
+   * that adopts it aborts it itself; otherwise it is linked to the request's signal.
+   */
+  #controller: AbortController | undefined;
+  /** The listener linking the request's signal to the controller, when it is linked. */
+  #onClientGone: (() => void) | undefined;
+  #stream: SseStream | undefined;
+  #settled = false;
+
+  constructor(
+    request: AnsweredRequest,
+    message: JSONRPCRequest,
+    options: AnswerOptions,
+    resolve: (answer: HttpServerAnswer) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#request = request;
+    this.#message = message;
+    this.#options = options;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.headers = request.headers;
+    this.auth = request.auth;
+    this.notify = options.streamable ? (notification) => this.#notify(notification) : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controllerOf().signal;
+  }
+
+  #controllerOf(): AbortController {
+    if (this.#controller !== undefined) return this.#controller;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const request = this.#request;
     if (request.adoptAbortController?.(controller) !== true) {
-      linked = true;
+      const onClientGone = () => controller.abort(request.signal.reason);
+      this.#onClientGone = onClientGone;
       if (request.signal.aborted) onClientGone();
       else request.signal.addEventListener("abort", onClientGone, { once: true });
     }
     return controller;
-  };
+  }
 
-  return new Promise<HttpServerAnswer>((resolve, reject) => {
-    let stream: SseStream | undefined;
-    let settled = false;
-    const notify = (notification: JSONRPCNotification) => {
-      if (settled || controllerOf().signal.aborted) return;
-      if (stream === undefined) {
-        stream = new SseStream({
-          keepAliveMs: options.keepAliveMs,
-          maxBufferedBytes: options.maxStreamBufferBytes,
-          onCancel: (reason) => controllerOf().abort(reason),
-        });
-        resolve({ kind: "sse", stream });
-      }
-      stream.send(notification);
-    };
-    /** Answers with the final response: as JSON, or as the last event of the SSE stream. */
-    const finish = (response: JSONRPCResponse) => {
-      settled = true;
-      if (linked) request.signal.removeEventListener("abort", onClientGone);
-      try {
-        if (stream === undefined) {
-          resolve(scopeChallengeAnswer(response, options.challenge) ?? jsonAnswer(response));
-          return;
-        }
-        stream.send(response);
-        stream.close();
-      } catch (error) {
-        reject(error); // e.g. a result JSON cannot encode: the handler answers -32603
-      }
-    };
-    const fail = (error: unknown) => {
-      options.report(error);
-      finish(errorResponse(message.id, internalError()));
-    };
-
-    let handled: Promise<JSONRPCResponse | undefined>;
-    try {
-      const env = new DispatchEnvironment(
-        controllerOf,
-        request.headers,
-        options.streamable ? notify : undefined,
-        request.auth,
-      );
-      handled = dispatcher.handle(message, env);
-    } catch (error) {
-      handled = Promise.reject(error);
+  #notify(notification: JSONRPCNotification): void {
+    if (this.#settled || this.#controllerOf().signal.aborted) return;
+    if (this.#stream === undefined) {
+      this.#stream = new SseStream({
+        keepAliveMs: this.#options.keepAliveMs,
+        maxBufferedBytes: this.#options.maxStreamBufferBytes,
+        onCancel: (reason) => this.#controllerOf().abort(reason),
+      });
+      this.#resolve({ kind: "sse", stream: this.#stream });
     }
-    handled.then((response) => {
-      if (response !== undefined) finish(response);
-      else fail(new Error(`the dispatcher answered ${message.method} with nothing`));
-    }, fail);
-  });
+    this.#stream.send(notification);
+  }
+
+  /** Answers with the dispatcher's response, or -32603 when it answered nothing. */
+  settle(response: JSONRPCResponse | undefined): void {
+    if (response !== undefined) this.#finish(response);
+    else this.fail(new Error(`the dispatcher answered ${this.#message.method} with nothing`));
+  }
+
+  /** Reports a dispatcher failure and answers -32603 "Internal error". */
+  fail(error: unknown): void {
+    this.#options.report(error);
+    this.#finish(errorResponse(this.#message.id, internalError()));
+  }
+
+  /** Answers with the final response: as JSON, or as the last event of the SSE stream. */
+  #finish(response: JSONRPCResponse): void {
+    this.#settled = true;
+    if (this.#onClientGone !== undefined) {
+      this.#request.signal.removeEventListener("abort", this.#onClientGone);
+    }
+    try {
+      const stream = this.#stream;
+      if (stream === undefined) {
+        this.#resolve(scopeChallengeAnswer(response, this.#options.challenge) ?? jsonAnswer(response));
+        return;
+      }
+      stream.send(response);
+      stream.close();
+    } catch (error) {
+      this.#reject(error); // e.g. a result JSON cannot encode: the handler answers -32603
+    }
+  }
 }

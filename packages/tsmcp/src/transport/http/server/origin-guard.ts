@@ -98,16 +98,26 @@ export function createOriginGuard(options: OriginGuardOptions = {}, owner?: stri
       ? undefined
       : new Set(originsOption.map((o) => normalizeOrigin(o, owner)));
   const hostAllowed = (hostname: string) => hosts === undefined || hosts.has(hostname);
+  const checkHost = (host: string): boolean => {
+    const match = HOST_HEADER.exec(host.trim().toLowerCase());
+    if (match === null) return false;
+    const port = match[2];
+    if (port !== undefined && Number(port) > 65535) return false;
+    return hostAllowed(match[1] as string);
+  };
+  // A client sends the same `Host` on every request: the last verdict is kept (a pure function of it).
+  let lastHost: string | undefined;
+  let lastAllowed = false;
 
   return {
     isHostAllowed(host) {
       if (hosts === undefined) return true;
       if (host === null) return false;
-      const match = HOST_HEADER.exec(host.trim().toLowerCase());
-      if (match === null) return false;
-      const port = match[2];
-      if (port !== undefined && Number(port) > 65535) return false;
-      return hostAllowed(match[1] as string);
+      if (host !== lastHost) {
+        lastAllowed = checkHost(host);
+        lastHost = host;
+      }
+      return lastAllowed;
     },
     isOriginAllowed(origin) {
       if (origin === null || originsOption === "*") return true;

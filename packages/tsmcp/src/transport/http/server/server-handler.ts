@@ -17,7 +17,7 @@ import type { Logger } from "../../../protocol/logger.js";
 import { MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
 import type { MessageBus } from "../../../state/message-bus.js";
 import { type Dispatcher, isDispatcher, type LegacySession } from "../../dispatcher.js";
-import type { HttpExchange, HttpServerAnswer } from "../exchange.js";
+import type { BodyText, HttpExchange, HttpServerAnswer } from "../exchange.js";
 import { acceptsEventStream, isJsonContentType } from "../media-type.js";
 import { createLegacyEntry, type LegacyEntry } from "../session/legacy.js";
 import type { SessionOptions } from "../session/options.js";
@@ -384,7 +384,7 @@ function serve(ctx: HandlerContext, exchange: HttpExchange): HttpServerAnswer | 
     return cors.preflight(origin, exchange.headers.get("access-control-request-headers"));
   }
   if (origin === null) return serveAllowed(ctx, exchange);
-  return serveAllowed(ctx, exchange).then((answer) => cors.answer(answer, origin));
+  return Promise.resolve(serveAllowed(ctx, exchange)).then((answer) => cors.answer(answer, origin));
 }
 
 /** The 403 for a `Host` outside `allowedHosts` (logged), or undefined when it is allowed. */
@@ -414,11 +414,25 @@ function metadataAnswer(
   return answer ?? NOT_FOUND;
 }
 
-/** Serves a request whose `Host` and `Origin` are allowed: auth, then by method. */
-async function serveAllowed(ctx: HandlerContext, exchange: HttpExchange): Promise<HttpServerAnswer> {
-  const authenticated = await authenticateExchange(ctx, exchange);
-  if (!("exchange" in authenticated)) return authenticated.answer;
-  const request = authenticated.exchange;
+/**
+ * Serves a request whose `Host` and `Origin` are allowed: auth, then by method. Without an
+ * `authenticate` hook, nothing waits before the route.
+ */
+function serveAllowed(
+  ctx: HandlerContext,
+  exchange: HttpExchange,
+): HttpServerAnswer | Promise<HttpServerAnswer> {
+  if (ctx.options.authenticate === undefined) return serveAuthenticated(ctx, exchange);
+  return authenticateExchange(ctx, exchange).then((authenticated) =>
+    "exchange" in authenticated ? serveAuthenticated(ctx, authenticated.exchange) : authenticated.answer,
+  );
+}
+
+/** Serves an authenticated request (or one no hook checks) by method. */
+function serveAuthenticated(
+  ctx: HandlerContext,
+  request: HttpExchange,
+): HttpServerAnswer | Promise<HttpServerAnswer> {
   const route = routeRequest(request, ctx.options.sessions.legacy === "session", ctx.supportedVersions);
   switch (route.kind) {
     case "method-not-allowed":
@@ -430,7 +444,7 @@ async function serveAllowed(ctx: HandlerContext, exchange: HttpExchange): Promis
     case "session-delete":
       return (ctx.legacy as LegacyEntry).delete(request);
     case "post":
-      return await servePost(ctx, request);
+      return servePost(ctx, request);
   }
 }
 
@@ -462,7 +476,8 @@ async function authenticateExchange(
  * ({@link notificationRefusal}: 400, not dispatched), then served by era.
  */
 async function servePost(ctx: HandlerContext, request: HttpExchange): Promise<HttpServerAnswer> {
-  const read = await readMessage(ctx, request);
+  if (!isJsonContentType(request.headers.get("content-type"))) return UNSUPPORTED_MEDIA_TYPE;
+  const read = frameMessage(ctx, await request.readBody(ctx.options.maxBodyBytes));
   if ("answer" in read) return read.answer;
   const { parsed } = read;
   const id = parsed.kind === "request" ? parsed.message.id : undefined;
@@ -480,25 +495,21 @@ async function servePost(ctx: HandlerContext, request: HttpExchange): Promise<Ht
   return await serveModern(ctx, request, parsed);
 }
 
+/** The refusal of a POST without `Content-Type: application/json` (415). */
+const UNSUPPORTED_MEDIA_TYPE: HttpServerAnswer = Object.freeze(
+  refusal("UNSUPPORTED_MEDIA_TYPE", "Unsupported Media Type: Content-Type must be application/json"),
+);
+
 /**
- * Reads and frames the body of a POST: 415 without `Content-Type: application/json`, 413 past
+ * Frames the body of a POST (read after its `Content-Type` was checked, else 415): 413 past
  * `maxBodyBytes`, 400 for a body cut short, -32700 for invalid UTF-8, 500 for a body read before
  * the handler (reported), and the parser's JSON-RPC error for anything but one message.
  */
-async function readMessage(
+function frameMessage(
   ctx: HandlerContext,
-  request: HttpExchange,
-): Promise<{ readonly parsed: ServableMessage } | { readonly answer: HttpServerAnswer }> {
+  body: BodyText,
+): { readonly parsed: ServableMessage } | { readonly answer: HttpServerAnswer } {
   const { maxBodyBytes, maxJsonDepth } = ctx.options;
-  if (!isJsonContentType(request.headers.get("content-type"))) {
-    return {
-      answer: refusal(
-        "UNSUPPORTED_MEDIA_TYPE",
-        "Unsupported Media Type: Content-Type must be application/json",
-      ),
-    };
-  }
-  const body = await request.readBody(maxBodyBytes);
   if (body.kind === "too-large") return { answer: tooLarge(maxBodyBytes) };
   if (body.kind === "aborted") {
     // The client went away mid-upload: nothing to dispatch, and nobody to read the answer.
@@ -531,11 +542,11 @@ function tooLarge(maxBodyBytes: number): HttpServerAnswer {
 }
 
 /** A message on the stateless 2026-07-28 path: responses refused, the rest dispatched. */
-async function serveModern(
+function serveModern(
   ctx: HandlerContext,
   request: HttpExchange,
   parsed: ServableMessage,
-): Promise<HttpServerAnswer> {
+): HttpServerAnswer | Promise<HttpServerAnswer> {
   switch (parsed.kind) {
     case "response":
       return errorJson(
@@ -546,9 +557,9 @@ async function serveModern(
         parsed.message.id,
       );
     case "notification":
-      return await serveNotification(ctx.dispatcher, request, parsed.message);
+      return serveNotification(ctx.dispatcher, request, parsed.message);
     case "request":
-      return await serveRequest(ctx, request, parsed.message);
+      return serveRequest(ctx, request, parsed.message);
   }
 }
 
@@ -572,11 +583,11 @@ async function serveNotification(
  * body, 406 for `subscriptions/listen` without SSE; else dispatched, as JSON or an SSE stream as
  * `Accept` allows.
  */
-async function serveRequest(
+function serveRequest(
   ctx: HandlerContext,
   request: HttpExchange,
   message: JSONRPCRequest,
-): Promise<HttpServerAnswer> {
+): HttpServerAnswer | Promise<HttpServerAnswer> {
   const { dispatcher } = ctx;
   // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its versions.
   if (message.method === "initialize" && versionHeaderOf(request.headers) === undefined) {
@@ -591,5 +602,5 @@ async function serveRequest(
       message.id,
     );
   }
-  return await answerRequest(dispatcher, request, message, streamable ? ctx.streaming : ctx.answering);
+  return answerRequest(dispatcher, request, message, streamable ? ctx.streaming : ctx.answering);
 }
