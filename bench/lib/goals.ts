@@ -60,3 +60,15 @@ export const memoryGoal: Goal = {
   text: `tsmcp 0 (within +-${ZERO_BYTES_NOISE} B of noise)`,
   check: (row) => Math.abs(row.tsmcp ?? Infinity) < ZERO_BYTES_NOISE,
 };
+
+/** Type-checking a server of zod tools (stage 12): at most half the official SDK's check time. */
+export const typeCheckTimeGoal: Goal = {
+  text: "<= 0.5x official",
+  check: (row) => (vsOfficial(row) ?? Infinity) <= 0.5,
+};
+
+/** A resolver tool type-checks in no more instantiations than two plain tools (stage 12). */
+export const resolverInstantiationsGoal: Goal = {
+  text: "tsmcp <= 1x (no more)",
+  check: (row) => (row.tsmcp ?? Infinity) <= 1,
+};
