@@ -10,8 +10,12 @@
  * (a checker that caches by type cannot reuse one tool's work for the next).
  */
 
-/** Which SDK the generated server registers its tools with. */
-export type FixtureSdk = "tsmcp" | "official";
+/**
+ * Which SDK the generated server registers its tools with; `floor` registers nothing: the same
+ * schemas, and the same handler bodies as functions of the schema's output type (`z.output`), the
+ * part of the check no SDK's types can remove.
+ */
+export type FixtureSdk = "tsmcp" | "official" | "floor";
 
 /** What one generated file holds. */
 export interface FixtureSpec {
@@ -102,7 +106,7 @@ export function generateServerSource(spec: FixtureSpec): string {
   if (spec.sdk === "tsmcp") {
     const names = resolverTools > 0 ? "elicit, MCPServer, resolver" : "MCPServer";
     lines.push(`import { ${names} } from "${tsmcp}";`, "", `export const server = new MCPServer("bench");`);
-  } else {
+  } else if (spec.sdk === "official") {
     lines.push(
       `import { McpServer } from "${official}";`,
       "",
@@ -113,6 +117,11 @@ export function generateServerSource(spec: FixtureSpec): string {
     const { schema, params, text } = shapeOf(i);
     if (spec.sdk === "tsmcp") {
       lines.push(`server.tool("tool_${i}", { inputSchema: ${schema} }, async (${params}) => \`${text}\`);`);
+    } else if (spec.sdk === "floor") {
+      lines.push(
+        `const schema_${i} = ${schema};`,
+        `export const tool_${i} = async (${params}: z.output<typeof schema_${i}>) => \`${text}\`;`,
+      );
     } else {
       lines.push(
         `server.registerTool("tool_${i}", { inputSchema: ${schema} }, async (${params}) => ({ content: [{ type: "text", text: \`${text}\` }] }));`,

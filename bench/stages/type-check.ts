@@ -1,9 +1,11 @@
 /**
  * Stage 12: what type-checking a server costs its author. In a temporary directory whose
  * `node_modules` is this repository's, it writes a server of N zod tools for tsmcp and the same
- * tools for the official SDK 2.4.0 (`bench/lib/type-check-fixture.ts`), each a one-file strict
+ * tools for the official SDK 2.4.0 (`bench/lib/type-check-fixture.ts`), and a floor (the same
+ * schemas and handler bodies, each handler a function of its schema's output type, no SDK), each a
+ * one-file strict
  * NodeNext project, and runs `tsc --noEmit --extendedDiagnostics` on each: check time (the median
- * of the rounds, tsmcp and official alternating; tsc's own "Check time" on a CPU clock, so that
+ * of the rounds, the three taking turns; tsc's own "Check time" on a CPU clock, so that
  * other work on the machine does not count), type instantiations (deterministic) and memory. tsmcp's types are what a user gets: the built `dist/` declarations, through the
  * package's exports.
  *
@@ -150,7 +152,7 @@ export function measureTypeCheck(config: TypeCheckConfig, log: (line: string) =>
     const bySize = new Map<number, Map<FixtureSdk, TypeCheckCost>>();
     for (const size of config.sizes) {
       const dirs = new Map<FixtureSdk, string>(
-        (["tsmcp", "official"] as const).map((sdk) => [
+        (["tsmcp", "official", "floor"] as const).map((sdk) => [
           sdk,
           writeProject(root, `${sdk}-${size}`, { sdk, tools: size }),
         ]),
@@ -158,6 +160,7 @@ export function measureTypeCheck(config: TypeCheckConfig, log: (line: string) =>
       const runs = new Map<FixtureSdk, TscDiagnostics[]>([
         ["tsmcp", []],
         ["official", []],
+        ["floor", []],
       ]);
       for (let round = 0; round < config.rounds; round++) {
         for (const [sdk, dir] of dirs) {
