@@ -18,9 +18,9 @@ const MAX_INSTANTIATIONS_PER_TOOL = 500;
 
 /**
  * Instantiations the server's first tool with a resolver may cost, the resolver types' one-time
- * work included (about 1,720 today, against 684 for the two plain tools it is compared with).
+ * work included (about 1,460 today; a second one costs about 620, two plain tools about 680).
  */
-const MAX_INSTANTIATIONS_FIRST_RESOLVER_TOOL = 1_800;
+const MAX_INSTANTIATIONS_FIRST_RESOLVER_TOOL = 1_550;
 
 /** Plain tools of the smaller fixture (a multiple of the generator's eight schema shapes). */
 const TOOLS = 40;
@@ -79,7 +79,7 @@ describe("the type-check cost of tools", () => {
     const perTool = (large - small) / TOOLS;
     expect(perTool).toBeGreaterThan(0);
     expect(perTool).toBeLessThanOrEqual(MAX_INSTANTIATIONS_PER_TOOL);
-  }, 180_000);
+  }, 300_000);
 
   it("checks a further tool with a resolver in no more instantiations than two plain tools", () => {
     const base = instantiations("base", { sdk: "tsmcp", tools: TOOLS });
@@ -90,5 +90,5 @@ describe("the type-check cost of tools", () => {
     expect(furtherResolverTool).toBeGreaterThan(0);
     expect(furtherResolverTool).toBeLessThanOrEqual(twoPlainTools);
     expect(oneResolverTool - base).toBeLessThanOrEqual(MAX_INSTANTIATIONS_FIRST_RESOLVER_TOOL);
-  }, 180_000);
+  }, 300_000);
 });
