@@ -19,6 +19,8 @@
  * 11. MCP over stdio (servers in child processes, on their stdin/stdout): the plain `tools/call`
  *    and the two-round MRTR flow against tsmcp, the official SDK 2.4.0 and 1.x, and a bare
  *    line-delimited JSON floor; and the flow with each SDK's own client and stdio transport.
+ * 12. type-check cost: `tsc --extendedDiagnostics` on a generated server of 100 and of 400 zod tools
+ *    (check time on a CPU clock, instantiations, memory), tsmcp vs official; a resolver tool vs two plain tools.
  *
  * Prints progress to stderr and ONE Markdown table (absolute numbers, tsmcp/official and
  * tsmcp/floor ratios, the goals) to stdout; also writes it with the raw numbers to
@@ -42,11 +44,13 @@ import {
   invalidInputGoal,
   memoryGoal,
   p99Goal,
+  resolverInstantiationsGoal,
   sealGoal,
   sessionCpuGoal,
   sessionThroughputGoal,
   stdioCpuGoal,
   throughputGoal,
+  typeCheckTimeGoal,
 } from "./lib/goals.js";
 import { httpLoadRows } from "./lib/http-rows.js";
 import { describeMachine, formatMachine } from "./lib/machine.js";
@@ -64,6 +68,7 @@ import { measureSeal, type SealColumn } from "./stages/seal.js";
 import { measureSessionLoad, type SessionLoadConfig } from "./stages/session-load.js";
 import { measureStdio, type StdioConfig } from "./stages/stdio.js";
 import { measureTelemetryCost, type TelemetryCostConfig } from "./stages/telemetry-cost.js";
+import { measureTypeCheck, type TypeCheckConfig, type TypeCheckResult } from "./stages/type-check.js";
 
 const RESULTS_DIR = fileURLToPath(new URL("../.bench-results/", import.meta.url));
 
@@ -78,6 +83,7 @@ interface Config {
   redisSession: SessionLoadConfig;
   telemetry: TelemetryCostConfig;
   stdio: StdioConfig;
+  typeCheck: TypeCheckConfig;
 }
 
 const FULL: Config = {
@@ -91,6 +97,7 @@ const FULL: Config = {
   redisSession: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
   telemetry: { connections: 10, warmupS: 1, durationS: 6, rounds: 3 },
   stdio: { warmup: 300, maxSamples: 4_000, maxMs: 2_500 },
+  typeCheck: { sizes: [100, 400], rounds: 3, resolverBase: 96 },
 };
 
 const QUICK: Config = {
@@ -104,6 +111,7 @@ const QUICK: Config = {
   redisSession: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
   telemetry: { connections: 10, warmupS: 1, durationS: 1, rounds: 1 },
   stdio: { warmup: 20, maxSamples: 200, maxMs: 300, minSamples: 20 },
+  typeCheck: { sizes: [100, 400], rounds: 1, resolverBase: 96 },
 };
 
 function parseArgs(argv: readonly string[]): {
@@ -118,7 +126,7 @@ function parseArgs(argv: readonly string[]): {
   const only =
     at === -1 ? argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length) : argv[at + 1];
   const stages = new Set(
-    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] : only.split(",").map(Number),
+    only === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] : only.split(",").map(Number),
   );
   return {
     config: quick ? QUICK : FULL,
@@ -583,6 +591,22 @@ async function main(): Promise<void> {
     }
   }
 
+  if (stages.has(12)) {
+    const typeCheck = config.typeCheck;
+    log(
+      `12. type-check cost: tsc --extendedDiagnostics on generated servers of ${typeCheck.sizes.join(" and ")} zod tools, ` +
+        `${typeCheck.rounds} run${typeCheck.rounds === 1 ? "" : "s"} each (tsmcp from dist/)`,
+    );
+    const results = measureTypeCheck(typeCheck, log);
+    raw.typeCheck = {
+      bySize: Object.fromEntries(
+        [...results.bySize].map(([size, bySdk]) => [size, Object.fromEntries(bySdk)]),
+      ),
+      resolver: results.resolver,
+    };
+    rows.push(...typeCheckRows(results));
+  }
+
   const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const table = renderTable(rows);
   const header =
@@ -603,6 +627,86 @@ async function main(): Promise<void> {
     `${RESULTS_DIR}latest.json`,
     `${JSON.stringify({ machine, wallS, rows, raw }, replacer, 2)}\n`,
   );
+}
+
+function typeCheckRows(results: TypeCheckResult): Row[] {
+  const rows: Row[] = [];
+  for (const [size, bySdk] of results.bySize) {
+    const label = `type check of a server of ${size} zod tools`;
+    const tsmcp = bySdk.get("tsmcp");
+    const official = bySdk.get("official");
+    const floor = bySdk.get("floor");
+    rows.push({
+      stage: 12,
+      measure: `${label}: check time, CPU (median)`,
+      unit: "s",
+      tsmcp: tsmcp?.checkS,
+      official: official?.checkS,
+      floor: floor?.checkS,
+      goal: typeCheckTimeGoal,
+      ...(rows.length === 0
+        ? {
+            note:
+              "tsc's Check time on a CPU clock; the floor column is the same zod schemas and handler " +
+              "bodies with no SDK (each handler a function of z.output<typeof schema>).",
+          }
+        : {}),
+    });
+    rows.push({
+      stage: 12,
+      measure: `${label}: instantiations`,
+      unit: "count",
+      tsmcp: tsmcp?.instantiations,
+      official: official?.instantiations,
+      floor: floor?.instantiations,
+    });
+    rows.push({
+      stage: 12,
+      measure: `${label}: memory used`,
+      unit: "MiB",
+      tsmcp: maybe(tsmcp, (cost) => cost.memoryKiB / 1024),
+      official: maybe(official, (cost) => cost.memoryKiB / 1024),
+      floor: maybe(floor, (cost) => cost.memoryKiB / 1024),
+    });
+  }
+  const sizes = [...results.bySize.keys()].sort((a, b) => a - b);
+  const small = sizes[0];
+  const large = sizes.at(-1);
+  if (small !== undefined && large !== undefined && large > small) {
+    const perTool = (sdk: "tsmcp" | "official" | "floor") => {
+      const a = results.bySize.get(small)?.get(sdk)?.instantiations;
+      const b = results.bySize.get(large)?.get(sdk)?.instantiations;
+      return a === undefined || b === undefined ? undefined : (b - a) / (large - small);
+    };
+    rows.push({
+      stage: 12,
+      measure: `type check: instantiations per tool (${large} tools - ${small} tools)`,
+      unit: "count",
+      tsmcp: perTool("tsmcp"),
+      official: perTool("official"),
+      floor: perTool("floor"),
+    });
+  }
+  const { base, firstResolverTool, furtherResolverTool, twoPlainTools } = results.resolver;
+  rows.push({
+    stage: 12,
+    measure: "type check: instantiations of one resolver tool / two plain tools",
+    unit: "x",
+    tsmcp: ratio(firstResolverTool, twoPlainTools),
+    goal: resolverInstantiationsGoal,
+    note:
+      `added to a tsmcp server of plain tools (${base} instantiations): its first tool with ` +
+      `resolve: { answer: resolver(..., () => elicit(...)) } +${firstResolverTool} (the resolver types' ` +
+      `one-time work included), a second one +${furtherResolverTool}, two plain tools with the same ` +
+      `input schemas +${twoPlainTools}.`,
+  });
+  rows.push({
+    stage: 12,
+    measure: "type check: instantiations of a further resolver tool / two plain tools",
+    unit: "x",
+    tsmcp: ratio(furtherResolverTool, twoPlainTools),
+  });
+  return rows;
 }
 
 function maybe<T>(value: T | undefined, pick: (value: T) => number): number | undefined {

@@ -25,11 +25,18 @@ function newestMtimeMs(dir: string): number {
 const ENTRIES = ["server", "node", "client", "stdio"] as const;
 type Entry = (typeof ENTRIES)[number];
 
-/** True when `dist/` holds a build at least as new as every source file. */
+/**
+ * True when `dist/` holds a build, JavaScript and declarations (stage 12 checks against these), at
+ * least as new as every source file. (The test run rebuilds only the JavaScript.)
+ */
 export function isBuildCurrent(): boolean {
   try {
     const builtMs = Math.min(
-      ...ENTRIES.map((entry) => statSync(fileURLToPath(new URL(`dist/${entry}/index.js`, SDK))).mtimeMs),
+      ...ENTRIES.flatMap((entry) =>
+        ["index.js", "index.d.ts"].map(
+          (file) => statSync(fileURLToPath(new URL(`dist/${entry}/${file}`, SDK))).mtimeMs,
+        ),
+      ),
     );
     return builtMs >= newestMtimeMs(fileURLToPath(new URL("src/", SDK)));
   } catch {

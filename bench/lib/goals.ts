@@ -74,3 +74,14 @@ export const memoryGoal: Goal = {
 
 /** Server CPU per plain `tools/call` over stdio (stage 11): at most 1.5x the floor's. */
 export const stdioCpuGoal: Goal = atMost(1.5, "floor", vsFloor);
+
+/** Type-checking a server of zod tools (stage 12): at most half the official SDK's check time. */
+export const typeCheckTimeGoal: Goal = atMost(0.5, "official", vsOfficial);
+
+/** A resolver tool type-checks in no more instantiations than two plain tools (stage 12). */
+export const resolverInstantiationsGoal: Goal = {
+  text: "tsmcp <= 1x (no more)",
+  value: tsmcpValue,
+  check: (value) => value <= 1,
+  format: (value) => `${value.toFixed(2)}x`,
+};

@@ -130,6 +130,7 @@ export {
   type InferSchemaOutput,
   type SchemaLike,
   withJsonSchema,
+  type ZodSchemaLike,
 } from "./schema/compile.js";
 export {
   type ElicitationAnswer,

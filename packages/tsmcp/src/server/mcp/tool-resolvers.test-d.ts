@@ -25,7 +25,7 @@ import { sample } from "../resolve/sample.js";
 import type { SchemaLike } from "../schema/compile.js";
 import type { Context } from "./context.js";
 import { MCPServer } from "./server.js";
-import type { ToolResultOf } from "./tools.js";
+import type { PlainResolverToolReturn, ToolResultOf, ToolReturn } from "./tools.js";
 
 const mcp = new MCPServer("types");
 const ask = (): InputRequiredResult => inputRequired({ requestState: "s" });
@@ -132,6 +132,10 @@ describe("the one-channel rule", () => {
     handlerOf(z.record(z.string(), z.unknown()), () => ({ free: "form" }));
     // @ts-expect-error even when the structured output is an open record
     handlerOf(z.record(z.string(), z.unknown()), () => ask());
+  });
+
+  it("writes out the return type of a tool without an output schema as the rule computes it", () => {
+    expectTypeOf<PlainResolverToolReturn>().toEqualTypeOf<ResolverToolReturn<ToolReturn>>();
   });
 
   it("names the rule where an InputRequiredResult would fit", () => {

@@ -14,7 +14,11 @@ import type { CreateTaskResult } from "../../protocol/schema/tasks.js";
 import { analyzeParamHeaders } from "../../protocol/x-mcp-header.js";
 import type { Awaitable } from "../handlers.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { ResolverToolReturn } from "../resolve/one-channel.js";
+import type {
+  NotInputRequiredTag,
+  ResolverToolInputRequired,
+  ResolverToolReturn,
+} from "../resolve/one-channel.js";
 import type { ResolvedValues, ResolverDependency } from "../resolve/resolver.js";
 import {
   compileSchema,
@@ -191,7 +195,29 @@ export type ResolverToolHandler<
   I extends SchemaLike | undefined,
   O extends SchemaLike | undefined,
   R extends ToolResolvers<I>,
-> = (args: ToolArgs<I>, ctx: ResolvedContext<ResolvedValues<R>>) => ResolverToolReturn<ToolResultOf<O>>;
+> = (
+  args: ToolArgs<I>,
+  ctx: ResolvedContext<ResolvedValues<R>>,
+) => [O] extends [undefined] ? PlainResolverToolReturn : ResolverToolReturn<ToolResultOf<O>>;
+
+/**
+ * {@link ResolverToolReturn} of {@link ToolReturn} (the return of a resolver tool without an
+ * output schema), written out: the type of most resolver tools, so that the first of them does
+ * not pay for computing it. Equal to `ResolverToolReturn<ToolReturn>` (a type test pins it).
+ */
+export type PlainResolverToolReturn =
+  | PlainResolverToolResult
+  | (Promise<PlainResolverToolResult> & NotInputRequiredTag);
+
+/** `WithoutInputRequired<ToolReturn>`, written out (see {@link PlainResolverToolReturn}). */
+type PlainResolverToolResult =
+  | string
+  | (ContentBlock[] & NotInputRequiredTag)
+  | (CallToolResult & NotInputRequiredTag)
+  | ResolverToolInputRequired
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: a body without a return statement returns void
+  | void;
 
 /** The handler a tool takes: {@link ToolHandler}, or {@link ResolverToolHandler} with `resolve`. */
 export type ToolHandlerFor<

@@ -8,11 +8,10 @@ import type { ElicitRequest, RequestedSchema } from "../../protocol/schema/input
 import {
   type CompiledSchema,
   compileSchema,
-  type InferSchemaOutput,
   type SchemaLike,
   type ValidationResult,
 } from "../schema/compile.js";
-import type { ElicitationContent } from "../schema/elicitation-answer.js";
+import type { ElicitationContentOf } from "../schema/elicitation-answer.js";
 import { deepFreeze } from "../schema/json.js";
 import { questionDigest } from "./digest.js";
 import { toRequestedSchema } from "./requested-schema.js";
@@ -91,6 +90,6 @@ export class ElicitMarker<T> {
 export function elicit<S extends SchemaLike>(
   message: string,
   schema: S,
-): ElicitMarker<InferSchemaOutput<S, ElicitationContent>> {
+): ElicitMarker<ElicitationContentOf<S>> {
   return new ElicitMarker(message, schema);
 }

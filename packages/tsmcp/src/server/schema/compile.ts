@@ -12,23 +12,40 @@ import { validateStandard } from "./standard-validate.js";
 import { DEFAULT_JSON_SCHEMA_VALIDATOR, type JsonSchemaValidator } from "./validator-choice.js";
 
 /**
+ * What the types read of a zod v4 schema (classic or mini): its `_zod` internals, which carry the
+ * schema's input and output types. Reading them there rather than through `~standard` (which zod
+ * derives from them) keeps a tool's type check cheap; at run time a zod schema is used as the
+ * Standard Schema it is.
+ */
+export interface ZodSchemaLike {
+  readonly _zod: { readonly input: unknown; readonly output: unknown };
+}
+
+/**
  * A schema tsmcp accepts: a zod v4 schema, any Standard Schema that also implements Standard JSON
  * Schema (wrap one that does not with {@link withJsonSchema}), or a raw 2020-12 JSON Schema object.
  */
-export type SchemaLike = StandardSchemaV1 | JsonSchemaObject;
+export type SchemaLike = ZodSchemaLike | StandardSchemaV1 | JsonSchemaObject;
 
 /**
- * What a value validated by `S` is: the schema's output type for a Standard Schema, `Fallback` for
- * a raw JSON Schema (whose shape TypeScript cannot see).
+ * What a value validated by `S` is: the schema's output type for a zod or other Standard Schema,
+ * `Fallback` for a raw JSON Schema (whose shape TypeScript cannot see).
  */
-export type InferSchemaOutput<S, Fallback> = S extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<S>
-  : Fallback;
+export type InferSchemaOutput<S, Fallback> = S extends ZodSchemaLike
+  ? S["_zod"]["output"]
+  : S extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<S>
+    : Fallback;
 
-/** What `S` accepts: the schema's input type for a Standard Schema, `Fallback` for raw JSON Schema. */
-export type InferSchemaInput<S, Fallback> = S extends StandardSchemaV1
-  ? StandardSchemaV1.InferInput<S>
-  : Fallback;
+/**
+ * What `S` accepts: the schema's input type for a zod or other Standard Schema, `Fallback` for raw
+ * JSON Schema.
+ */
+export type InferSchemaInput<S, Fallback> = S extends ZodSchemaLike
+  ? S["_zod"]["input"]
+  : S extends StandardSchemaV1
+    ? StandardSchemaV1.InferInput<S>
+    : Fallback;
 
 /** The outcome of validating one value. */
 export type ValidationResult<T> =

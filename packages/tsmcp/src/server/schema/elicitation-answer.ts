@@ -5,7 +5,7 @@
  * Spec: client/elicitation, basic/patterns/mrtr §Error Handling (validate the client's answers).
  */
 import type { ElicitResult, InputResponse } from "../../protocol/schema/input.js";
-import { type InferSchemaOutput, isStandardSchema, type SchemaLike } from "./compile.js";
+import { type InferSchemaOutput, isStandardSchema, type SchemaLike, type ZodSchemaLike } from "./compile.js";
 import { describeIssueFields, type JsonValidator, type SchemaIssue } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { compileLoadedJsonSchema } from "./json-schema.js";
@@ -13,6 +13,15 @@ import { validateStandard } from "./standard-validate.js";
 
 /** The content of an accepted form elicitation, as the wire allows it. */
 export type ElicitationContent = NonNullable<ElicitResult["content"]>;
+
+/**
+ * The accepted content of a form validated by `S`: the schema's output type, or
+ * {@link ElicitationContent} for a raw JSON Schema. (A zod schema's type is read first, so that
+ * the wire's content type is only computed where it is the answer.)
+ */
+export type ElicitationContentOf<S> = S extends ZodSchemaLike
+  ? S["_zod"]["output"]
+  : InferSchemaOutput<S, ElicitationContent>;
 
 /**
  * What the client answered to one elicitation:
@@ -73,8 +82,8 @@ function mismatch(issues: readonly SchemaIssue[]): { status: "invalid"; message:
 export function readElicitation<S extends SchemaLike>(
   response: InputResponse | undefined,
   schema: S,
-): ElicitationAnswer<InferSchemaOutput<S, ElicitationContent>> {
-  type Content = InferSchemaOutput<S, ElicitationContent>;
+): ElicitationAnswer<ElicitationContentOf<S>> {
+  type Content = ElicitationContentOf<S>;
   const standard = isStandardSchema(schema);
   if (!standard && !isPlainObject(schema)) {
     throw new TypeError(
