@@ -654,6 +654,13 @@ function typeCheckRows(results: TypeCheckResult): Row[] {
     });
     rows.push({
       stage: 12,
+      measure: `${label}: check time the SDK adds over the floor`,
+      unit: "s",
+      tsmcp: addedOver(tsmcp?.checkS, floor?.checkS),
+      official: addedOver(official?.checkS, floor?.checkS),
+    });
+    rows.push({
+      stage: 12,
       measure: `${label}: instantiations`,
       unit: "count",
       tsmcp: tsmcp?.instantiations,
@@ -707,6 +714,11 @@ function typeCheckRows(results: TypeCheckResult): Row[] {
     tsmcp: ratio(furtherResolverTool, twoPlainTools),
   });
   return rows;
+}
+
+/** `total - floor`: what an SDK adds to the same schemas and handlers checked without one. */
+function addedOver(total: number | undefined, floor: number | undefined): number | undefined {
+  return total === undefined || floor === undefined ? undefined : total - floor;
 }
 
 function maybe<T>(value: T | undefined, pick: (value: T) => number): number | undefined {
