@@ -22,6 +22,7 @@ import type { SseStream } from "../server/sse.js";
 import type { CheckedSessionOptions } from "./options.js";
 import type { SessionRegistry } from "./registry.js";
 import type { HttpSession } from "./session.js";
+import { StateFailure } from "./state-guard.js";
 import type { ResumableStream } from "./stream.js";
 
 /** The request side the legacy entry reads. */
@@ -255,9 +256,18 @@ export async function serveRequest(
     .then((response) => session.finishStream(opened.stream, cancelled() ? undefined : response))
     .catch(entry.report)
     .finally(onDone);
-  // The answer's headers go out with its priming event (the store took it): a client that got the
-  // headers can always resume, and an instance that dies before sending them lets a proxy pass
-  // the request to another.
+  // The answer's headers go out with its priming event once the store took it: a client that got
+  // the headers can always resume, and an instance that dies before sending them lets a proxy
+  // pass the request to another.
   await opened.stream.settled();
+  const failure = opened.stream.primingFailure;
+  if (failure !== undefined) {
+    // A stream without a place in the store could not be resumed: the request is refused (503,
+    // the client sends it again later) and its handler stopped, rather than streamed.
+    const refused = failure.error instanceof StateFailure ? failure.error : new StateFailure(failure.error);
+    controller.abort(refused);
+    opened.stream.abandon(refused);
+    throw refused;
+  }
   return sseAnswer(opened.readable);
 }
