@@ -145,6 +145,7 @@ async function postOnSession(
     entry.registry,
     exchange,
     parsed.kind === "request" ? parsed.message.id : undefined,
+    parsed.kind === "response",
   );
   if (!(found instanceof HttpSession)) return found;
   const session = found;
@@ -200,6 +201,8 @@ async function deleteSession(entry: LegacyEntryOptions, exchange: LegacyExchange
  * for a session opened by another principal (an identity counts as another principal than none,
  * both ways): the same answer as an unknown id, so a stolen or guessed id tells its holder
  * nothing, not even that the session exists.
+ * With `answer` (the POST carries a client's answer to a server -> client request), a local view
+ * serves while the session store cannot be reached (see `SessionRegistry.findForAnswer`).
  * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
  * user).
  */
@@ -207,6 +210,7 @@ async function sessionOf(
   registry: SessionRegistry,
   exchange: LegacyExchange,
   id?: RequestId,
+  answer = false,
 ): Promise<HttpSession | HttpServerAnswer> {
   const sessionId = exchange.headers.get(SESSION_ID_HEADER)?.trim();
   if (sessionId === undefined || sessionId === "") {
@@ -214,7 +218,9 @@ async function sessionOf(
   }
   await registry.routing?.ready();
   const principal = exchange.auth === undefined ? undefined : principalOf(exchange.auth);
-  const session = await registry.find(sessionId, principal);
+  const session = answer
+    ? await registry.findForAnswer(sessionId, principal)
+    : await registry.find(sessionId, principal);
   if (session === undefined) return refusal(404, "Session not found", id);
   const version = versionHeader(exchange.headers);
   const negotiated = session.handshake?.protocolVersion ?? session.negotiatedVersion;
