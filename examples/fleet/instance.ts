@@ -121,7 +121,11 @@ mcp.tool(
     inputSchema: z.object({ n: z.string() }),
   },
   async ({ n }) => {
-    mcp.notifyResourceUpdated(`fleet://news/${n}`);
+    // Answer only once the update is on the bus: an instance killed between answering and
+    // publishing would otherwise acknowledge an update no subscriber ever gets.
+    if (!(await mcp.notifyResourceUpdated(`fleet://news/${n}`))) {
+      throw new Error(`the update of fleet://news/${n} could not be published; call touch again`);
+    }
     return `touched ${n}`;
   },
 );

@@ -4,8 +4,10 @@
  * client answers every question through its `elicitationCallback` (or, for the official 1.x
  * client, its elicitation request handler). A flow fails when the call throws or its result is not
  * the expected text. With `retryInterrupted`, a call whose instance died under it (the JSON-RPC
- * error the server answers on resumption, or a 502/503 from the load balancer) is sent again, as
- * that error asks, at most {@link MAX_RETRIES} times; those flows are counted as retried.
+ * error the server answers on resumption, or a 502/503 from the load balancer or from an instance
+ * whose Redis is restarting) is sent again, as that error asks, after {@link RETRY_AFTER_MS} (the
+ * `Retry-After` the instances send with a 503, which the official 1.x client does not wait out by
+ * itself), at most {@link MAX_RETRIES} times; those flows are counted as retried.
  */
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -22,6 +24,8 @@ export interface FlowOutcome {
 
 /** How many times one flow is sent again at most. */
 export const MAX_RETRIES = 3;
+/** Milliseconds before a flow is sent again: the instances' `Retry-After` (2 s) with a 503. */
+const RETRY_AFTER_MS = 2_000;
 
 /** The failures that ask for the request to be sent again: the call's instance died under it. */
 const INTERRUPTED = /stopped before it answered|\b50[23]\b|Service Unavailable|Bad Gateway/i;
@@ -78,6 +82,7 @@ async function runOne(
     } catch (error) {
       if (retryInterrupted && attempt < MAX_RETRIES && INTERRUPTED.test(String(error))) {
         if (attempt === 0) outcome.retried.push(flow);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
         continue;
       }
       outcome.failed.push({ flow, error: String(error) });

@@ -28,8 +28,6 @@ const WORK_LEASES = 8;
 const MAX_POLLS = 100;
 /** The most probes of an instance's task store before the phase starts (Redis was restarted before). */
 const MAX_PROBES = 100;
-/** How long one probe of an instance's task store may take before the next is sent. */
-const PROBE_TIMEOUT_MS = 5_000;
 /** How long the running instance may take to log that a cancel stopped its handler. */
 const ABORT_GRACE_MS = 30_000;
 
@@ -87,8 +85,7 @@ async function storeReachable(client: Client, pollMs: number): Promise<void> {
   let last: unknown;
   for (let probe = 0; probe < MAX_PROBES; probe++) {
     try {
-      // Bounded: right after a Redis restart one request may get no answer; the next probe tries again.
-      await client.session.getTask("probe-no-such-task", { timeoutMs: PROBE_TIMEOUT_MS });
+      await client.session.getTask("probe-no-such-task");
     } catch (error) {
       if (error instanceof UnknownTaskError) return;
       last = error;

@@ -57,9 +57,11 @@ export function unavailable(settings: CommandSettings, cause: unknown): StateUna
 
 /**
  * Sends `args` on `client` and resolves with the reply (plain strings, numbers, arrays, null).
+ * The deadline is kept here: node-redis's own `timeout` covers a command only until it is written
+ * to the connection, not the wait for its reply.
  *
  * @throws (rejects) StateUnavailableError at once when the connection is not ready, and when the
- *   command fails or takes longer than `commandTimeoutMs`.
+ *   command fails or is not answered within `commandTimeoutMs`.
  */
 export async function runCommand<T>(
   client: RedisClientLike,
@@ -67,9 +69,23 @@ export async function runCommand<T>(
   args: readonly string[],
 ): Promise<T> {
   if (!client.isReady) throw unavailable(settings, new Error("the connection to Redis is down"));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const sent = client.sendCommand<T>(args, { timeout: settings.commandTimeoutMs, typeMapping: {} });
   try {
-    return await client.sendCommand<T>(args, { timeout: settings.commandTimeoutMs, typeMapping: {} });
+    return await Promise.race([
+      sent,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${args[0]} was not answered within ${settings.commandTimeoutMs} ms`)),
+          settings.commandTimeoutMs,
+        );
+      }),
+    ]);
   } catch (error) {
+    // A reply (or failure) that comes after the deadline is dropped.
+    sent.catch(() => {});
     throw unavailable(settings, error);
+  } finally {
+    clearTimeout(timer);
   }
 }

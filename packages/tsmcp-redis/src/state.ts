@@ -38,7 +38,10 @@ export interface RedisStateOptions extends RedisStoreOptions {
    * A node-redis client of your own (from `createClient()` of the `redis` package) for the
    * commands, instead of one built from `url`; connected here when it is not yet. The Pub/Sub
    * connection is its `duplicate()`. `close()` leaves this client open (it is yours). Give it
-   * `disableOfflineQueue: true`; the stores refuse to send while it is not ready in any case.
+   * `disableOfflineQueue: true` (the stores refuse to send while it is not ready in any case) and
+   * `disableClientInfo: true`: node-redis ignores a failure of the `CLIENT SETINFO` commands it
+   * sends while setting up a connection, even the connection's own failure, and then takes the
+   * dead connection for a ready one.
    */
   client?: RedisClientLike;
   /** Milliseconds to wait for both connections at start, from 1. Default {@link DEFAULT_CONNECT_TIMEOUT_MS}. */
@@ -192,12 +195,21 @@ export async function createRedisState(options: RedisStateOptions = {}): Promise
   };
 }
 
-/** A client of ours: no offline queue, a connect timeout, and backoff once it was connected. */
+/**
+ * A client of ours: no offline queue, no client-info handshake, a connect timeout, and backoff once
+ * it was connected.
+ *
+ * node-redis ignores the failures of the `CLIENT SETINFO` commands it sends while setting up a
+ * connection, a failure of the connection itself included: a connection that dies then (Redis
+ * killed while the client reconnects) would be taken as ready, and every command written to it
+ * would wait forever. Without those commands, a connection is either ready or failed.
+ */
 function ownClient(url: string, connectTimeoutMs: number, maxDelayMs: number): RedisClientLike {
   let wasReady = false;
   const client = createClient({
     url,
     disableOfflineQueue: true,
+    disableClientInfo: true,
     socket: {
       connectTimeout: connectTimeoutMs,
       // Before the first connection, give up at once: createRedisState reports it.
@@ -213,10 +225,15 @@ function ownClient(url: string, connectTimeoutMs: number, maxDelayMs: number): R
   return client;
 }
 
-/** Connects `client` unless it is connected or connecting; resolves once it is ready. */
+/**
+ * Connects `client` unless it is connected or connecting; resolves once it is ready and Redis
+ * answered a `PING` on it (a connection ready without the client-info handshake has exchanged
+ * nothing with the server yet).
+ */
 async function connected(client: RedisClientLike): Promise<void> {
   if (!client.isOpen) await client.connect();
   await whenReady(client);
+  await client.sendCommand(["PING"]);
 }
 
 /** Resolves once `client` is ready. */

@@ -61,9 +61,13 @@ export function writeNodeAnswer(
     // A client already gone cancels the stream at once.
     if (!outgoing.destroyed) {
       const head = answer.headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...answer.headers };
-      outgoing.writeHead(200, head).flushHeaders();
+      outgoing.writeHead(200, head);
     }
     answer.stream.pipeTo(outgoing);
+    // The headers left with the events the stream held (an answer's priming event, whose id a
+    // client resumes from) in one write, so a process that dies now has sent both or neither;
+    // when it held none, they leave now (after a write, this sends nothing more).
+    if (!outgoing.destroyed) outgoing.flushHeaders();
     if (inFlight !== undefined) inFlight.endStream = () => answer.stream.close();
     return;
   }

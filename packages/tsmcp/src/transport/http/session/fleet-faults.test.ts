@@ -191,6 +191,105 @@ describe("a fleet whose session state fails", () => {
   });
 });
 
+/** The JSON-RPC messages of an SSE response body, read as they are asked for. */
+function sseMessages(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parsed: Record<string, unknown>[] = [];
+  let text = "";
+  return {
+    /** Resolves with the first message not yet taken that `match` accepts (skipping the others). */
+    async next(match: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+      for (;;) {
+        const found = parsed.findIndex(match);
+        if (found >= 0) return parsed.splice(0, found + 1).at(-1) as Record<string, unknown>;
+        parsed.length = 0;
+        const { done, value } = await reader.read();
+        if (done) throw new Error("the stream ended");
+        text += decoder.decode(value, { stream: true });
+        const events = text.split("\n\n");
+        text = events.pop() ?? "";
+        for (const event of events) {
+          const data = event
+            .split("\n")
+            .filter((line) => line.startsWith("data: "))
+            .map((line) => line.slice(6))
+            .join("\n");
+          if (data !== "") parsed.push(JSON.parse(data) as Record<string, unknown>);
+        }
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+describe("a client's answer while the session store is unreachable", () => {
+  let fleet: Replicas | undefined;
+
+  afterEach(async () => {
+    await fleet?.close();
+    fleet = undefined;
+  });
+
+  it("is taken by a replica holding the session's view and reaches the tool awaiting it; a replica holding none answers 503", async () => {
+    const sessions = new FlakySessionStore();
+    fleet = await startReplicas(
+      3,
+      () => {
+        const mcp = replicaServer();
+        mcp.tool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {
+          const answer = await ctx.elicit({
+            message: "Your name?",
+            requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+          });
+          return `hello ${String(answer.content?.name)}`;
+        });
+        return mcp;
+      },
+      { state: { ...memoryState(), sessions }, http: { keepAliveMs: 0, logger: silentLogger } },
+    );
+    fleet.pin(0);
+    const init = await fleet.fetch(fleet.url, {
+      method: "POST",
+      headers: legacyHeaders(undefined, ""),
+      body: JSON.stringify(initializeRequest()),
+    });
+    const sessionId = init.headers.get("mcp-session-id") as string;
+    const post = (replica: number, message: object) => {
+      fleet!.pin(replica);
+      return fleet!.fetch(fleet!.url, {
+        method: "POST",
+        headers: legacyHeaders(sessionId),
+        body: JSON.stringify(message),
+      });
+    };
+    // Replica 1 serves a request of the session, so it holds a view; replica 2 never does.
+    expect((await post(1, { jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(200);
+    const call = await post(0, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "ask", arguments: {} },
+    });
+    const stream = sseMessages(call.body!);
+    const question = await stream.next((message) => message.method === "elicitation/create");
+    const answer = {
+      jsonrpc: "2.0",
+      id: question.id,
+      result: { action: "accept", content: { name: "Ada" } },
+    };
+
+    sessions.down = true;
+    const refused = await post(2, answer);
+    expect(refused.status).toBe(503);
+    const taken = await post(1, answer);
+    expect(taken.status).toBe(202);
+    const response = await stream.next((message) => message.id === 3);
+    expect(response).toMatchObject({ result: { content: [{ type: "text", text: "hello Ada" }] } });
+    await stream.cancel();
+  });
+});
+
 describe("closing a handler in a fleet", () => {
   it("unsubscribes from the bus and gives the dispatcher's attachBus hook its undoing", async () => {
     const bus = new CountingBus();

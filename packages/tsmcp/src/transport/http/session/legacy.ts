@@ -152,6 +152,7 @@ function postOnSession(
     entry.registry,
     exchange,
     parsed.kind === "request" ? parsed.message.id : undefined,
+    parsed.kind === "response",
   );
   if (found instanceof Promise) return found.then((session) => postOn(entry, exchange, parsed, session));
   return postOn(entry, exchange, parsed, found);
@@ -226,6 +227,8 @@ async function deleteSession(entry: LegacyEntryOptions, exchange: LegacyExchange
  * for a session opened by another principal (an identity counts as another principal than none,
  * both ways): the same answer as an unknown id, so a stolen or guessed id tells its holder
  * nothing, not even that the session exists.
+ * With `answer` (the POST carries a client's answer to a server -> client request), a local view
+ * serves while the session store cannot be reached (see `SessionRegistry.findForAnswer`).
  * Spec (2025-11-25): basic/security_best_practices §Session Hijacking (bind the session to the
  * user).
  */
@@ -233,6 +236,7 @@ function sessionOf(
   registry: SessionRegistry,
   exchange: LegacyExchange,
   id?: RequestId,
+  answer = false,
 ): HttpSession | HttpServerAnswer | Promise<HttpSession | HttpServerAnswer> {
   const sessionId = exchange.headers.get(SESSION_ID_HEADER_LOWER)?.trim();
   if (sessionId === undefined || sessionId === "") {
@@ -242,7 +246,10 @@ function sessionOf(
   if (!registry.shared) return agreedSession(registry.findLocal(sessionId, principal), exchange, id);
   return (async () => {
     await registry.routing?.ready();
-    return agreedSession(await registry.find(sessionId, principal), exchange, id);
+    const session = answer
+      ? await registry.findForAnswer(sessionId, principal)
+      : await registry.find(sessionId, principal);
+    return agreedSession(session, exchange, id);
   })();
 }
 

@@ -147,6 +147,7 @@ export class SessionRegistry {
     const record = await recordOf(session, await session.standaloneCursor());
     await this.#state.sessions.create(session.id as string, record, this.#options.sessionIdleTimeoutMs);
     session.persisted = factsOf(session);
+    session.recordPrincipal = { digest: record.principal };
   }
 
   /**
@@ -179,9 +180,33 @@ export class SessionRegistry {
     if (local !== undefined) {
       rebase(local, record);
       local.refreshStandalone(record.standaloneCursor);
+      local.recordPrincipal = { digest };
       return local;
     }
-    return this.#materialize(id, record);
+    const view = this.#materialize(id, record);
+    if (view !== undefined) view.recordPrincipal = { digest };
+    return view;
+  }
+
+  /**
+   * The session `id` names for a client's answer (a response to a server -> client request) from
+   * `principal`: as {@link SessionRegistry.find}, but while the store cannot be reached, the local
+   * view of the session, when this replica holds one whose record it read or wrote for the same
+   * principal: the answer then still reaches the request awaiting it (here, or over the bus once
+   * it is back), rather than being refused and lost with a client that does not send it again.
+   * Rejects as `find` does otherwise.
+   */
+  async findForAnswer(id: string, principal: string | undefined): Promise<HttpSession | undefined> {
+    try {
+      return await this.find(id, principal);
+    } catch (error) {
+      const local = this.shared ? this.get(id) : undefined;
+      const known = local?.recordPrincipal;
+      if (local === undefined || local.ended || known === undefined) throw error;
+      if (known.digest !== (await principalDigest(principal))) throw error;
+      this.#report(error);
+      return local;
+    }
   }
 
   /** A local view of a session another replica began, registered; undefined when closed or full. */

@@ -25,6 +25,7 @@ import { type Authenticate, scopeChallengeAnswer } from "../server/authenticate.
 import type { SseStream } from "../server/sse.js";
 import type { SessionRegistry } from "./registry.js";
 import type { HttpSession, IncomingRequest } from "./session.js";
+import { StateFailure } from "./state-guard.js";
 import type { ResumableStream } from "./stream.js";
 
 /** The request side a session request reads. */
@@ -242,7 +243,8 @@ export class SessionRequest implements RequestEnvironment, IncomingRequest {
   /**
    * The request's stream, opened at its first message: the answer becomes that SSE stream, once
    * the event store took its priming event (so a client that got the headers can always resume,
-   * and an instance that dies before sending them lets a proxy pass the request to another).
+   * and an instance that dies before sending them lets a proxy pass the request to another); a
+   * priming event the store refused refuses the request (503) and stops its handler.
    */
   #open(): ResumableStream {
     if (this.#stream !== undefined) return this.#stream;
@@ -250,7 +252,19 @@ export class SessionRequest implements RequestEnvironment, IncomingRequest {
     const readable = stream.connect();
     this.#stream = stream;
     const { resolve, reject } = this.#outcome;
-    stream.settled().then(() => resolve(sseAnswer(readable)), reject);
+    stream.settled().then(() => {
+      const failure = stream.primingFailure;
+      if (failure === undefined) {
+        resolve(sseAnswer(readable));
+        return;
+      }
+      // A stream without a place in the store could not be resumed: the request is refused (503,
+      // the client sends it again later) and its handler stopped, rather than streamed.
+      const refused = failure.error instanceof StateFailure ? failure.error : new StateFailure(failure.error);
+      this.abort(refused);
+      stream.abandon(refused);
+      reject(refused);
+    }, reject);
     return stream;
   }
 }

@@ -95,6 +95,11 @@ export class HttpSession implements LegacySession {
   principal: string | undefined;
   /** The facts last written to (or read from) the session store; undefined without shared stores. */
   persisted: SessionFacts | undefined;
+  /**
+   * With shared stores, the principal digest (`principalDigest`) the session's record named when
+   * this view last wrote or read it; undefined before that.
+   */
+  recordPrincipal: { readonly digest: string | undefined } | undefined;
 
   readonly #options: HttpSessionOptions;
   readonly #ended = new AbortController();

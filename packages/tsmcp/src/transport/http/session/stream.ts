@@ -78,6 +78,7 @@ export class ResumableStream {
   #tail: Promise<void> = Promise.resolve();
   #pending = 0;
   #dropped = 0;
+  #primingFailure: { readonly error: unknown } | undefined;
 
   constructor(id: string, options: StreamOptions) {
     this.id = id;
@@ -85,9 +86,24 @@ export class ResumableStream {
     this.#lastWritten = options.cursor;
     if (options.cursor === undefined) {
       this.#enqueue(async () => {
-        this.#lastWritten = await options.events.append(options.sessionKey, id, undefined);
+        try {
+          this.#lastWritten = await options.events.append(options.sessionKey, id, undefined);
+        } catch (error) {
+          this.#primingFailure = { error };
+          throw error;
+        }
       });
     }
+  }
+
+  /**
+   * What the event store rejected the stream's priming event with, once it did (see
+   * {@link ResumableStream.settled}): such a stream has no place in the store, so its connections
+   * carry no event id and a client that loses one cannot resume it. Undefined while the priming
+   * event is stored or pending, and for a stream another replica began.
+   */
+  get primingFailure(): { readonly error: unknown } | undefined {
+    return this.#primingFailure;
   }
 
   /** True while an HTTP connection carries this stream. */
