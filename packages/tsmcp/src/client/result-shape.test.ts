@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CallToolResultSchema } from "../protocol/schema/methods.js";
+import { META } from "../protocol/versions.js";
 import { isPlainToolResult } from "./result-shape.js";
 
 const value = fc.oneof(
@@ -28,6 +29,20 @@ const block = fc.oneof(
   ),
   value,
 );
+const serverInfo = fc.oneof(
+  fc.record(
+    {
+      name: fc.oneof({ weight: 4, arbitrary: fc.string() }, { weight: 1, arbitrary: value }),
+      version: fc.oneof({ weight: 4, arbitrary: fc.string() }, { weight: 1, arbitrary: value }),
+      title: fc.oneof(fc.string(), value),
+      websiteUrl: fc.string(),
+      icons: fc.oneof(fc.constant([]), fc.constant([{ src: 1 }]), value),
+      other: value,
+    },
+    { requiredKeys: [] },
+  ),
+  value,
+);
 const plainBlock = fc.record({ type: fc.constant("text"), text: fc.string() });
 const result = fc.oneof(
   // Mostly well-formed: each field valid or not, each optional key present or not.
@@ -42,6 +57,14 @@ const result = fc.oneof(
       isError: fc.oneof({ weight: 3, arbitrary: fc.boolean() }, { weight: 1, arbitrary: value }),
       resultType: fc.oneof(
         { weight: 3, arbitrary: fc.constant("complete") },
+        { weight: 1, arbitrary: value },
+      ),
+      _meta: fc.oneof(
+        { weight: 3, arbitrary: fc.record({ [META.serverInfo]: serverInfo }, { requiredKeys: [] }) },
+        {
+          weight: 1,
+          arbitrary: fc.dictionary(fc.constantFrom(META.serverInfo, "other"), fc.oneof(serverInfo, value)),
+        },
         { weight: 1, arbitrary: value },
       ),
     },
@@ -80,14 +103,28 @@ describe("the hand check of a tools/call result", () => {
   it("accepts the common shapes: text blocks with optional isError, structuredContent and resultType", () => {
     expect(isPlainToolResult({ content: [{ type: "text", text: "a" }] })).toBe(true);
     expect(
+      isPlainToolResult({
+        _meta: { [META.serverInfo]: { name: "s", version: "1" }, other: [1] },
+        resultType: "complete",
+        content: [{ type: "text", text: "a" }],
+      }),
+    ).toBe(true);
+    expect(
       isPlainToolResult({ content: [], isError: true, structuredContent: { a: 1 }, resultType: "complete" }),
     ).toBe(true);
   });
 
-  it("leaves to the schema a result without content, with other blocks, with _meta or with other keys", () => {
+  it("leaves to the schema a result without content, with other blocks, with an unusual _meta or with other keys", () => {
     expect(isPlainToolResult({})).toBe(false);
     expect(isPlainToolResult({ content: [{ type: "image", data: "", mimeType: "image/png" }] })).toBe(false);
-    expect(isPlainToolResult({ content: [], _meta: {} })).toBe(false);
+    expect(isPlainToolResult({ content: [], _meta: [] })).toBe(false);
+    expect(isPlainToolResult({ content: [], _meta: { [META.serverInfo]: { name: "s" } } })).toBe(false);
+    expect(
+      isPlainToolResult({
+        content: [],
+        _meta: { [META.serverInfo]: { name: "s", version: "1", icons: [] } },
+      }),
+    ).toBe(false);
     expect(isPlainToolResult({ content: [], ttlMs: 5 })).toBe(false);
     expect(isPlainToolResult({ content: [{ type: "text", text: 1 }] })).toBe(false);
     expect(isPlainToolResult({ content: [], isError: "yes" })).toBe(false);

@@ -1,9 +1,11 @@
 /**
  * The common shape of a `tools/call` result checked by hand: only text content blocks and the
- * optional `structuredContent`, `isError` and `resultType: "complete"`. A result of this shape
- * always passes the protocol's schema unchanged; anything else (other keys, other blocks, `_meta`)
+ * optional `structuredContent`, `isError`, `resultType: "complete"` and a `_meta` whose `serverInfo` has
+ * only text fields. A result of this shape
+ * always passes the protocol's schema unchanged; anything else (other keys, other blocks, icons)
  * goes through the schema, which gives the same answer and the errors. Spec: server/tools.
  */
+import { META } from "../protocol/versions.js";
 
 /** True when `block` is `{ type: "text", text: <string> }` and nothing more. */
 function isPlainTextBlock(block: unknown): boolean {
@@ -15,6 +17,26 @@ function isPlainTextBlock(block: unknown): boolean {
   }
   const { type, text } = block as { type?: unknown; text?: unknown };
   return keys === 2 && type === "text" && typeof text === "string";
+}
+
+const IMPLEMENTATION_STRINGS = new Set(["name", "version", "title", "description", "websiteUrl"]);
+
+/** True when `info` is an implementation of `name`, `version` and optional text fields only. */
+function isPlainImplementation(info: unknown): boolean {
+  if (typeof info !== "object" || info === null || Array.isArray(info)) return false;
+  for (const key in info) {
+    if (!IMPLEMENTATION_STRINGS.has(key) || typeof (info as Record<string, unknown>)[key] !== "string")
+      return false;
+  }
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  return typeof name === "string" && typeof version === "string";
+}
+
+/** True when `meta` is a result's `_meta` whose `serverInfo`, if any, is a plain implementation. */
+function isPlainResultMeta(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return false;
+  const info = (meta as Record<string, unknown>)[META.serverInfo];
+  return info === undefined || isPlainImplementation(info);
 }
 
 /**
@@ -39,6 +61,9 @@ export function isPlainToolResult(result: Record<string, unknown>): boolean {
         if (value !== undefined && value !== "complete") return false;
         break;
       case "structuredContent":
+        break;
+      case "_meta":
+        if (value !== undefined && !isPlainResultMeta(value)) return false;
         break;
       default:
         return false;
