@@ -8,6 +8,7 @@ import { McpError } from "../protocol/errors.js";
 import { isErrorResponse, type JSONRPCNotification, type JSONRPCRequest } from "../protocol/jsonrpc.js";
 import { carryingAbortSource, LazyAbortController } from "../transport/abort-source.js";
 import type { Transport, TransportRequestOptions } from "../transport/transport.js";
+import { startDeadline } from "./deadlines.js";
 import { InvalidServerResponseError, RequestTimeoutError } from "./errors.js";
 
 /** How one request travels. */
@@ -39,10 +40,10 @@ export async function exchange(
   const controller = new LazyAbortController();
   if (options.signal?.aborted) throw options.signal.reason;
   const unlink = onAbort(options.signal, (reason) => controller.abort(reason));
-  const timer =
+  const deadline =
     timeoutMs === Number.POSITIVE_INFINITY
       ? undefined
-      : setTimeout(() => controller.abort(new RequestTimeoutError(method, timeoutMs)), timeoutMs);
+      : startDeadline(timeoutMs, () => controller.abort(new RequestTimeoutError(method, timeoutMs)));
   const requestOptions: TransportRequestOptions = carryingAbortSource(
     options.headers === undefined
       ? {
@@ -77,7 +78,7 @@ export async function exchange(
     }
     throw error;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    deadline?.cancel();
     unlink();
   }
 }

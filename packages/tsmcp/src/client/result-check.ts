@@ -6,6 +6,7 @@
 import { type InputRequiredMethod, isInputRequired, METHODS, type Method } from "../protocol/methods.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schema/input.js";
 import { InvalidServerResponseError, UnexpectedInputRequiredError } from "./errors.js";
+import { isPlainToolResult } from "./result-shape.js";
 
 /**
  * The parsed complete result of `method`.
@@ -18,6 +19,7 @@ export function checkCompleteResult(method: Method, result: Record<string, unkno
   if (resultType !== "complete") {
     throw new InvalidServerResponseError(`${method}: unrecognised resultType ${JSON.stringify(resultType)}`);
   }
+  if (method === "tools/call" && isPlainToolResult(result)) return result;
   const parsed = METHODS[method].result.safeParse(result);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -558,7 +558,7 @@ export class ClientSession {
     this.#telemetry?.closed(this);
   }
 
-  async #carrier(
+  #carrier(
     method: InputRequiredMethod,
     params: Record<string, unknown>,
     options: InputRequiredOptions & { allowInputRequired?: boolean },
@@ -566,29 +566,30 @@ export class ClientSession {
     const full: Record<string, unknown> = { ...params };
     if (options.inputResponses !== undefined) full.inputResponses = options.inputResponses;
     if (options.requestState !== undefined) full.requestState = options.requestState;
-    const result = await this.#send(method, full, options);
-    return checkCarrierResult(method, result, options.allowInputRequired === true);
+    // Followed directly rather than awaited: one promise fewer per request.
+    return this.#send(method, full, options).then((result) =>
+      checkCarrierResult(method, result, options.allowInputRequired === true),
+    );
   }
 
   /**
    * Sends one request; on a 2025-era session whose transport reports it expired, initializes a new
    * session once and sends the request again. Spec (2025-11-25): basic/transports §Session Management.
    */
-  async #send(
+  #send(
     method: string,
     params: Record<string, unknown>,
     options: SendOptions,
   ): Promise<Record<string, unknown>> {
-    try {
-      return await this.#sendOnce(method, params, options);
-    } catch (error) {
-      if (!(error instanceof SessionExpiredError) || this.#era !== "legacy" || method === "initialize") {
-        throw error;
-      }
+    const sent = this.#sendOnce(method, params, options);
+    // Only a 2025-era session renews; a 2026-07-28 request's promise is handed on as it is.
+    if (this.#era !== "legacy" || method === "initialize") return sent;
+    return sent.catch(async (error: unknown) => {
+      if (!(error instanceof SessionExpiredError) || this.#era !== "legacy") throw error;
       await this.#renew();
       const { id: _sameId, ...fresh } = options;
       return this.#sendOnce(method, params, fresh);
-    }
+    });
   }
 
   /**
