@@ -24,7 +24,7 @@ function countedPost(headers: Record<string, string>, body: unknown) {
       return request.headers.get(name);
     },
     forEach(callback) {
-      request.headers.forEach((value, name) => callback(value, name));
+      for (const [name, value] of request.headers) callback(value, name);
     },
   };
   const exchange: HttpExchange = {
