@@ -8,7 +8,14 @@
 import { isInputRequired } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/schema/base.js";
 import type { InputRequest } from "../protocol/schema/input.js";
-import type { Middleware } from "./middleware.js";
+import {
+  isThenable,
+  type Middleware,
+  type MiddlewareRequest,
+  type Step,
+  stepMiddleware,
+  type WireResult,
+} from "./middleware.js";
 import {
   FORM_ELICITATION,
   missingCapability,
@@ -61,14 +68,26 @@ export function requireInputRequestCapabilities(
  * @throws McpError -32021 (from the returned middleware) as `requireInputRequestCapabilities`.
  */
 export function inputRequestCapabilityGate(): Middleware {
-  return async (request, next) => {
-    const result = await next(request);
-    if (isInputRequired(result) && result.inputRequests !== undefined) {
-      requireInputRequestCapabilities(
-        result.inputRequests as Record<string, InputRequest>,
-        request.context.clientCapabilities,
-      );
-    }
-    return result;
-  };
+  return stepMiddleware(gateStep);
+}
+
+/** The gate as a chain step: waits only when what follows it does. */
+function gateStep(request: MiddlewareRequest, next: Step): WireResult | Promise<WireResult> {
+  const result = next(request);
+  return isThenable(result) ? gateLater(request, result) : gated(request, result);
+}
+
+async function gateLater(request: MiddlewareRequest, pending: PromiseLike<WireResult>): Promise<WireResult> {
+  return gated(request, await pending);
+}
+
+/** `result`, once its `inputRequests` passed the gate. */
+function gated(request: MiddlewareRequest, result: WireResult): WireResult {
+  if (isInputRequired(result) && result.inputRequests !== undefined) {
+    requireInputRequestCapabilities(
+      result.inputRequests as Record<string, InputRequest>,
+      request.context.clientCapabilities,
+    );
+  }
+  return result;
 }

@@ -45,9 +45,60 @@ export type Next = (request: MiddlewareRequest) => Promise<WireResult>;
  */
 export type Middleware = (request: MiddlewareRequest, next: Next) => Promise<WireResult>;
 
-/** Wraps `inner` in `middleware`, so that `middleware` runs first. */
-export function wrap(middleware: Middleware, inner: Next): Next {
-  return (request) => middleware(request, inner);
+/**
+ * One step of the composed chain: answers at once when nothing in it waits, else a promise. A
+ * failure is thrown when it happens before anything waited, a rejection after.
+ */
+export type Step = (request: MiddlewareRequest) => WireResult | Promise<WireResult>;
+
+/** A middleware's step form: takes a {@link Step}, and answers at once when nothing waited. */
+export type StepMiddleware = (request: MiddlewareRequest, next: Step) => WireResult | Promise<WireResult>;
+
+/** The step form of each middleware built by {@link stepMiddleware}. */
+const STEP_FORMS = new WeakMap<Middleware, StepMiddleware>();
+
+/** True for a value `await` would wait on (a promise or another thenable). */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/**
+ * A `Middleware` whose chain runs `step` directly (no promise when nothing waits). Called as a
+ * `Middleware` (by hand, or wrapped in other code) it still returns a promise: a throw of `step`
+ * becomes its rejection.
+ */
+export function stepMiddleware(step: StepMiddleware): Middleware {
+  const middleware: Middleware = (request, next) => {
+    try {
+      return Promise.resolve(step(request, next));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  STEP_FORMS.set(middleware, step);
+  return middleware;
+}
+
+/**
+ * Wraps `inner` in `middleware`, so that `middleware` runs first. A middleware built by
+ * {@link stepMiddleware} is given `inner` itself; any other is given a `Next` that always returns
+ * a promise (a failure of `inner` is its rejection), as the `Next` type promises.
+ */
+export function wrap(middleware: Middleware, inner: Step): Step {
+  const step = STEP_FORMS.get(middleware);
+  if (step !== undefined) return (request) => step(request, inner);
+  const next: Next = (request) => {
+    try {
+      return Promise.resolve(inner(request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  return (request) => middleware(request, next);
 }
 
 /** `with` of every request: reads `this`, so a copy made by spreading a request keeps working. */

@@ -66,10 +66,11 @@ import {
 import { LegacySessions } from "./legacy/sessions.js";
 import { type LogFields, type Logger, stderrLogger } from "./logger.js";
 import {
+  isThenable,
   type Middleware,
   type MiddlewareRequest,
   middlewareRequest,
-  type Next,
+  type Step,
   type WireResult,
   wrap,
 } from "./middleware.js";
@@ -94,6 +95,14 @@ import type { TaskOptions } from "./tasks/options.js";
 import { acceptsTaskResult, TASKS_CAPABILITY, toDetailedTask } from "./tasks/wire.js";
 import { RequestSpan } from "./telemetry/request-span.js";
 import { watchSessionDuration } from "./telemetry/session.js";
+
+/**
+ * Every 2026-07-28 result carries resultType (spec: basic/index §Result): a result a middleware
+ * answered with by itself, unshaped, may lack it.
+ */
+function withResultType(result: WireResult): WireResult {
+  return result.resultType === undefined ? { resultType: "complete", ...result } : result;
+}
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
 export interface CacheOptions extends Partial<CacheHint> {
@@ -226,7 +235,9 @@ export class Server implements Dispatcher {
   #stopTaskListeners: () => void = () => {};
   /** True when the server built its task manager from options (and so closes it). */
   #ownsTasks = false;
-  #chain: Next;
+  #chain: Step;
+  /** {@link #cacheHint}, bound once: result shaping asks it per cacheable method. */
+  readonly #hintOf = (method: string): CacheHint => this.#cacheHint(method);
   /** Where spans and metrics go; `undefined` records nothing. */
   readonly #telemetry: Telemetry | undefined;
 
@@ -337,7 +348,7 @@ export class Server implements Dispatcher {
   use(middleware: Middleware): this {
     if (typeof middleware !== "function") throw new TypeError("Server.use: middleware must be a function");
     this.#middleware.push(middleware);
-    this.#chain = this.#middleware.reduceRight<Next>(
+    this.#chain = this.#middleware.reduceRight<Step>(
       (next, m) => wrap(m, next),
       (request) => this.#terminal(request),
     );
@@ -435,7 +446,8 @@ export class Server implements Dispatcher {
     try {
       let result: WireResult;
       if (session === undefined) {
-        result = await this.#dispatch(message, env, record);
+        const pending = this.#dispatch(message, env, record);
+        result = isThenable(pending) ? await pending : pending;
         record?.observe(result);
       } else {
         const legacyEnv = env as RequestEnvironment & { session: LegacySession };
@@ -468,21 +480,20 @@ export class Server implements Dispatcher {
     }
   }
 
-  async #dispatch(
+  /** Answers at once when nothing in the chain waits; throws what happens before anything waited. */
+  #dispatch(
     request: JSONRPCRequest,
     env: RequestEnvironment,
     record: RequestSpan | undefined,
-  ): Promise<WireResult> {
+  ): WireResult | Promise<WireResult> {
     const { method } = request;
     if (method === "initialize") throw legacyHandshake(request.params, this.supportedVersions);
     if (!this.#serves(method)) throw methodNotFound(method);
     const meta = readRequestMeta(request.params, this.supportedVersions);
     const context = createRequestContext(method, request.id, meta, env);
     record?.attach(context);
-    const result = await this.#chain(middlewareRequest(method, request.params ?? {}, context, this.logger));
-    // Every 2026-07-28 result carries resultType (spec: basic/index §Result): a result a middleware
-    // answered with by itself, unshaped, may lack it.
-    return result.resultType === undefined ? { resultType: "complete", ...result } : result;
+    const result = this.#chain(middlewareRequest(method, request.params ?? {}, context, this.logger));
+    return isThenable(result) ? result.then(withResultType) : withResultType(result);
   }
 
   #serves(method: string): boolean {
@@ -494,7 +505,7 @@ export class Server implements Dispatcher {
   }
 
   /** The end of the chain: with the request's span active (when one records it), {@link #serve}. */
-  #terminal(request: MiddlewareRequest): Promise<WireResult> {
+  #terminal(request: MiddlewareRequest): WireResult | Promise<WireResult> {
     if (this.#telemetry !== undefined) {
       const record = requestTraceOf(request.context);
       if (record instanceof RequestSpan) return record.run(() => this.#serve(request));
@@ -532,8 +543,11 @@ export class Server implements Dispatcher {
     return parsedParams;
   }
 
-  /** Params validation, the handler (or a built-in method), result shaping. */
-  async #serve(request: MiddlewareRequest): Promise<WireResult> {
+  /**
+   * Params validation, the handler (or a built-in method), result shaping: at once when the handler
+   * answers at once, else when its promise settles.
+   */
+  #serve(request: MiddlewareRequest): WireResult | Promise<WireResult> {
     const { method, context } = request;
     const spec: MethodSpec = METHODS[method as keyof typeof METHODS];
     if (spec.extension !== undefined && context.session === undefined) {
@@ -545,25 +559,38 @@ export class Server implements Dispatcher {
     if (method === "server/discover") {
       result = this.#discover();
     } else if (method === "subscriptions/listen") {
-      result = await this.#listen(context, params.notifications as SubscriptionFilter);
+      result = this.#listen(context, params.notifications as SubscriptionFilter);
     } else if (TASK_METHODS.has(method)) {
-      result = await serveTaskMethod(this.#tasks as TaskManager, method, context, params);
+      result = serveTaskMethod(this.#tasks as TaskManager, method, context, params);
     } else {
       const handler = this.#handlers[HANDLER_FOR_METHOD[method as HandledMethod]] as (
         ctx: RequestContext,
         params: unknown,
       ) => unknown;
-      result = await handler(context, params);
+      result = handler(context, params);
     }
+    return isThenable(result)
+      ? this.#shapeLater(method, context, result)
+      : this.#shape(method, context, result);
+  }
+
+  async #shapeLater(
+    method: string,
+    context: RequestContext,
+    pending: PromiseLike<unknown>,
+  ): Promise<WireResult> {
+    return this.#shape(method, context, await pending);
+  }
+
+  /** Checks and shapes a handler's result (see `shapeResult`). */
+  #shape(method: string, context: RequestContext, result: unknown): WireResult {
     checkTaskResult(method, result, () => acceptsTaskResult(context));
     if (context.session === undefined) {
-      return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, (m) =>
-        this.#cacheHint(m),
-      );
+      return shapeResult(method, result, this.#stampServerInfo ? this.serverInfo : undefined, this.#hintOf);
     }
     // A 2025-era session: no serverInfo stamp; an InputRequiredResult leaves the chain only to be
     // fulfilled over the back-channel (so a requestState boundary seals it on the way out).
-    const shaped = shapeResult(method, result, undefined, (m) => this.#cacheHint(m));
+    const shaped = shapeResult(method, result, undefined, this.#hintOf);
     if (isInputRequired(shaped) && this.#legacyInputRequired !== "fulfil") {
       this.#logError(`handler for ${method} returned an invalid result`, {
         reason: REFUSED_INPUT_REQUIRED_REASON,

@@ -26,7 +26,7 @@ import { LegacyTaskParamsSchema } from "../../protocol/schema/tasks-legacy.js";
 import type { LegacySession, RequestEnvironment } from "../../transport/dispatcher.js";
 import { createRequestContext, type RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
-import { middlewareRequest, type Next, type WireResult } from "../middleware.js";
+import { middlewareRequest, type Step, type WireResult } from "../middleware.js";
 import { describeIssue } from "../request-meta.js";
 import { LEGACY_TASK_METHODS, serveLegacyTaskMethod } from "../tasks/legacy-methods.js";
 import { canListTasks, markTaskRequested } from "../tasks/legacy-scope.js";
@@ -58,7 +58,7 @@ export interface LegacyCore extends ServerSelfDescription {
   /** True when a handler serves `method` (a method of the 2026-07-28 table). */
   serves(method: string): boolean;
   /** The middleware chain, ending in params validation, the handler and result shaping. */
-  readonly run: Next;
+  readonly run: Step;
   /** Logs an error without ever throwing. */
   logError(message: string, fields: LogFields): void;
   /** The server's tasks, when it serves them (2025-11-25 core tasks on sessions). */

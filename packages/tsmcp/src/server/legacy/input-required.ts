@@ -12,7 +12,7 @@ import type { Params } from "../../protocol/jsonrpc.js";
 import { isInputRequired } from "../../protocol/methods.js";
 import type { RequestEnvironment } from "../../transport/dispatcher.js";
 import type { LogFields } from "../logger.js";
-import type { MiddlewareRequest, Next, WireResult } from "../middleware.js";
+import type { MiddlewareRequest, Step, WireResult } from "../middleware.js";
 import { backChannelOf } from "../telemetry/back-channel-span.js";
 
 /**
@@ -90,7 +90,7 @@ interface EmbeddedRequest {
  *   abort reason when the request is cancelled.
  */
 export async function fulfilInputRequired(
-  run: Next,
+  run: Step,
   request: MiddlewareRequest,
   first: WireResult,
   env: RequestEnvironment,

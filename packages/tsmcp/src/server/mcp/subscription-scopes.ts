@@ -15,7 +15,7 @@ import {
   type JSONRPCResponse,
 } from "../../protocol/jsonrpc.js";
 import type { AuthInfo, RequestEnvironment } from "../../transport/dispatcher.js";
-import type { Middleware } from "../middleware.js";
+import { type Middleware, stepMiddleware } from "../middleware.js";
 import { grants } from "./scopes.js";
 
 /** The `requiredScopes` of what a read of a URI reaches (empty when nothing, or nothing is needed). */
@@ -44,7 +44,7 @@ export function subscriptionRefusal(
 
 /** Checks the `resourceSubscriptions` of a `subscriptions/listen` against the URIs' scopes. */
 export function listenScopes(scopesOf: ScopesOfUri): Middleware {
-  return (request, next) => {
+  return stepMiddleware((request, next) => {
     if (request.method === "subscriptions/listen") {
       const notifications = request.params.notifications as { resourceSubscriptions?: unknown } | undefined;
       const uris = notifications?.resourceSubscriptions;
@@ -54,7 +54,7 @@ export function listenScopes(scopesOf: ScopesOfUri): Middleware {
       }
     }
     return next(request);
-  };
+  });
 }
 
 /**

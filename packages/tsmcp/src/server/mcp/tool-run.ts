@@ -194,9 +194,37 @@ export async function runTool(
   rawArgs: unknown,
   ctx: Context,
 ): Promise<CallToolResult | InputRequiredResult> {
+  return await runToolNow(pipeline, rawArgs, ctx);
+}
+
+/**
+ * {@link runTool} without a promise when every step answers at once; throws what `runTool`
+ * rejects with when it fails before anything waited.
+ */
+export function runToolNow(
+  pipeline: ToolPipeline,
+  rawArgs: unknown,
+  ctx: Context,
+): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult> {
   const pending = prepare(pipeline, rawArgs, ctx);
-  const prepared = isThenable(pending) ? await pending : pending;
+  return isThenable(pending) ? runPreparedLater(pipeline, pending, ctx) : runPrepared(pipeline, pending, ctx);
+}
+
+async function runPreparedLater(
+  pipeline: ToolPipeline,
+  pending: PromiseLike<PreparedCall>,
+  ctx: Context,
+): Promise<CallToolResult | InputRequiredResult> {
+  return await runPrepared(pipeline, await pending, ctx);
+}
+
+/** The prepared answer, or the body run with the prepared arguments. */
+function runPrepared(
+  pipeline: ToolPipeline,
+  prepared: PreparedCall,
+  ctx: Context,
+): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult> {
   if ("answer" in prepared) return prepared.answer;
   const bodyCtx = prepared.resolved === undefined ? ctx : withResolved(ctx, prepared.resolved.values);
-  return await invoke(pipeline, prepared.args, bodyCtx);
+  return invoke(pipeline, prepared.args, bodyCtx);
 }

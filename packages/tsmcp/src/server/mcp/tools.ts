@@ -36,7 +36,7 @@ import type { Context, ResolvedContext } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
 import { toolResolverParts } from "./tool-resolvers.js";
-import { runTool, type ToolInvocation, type ToolPipeline } from "./tool-run.js";
+import { runToolNow, type ToolInvocation, type ToolPipeline } from "./tool-run.js";
 import { runToolTask, type ToolTaskSupport } from "./tool-tasks.js";
 
 /** A tool name: 1-128 characters of `A-Z a-z 0-9 _ . -`. Spec: server/tools §Tool Names. */
@@ -238,13 +238,18 @@ export interface ToolEntry {
   readonly task: ToolTaskSupport | undefined;
   /**
    * Runs one `tools/call` with the client's raw arguments; with `tasks` (the server's task manager)
-   * a tool declared with `task` may answer a `CreateTaskResult`.
+   * a tool declared with `task` may answer a `CreateTaskResult`. Answers at once when nothing
+   * waits (a failure before anything waited is thrown), else with a promise.
    */
   call(
     args: unknown,
     ctx: Context,
     tasks?: TaskManager,
-  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult>;
+  ):
+    | CallToolResult
+    | InputRequiredResult
+    | CreateTaskResult
+    | Promise<CallToolResult | InputRequiredResult | CreateTaskResult>;
 }
 
 const TOOL_FIELDS = ["title", "description", "annotations", "icons", "_meta"] as const;
@@ -354,7 +359,7 @@ export function createTool(
     requiredScopes,
     singleUse: config.singleUse === true,
     task: config.task,
-    call: async (args, ctx, tasks) => {
+    call: (args, ctx, tasks) => {
       requireScopes(ctx.auth, requiredScopes);
       if (config.task === undefined && requestedTaskOf(ctx) !== undefined) {
         throw McpError.of(
@@ -362,8 +367,8 @@ export function createTool(
           `Tool '${name}' does not run as a task; call it without params.task`,
         );
       }
-      if (config.task === undefined || tasks === undefined) return await runTool(pipeline, args, ctx);
-      return await runToolTask(pipeline, config.task, args, ctx, tasks);
+      if (config.task === undefined || tasks === undefined) return runToolNow(pipeline, args, ctx);
+      return runToolTask(pipeline, config.task, args, ctx, tasks);
     },
   };
 }

@@ -11,10 +11,17 @@ import { INPUT_REQUIRED_METHODS, isInputRequired } from "../../protocol/methods.
 import { isReplayCache, type ReplayCache } from "../../state/replay-cache.js";
 import type { RequestContext } from "../context.js";
 import type { LogFields, Logger } from "../logger.js";
-import type { Middleware } from "../middleware.js";
+import {
+  isThenable,
+  type Middleware,
+  type MiddlewareRequest,
+  type Step,
+  stepMiddleware,
+  type WireResult,
+} from "../middleware.js";
 import { type Carried, requestTraceOf } from "../request-trace.js";
 import { isCarriable } from "./carried-trace.js";
-import { type RequestBinding, requestBinding } from "./claims.js";
+import { type OpenedClaims, type RequestBinding, requestBinding } from "./claims.js";
 import { describeType } from "./describe-type.js";
 import { InvalidRequestState, invalidRequestStateError } from "./errors.js";
 import { RequestStateSecurity } from "./policy.js";
@@ -36,6 +43,20 @@ export interface RequestStateBoundaryOptions {
   singleUse?: (binding: RequestBinding) => boolean;
   /** Where single-use state ids are recorded. Required with `singleUse`. */
   replayCache?: ReplayCache;
+}
+
+/** What the boundary knows of one request on its way in and out. */
+interface Leg {
+  readonly method: string;
+  readonly params: Params;
+  readonly context: RequestContext;
+  readonly logger: Logger;
+  /** The request's principal, derived on first use. */
+  readonly principal: () => string | undefined;
+  /** The binding of the request, once computed. */
+  binding: RequestBinding | undefined;
+  /** What the inbound state carried, when it carried a trace. */
+  carried: Carried | undefined;
 }
 
 type PrincipalOutcome = { principal: string | undefined } | { failure: InvalidRequestState };
@@ -203,38 +224,11 @@ export function requestStateBoundary(
     return invalidRequestStateError();
   };
 
-  return async function requestStateBoundaryMiddleware(request, next) {
-    const { method, params, context } = request;
-    if (!INPUT_REQUIRED_METHODS.has(method)) return next(request);
-    const logger = policy.logger ?? request.logger;
-    const principal = principalOnce(policy, context);
-    const inbound = params.requestState;
-    let binding: RequestBinding | undefined;
-    let carried: Carried | undefined;
-    let forwarded = request;
-    if (inbound === null) {
-      const { requestState: _absent, ...rest } = params;
-      forwarded = { ...request, params: rest };
-    } else if (inbound !== undefined) {
-      try {
-        if (typeof inbound !== "string") {
-          throw new InvalidRequestState("malformed", { detail: "non-string requestState" });
-        }
-        binding = bindingOf(method, params);
-        const opened = openRequestStateClaims(policy, inbound, { binding, audience, principal });
-        if (singleUse?.(binding) === true) await consume(replayCache as ReplayCache, opened);
-        forwarded = { ...request, params: { ...params, requestState: opened.state } };
-        carried = opened.trace;
-      } catch (error) {
-        throw reject(logger, method, error);
-      }
-      if (carried !== undefined && !carriedBySelf.has(context)) {
-        requestTraceOf(context)?.continueFrom(carried);
-      }
-    }
-
-    const result = await next(forwarded);
+  /** Seals the `requestState` of an outbound `InputRequiredResult` of `leg`; any other result passes. */
+  const sealOutbound = (leg: Leg, result: WireResult): WireResult => {
     if (!isInputRequired(result) || typeof result.requestState !== "string") return result;
+    const { method, params, context, logger, principal, carried } = leg;
+    let binding = leg.binding;
     if (binding === undefined) {
       try {
         binding = bindingOf(method, params);
@@ -274,4 +268,71 @@ export function requestStateBoundary(
     if (carry !== undefined) carriedBySelf.add(context);
     return { ...result, requestState: sealed };
   };
+
+  const sealLater = async (leg: Leg, pending: PromiseLike<WireResult>): Promise<WireResult> =>
+    sealOutbound(leg, await pending);
+
+  /** Runs the rest of the chain on `forwarded` and seals what it answers; waits only when it does. */
+  const forward = (leg: Leg, forwarded: MiddlewareRequest, next: Step): WireResult | Promise<WireResult> => {
+    if (leg.carried !== undefined && !carriedBySelf.has(leg.context)) {
+      requestTraceOf(leg.context)?.continueFrom(leg.carried);
+    }
+    const result = next(forwarded);
+    return isThenable(result) ? sealLater(leg, result) : sealOutbound(leg, result);
+  };
+
+  /** Marks a single-use state used, then goes on as {@link forward}. */
+  const consumeThenForward = async (
+    leg: Leg,
+    opened: OpenedClaims,
+    request: MiddlewareRequest,
+    next: Step,
+  ): Promise<WireResult> => {
+    try {
+      await consume(replayCache as ReplayCache, opened);
+    } catch (error) {
+      throw reject(leg.logger, leg.method, error);
+    }
+    const forwarded = { ...request, params: { ...leg.params, requestState: opened.state } };
+    return forward(leg, forwarded, next);
+  };
+
+  return stepMiddleware(function requestStateBoundaryMiddleware(request, next) {
+    const { method, params, context } = request;
+    if (!INPUT_REQUIRED_METHODS.has(method)) return next(request);
+    const leg: Leg = {
+      method,
+      params,
+      context,
+      logger: policy.logger ?? request.logger,
+      principal: principalOnce(policy, context),
+      binding: undefined,
+      carried: undefined,
+    };
+    const inbound = params.requestState;
+    if (inbound === null) {
+      const { requestState: _absent, ...rest } = params;
+      return forward(leg, { ...request, params: rest }, next);
+    }
+    if (inbound === undefined) return forward(leg, request, next);
+    let opened: OpenedClaims;
+    try {
+      if (typeof inbound !== "string") {
+        throw new InvalidRequestState("malformed", { detail: "non-string requestState" });
+      }
+      leg.binding = bindingOf(method, params);
+      opened = openRequestStateClaims(policy, inbound, {
+        binding: leg.binding,
+        audience,
+        principal: leg.principal,
+      });
+      leg.carried = opened.trace;
+      if (singleUse?.(leg.binding) === true) {
+        return consumeThenForward(leg, opened, request, next);
+      }
+    } catch (error) {
+      throw reject(leg.logger, method, error);
+    }
+    return forward(leg, { ...request, params: { ...params, requestState: opened.state } }, next);
+  });
 }

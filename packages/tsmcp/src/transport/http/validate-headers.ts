@@ -76,7 +76,16 @@ function checkHeader(
   bodyValue: string,
   decode: boolean,
 ): McpError | undefined {
-  const raw = headers.get(header);
+  return checkHeaderValue(header, headers.get(header), bodyValue, decode);
+}
+
+/** {@link checkHeader} of a value already read (`null` when absent). */
+function checkHeaderValue(
+  header: string,
+  raw: string | null,
+  bodyValue: string,
+  decode: boolean,
+): McpError | undefined {
   if (raw === null) {
     return mismatch(`required ${header} header is missing (body value ${quote(bodyValue)})`, {
       header,
@@ -178,18 +187,30 @@ function checkNameWithoutBodyValue(headers: HeaderReader, field: "name" | "uri")
  * Routing Headers, §Error Handling (https://github.com/modelcontextprotocol/ext-tasks).
  */
 export function validateRequestHeaders(request: JSONRPCRequest, headers: HeaderReader): McpError | undefined {
+  return validateRequestHeadersWith(request, headers, headers.get(MCP_HEADERS.protocolVersion));
+}
+
+/**
+ * {@link validateRequestHeaders} with the `MCP-Protocol-Version` header already read (`null` when
+ * absent), for a caller that read it before.
+ */
+export function validateRequestHeadersWith(
+  request: JSONRPCRequest,
+  headers: HeaderReader,
+  protocolVersion: string | null,
+): McpError | undefined {
   const methodError = checkHeader(headers, MCP_HEADERS.method, request.method, false);
   if (methodError !== undefined) return methodError;
 
   const bodyVersion = protocolVersionOf(request.params);
   if (bodyVersion === undefined) {
-    if (headers.get(MCP_HEADERS.protocolVersion) === null) {
+    if (protocolVersion === null) {
       return mismatch(`required ${MCP_HEADERS.protocolVersion} header is missing`, {
         header: MCP_HEADERS.protocolVersion,
       });
     }
   } else {
-    const versionError = checkHeader(headers, MCP_HEADERS.protocolVersion, bodyVersion, false);
+    const versionError = checkHeaderValue(MCP_HEADERS.protocolVersion, protocolVersion, bodyVersion, false);
     if (versionError !== undefined) return versionError;
   }
 

@@ -18,11 +18,12 @@ import { MODERN_PROTOCOL_VERSIONS } from "../../../protocol/versions.js";
 import type { MessageBus } from "../../../state/message-bus.js";
 import { type Dispatcher, isDispatcher, type LegacySession } from "../../dispatcher.js";
 import type { BodyText, HttpExchange, HttpServerAnswer } from "../exchange.js";
+import { MCP_HEADERS } from "../headers.js";
 import { acceptsEventStream, isJsonContentType } from "../media-type.js";
 import { createLegacyEntry, type LegacyEntry } from "../session/legacy.js";
 import type { SessionOptions } from "../session/options.js";
 import { SessionRegistry } from "../session/registry.js";
-import { validateRequestHeaders } from "../validate-headers.js";
+import { validateRequestHeadersWith } from "../validate-headers.js";
 import { answerRequest, toResponse } from "./answer.js";
 import { authenticateRequest, noteAuthRefusal, withAuth } from "./authenticate.js";
 import { readBodyText } from "./body.js";
@@ -37,8 +38,8 @@ import {
   revisionMismatch,
   type ServableMessage,
   type ServedRevisions,
+  trimmedVersion,
   unsupportedRevision,
-  versionHeaderOf,
 } from "./version-rules.js";
 
 export { DEFAULT_KEEP_ALIVE_MS, type HttpHandlerOptions } from "./handler-options.js";
@@ -481,18 +482,21 @@ async function servePost(ctx: HandlerContext, request: HttpExchange): Promise<Ht
   if ("answer" in read) return read.answer;
   const { parsed } = read;
   const id = parsed.kind === "request" ? parsed.message.id : undefined;
-  const unsupported = unsupportedRevision(ctx.served, request.headers);
+  // Read once: the revision rules, the era and the 2026 header checks all need it.
+  const rawVersion = request.headers.get(MCP_HEADERS.protocolVersion);
+  const version = trimmedVersion(rawVersion);
+  const unsupported = unsupportedRevision(ctx.served, version);
   if (unsupported !== undefined) return errorJson(unsupported, id);
   const handshakeEra =
-    ctx.legacy !== undefined && isHandshakeEra(ctx.supportedVersions, request.headers, parsed);
+    ctx.legacy !== undefined && isHandshakeEra(ctx.supportedVersions, request.headers, parsed, version);
   if (handshakeEra || parsed.kind === "notification") {
-    const disagreement = revisionMismatch(request.headers, parsed);
+    const disagreement = revisionMismatch(version, parsed);
     if (disagreement !== undefined) return errorJson(disagreement, id);
   }
   const malformed = notificationRefusal(parsed, handshakeEra);
   if (malformed !== undefined) return errorJson(malformed, undefined);
   if (handshakeEra) return (ctx.legacy as LegacyEntry).post(request, parsed);
-  return await serveModern(ctx, request, parsed);
+  return await serveModern(ctx, request, parsed, rawVersion);
 }
 
 /** The refusal of a POST without `Content-Type: application/json` (415). */
@@ -546,6 +550,7 @@ function serveModern(
   ctx: HandlerContext,
   request: HttpExchange,
   parsed: ServableMessage,
+  rawVersion: string | null,
 ): HttpServerAnswer | Promise<HttpServerAnswer> {
   switch (parsed.kind) {
     case "response":
@@ -559,7 +564,7 @@ function serveModern(
     case "notification":
       return serveNotification(ctx.dispatcher, request, parsed.message);
     case "request":
-      return serveRequest(ctx, request, parsed.message);
+      return serveRequest(ctx, request, parsed.message, rawVersion);
   }
 }
 
@@ -587,13 +592,14 @@ function serveRequest(
   ctx: HandlerContext,
   request: HttpExchange,
   message: JSONRPCRequest,
+  rawVersion: string | null,
 ): HttpServerAnswer | Promise<HttpServerAnswer> {
   const { dispatcher } = ctx;
   // A 2025-era handshake carries no 2026 headers: the dispatcher answers it, naming its versions.
-  if (message.method === "initialize" && versionHeaderOf(request.headers) === undefined) {
+  if (message.method === "initialize" && trimmedVersion(rawVersion) === undefined) {
     return answerRequest(dispatcher, request, message, ctx.answering);
   }
-  const headerError = validateRequestHeaders(message, request.headers);
+  const headerError = validateRequestHeadersWith(message, request.headers, rawVersion);
   if (headerError !== undefined) return errorJson(headerError, message.id);
   const streamable = acceptsEventStream(request.headers.get("accept"));
   if (!streamable && message.method === "subscriptions/listen") {

@@ -27,7 +27,12 @@ export interface ServedRevisions {
 
 /** The trimmed `MCP-Protocol-Version` header, or undefined when absent or empty. */
 export function versionHeaderOf(headers: HeaderReader): string | undefined {
-  return headers.get(MCP_HEADERS.protocolVersion)?.trim() || undefined;
+  return trimmedVersion(headers.get(MCP_HEADERS.protocolVersion));
+}
+
+/** An `MCP-Protocol-Version` value as read (`null` when absent), trimmed; undefined when absent or empty. */
+export function trimmedVersion(raw: string | null): string | undefined {
+  return raw?.trim() || undefined;
 }
 
 /**
@@ -40,8 +45,8 @@ export function isHandshakeEra(
   modern: readonly string[],
   headers: HeaderReader,
   parsed: ServableMessage,
+  version: string | undefined,
 ): boolean {
-  const version = versionHeaderOf(headers);
   if (version !== undefined && modern.includes(version)) return false;
   if (headers.get("mcp-session-id") !== null) return true;
   if (version !== undefined) return LEGACY_PROTOCOL_VERSIONS.includes(version);
@@ -58,8 +63,10 @@ export function isHandshakeEra(
  * `server/discover` lists them. A revision served in the handshake era is left to the session,
  * which checks it against the one its `initialize` negotiated.
  */
-export function unsupportedRevision(served: ServedRevisions, headers: HeaderReader): McpError | undefined {
-  const header = versionHeaderOf(headers);
+export function unsupportedRevision(
+  served: ServedRevisions,
+  header: string | undefined,
+): McpError | undefined {
   if (header === undefined || served.modern.includes(header)) return undefined;
   if (served.handshake && HANDSHAKE_PROTOCOL_VERSIONS.includes(header)) return undefined;
   const olderHandshake = served.handshake && LEGACY_PROTOCOL_VERSIONS.includes(header);
@@ -74,8 +81,7 @@ export function unsupportedRevision(served: ServedRevisions, headers: HeaderRead
  * both name a revision and differ, or undefined. (A 2026 request gets the same check among its
  * other headers, in their documented order: see `validateRequestHeaders`.)
  */
-export function revisionMismatch(headers: HeaderReader, parsed: ServableMessage): McpError | undefined {
-  const header = versionHeaderOf(headers);
+export function revisionMismatch(header: string | undefined, parsed: ServableMessage): McpError | undefined {
   if (header === undefined || parsed.kind === "response") return undefined;
   const body = protocolVersionOf(parsed.message.params);
   if (body === undefined || body === header) return undefined;
