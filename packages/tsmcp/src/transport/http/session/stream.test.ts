@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JSONRPCMessage } from "../../../protocol/jsonrpc.js";
+import { StateUnavailableError } from "../../../state/errors.js";
 import type { EventStore, EventsAfter } from "../../../state/event-store.js";
+import { MemoryEventStore } from "../../../state/memory-event-store.js";
 import { MAX_PENDING_APPENDS, ResumableStream } from "./stream.js";
 
 /** An event store whose appends wait until the test lets them through. */
@@ -94,5 +96,45 @@ describe("a resumable stream over an asynchronous event store", () => {
     expect(store.appended).toHaveLength(1 + MAX_PENDING_APPENDS + 1);
     expect(store.appended.at(-2)).toEqual(note(MAX_PENDING_APPENDS - 1));
     expect(store.appended.at(-1)).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+});
+
+/** An in-memory event store that refuses its next `refusals` appends, as an engine restarting. */
+class RestartingEventStore extends MemoryEventStore {
+  refusals = 0;
+
+  override async append(sessionId: string, streamId: string, message: JSONRPCMessage | undefined) {
+    if (this.refusals > 0) {
+      this.refusals--;
+      throw new StateUnavailableError("the event engine is restarting", { retryAfterMs: 100 });
+    }
+    return super.append(sessionId, streamId, message);
+  }
+}
+
+describe("a resumable stream whose event store refuses events for a while", () => {
+  it("stores a message the store refused while no connection was attached, so the client resuming with Last-Event-ID gets it", async () => {
+    const store = new RestartingEventStore();
+    const stream = streamOn(store);
+    const first = stream.connect();
+    void new Response(first.readable).text();
+    stream.send(note(1));
+    await stream.settled();
+    const place = stream.cursor as string;
+    stream.closeConnection();
+    await stream.settled();
+    store.refusals = 2;
+    const question: JSONRPCMessage = { jsonrpc: "2.0", id: "a-0", method: "elicitation/create", params: {} };
+    stream.send(question);
+    const resumed = stream.connect(place);
+    const text = new Response(resumed.readable).text();
+    const finished = stream.finish({ jsonrpc: "2.0", id: 7, result: {} });
+    await finished;
+    const events = (await text).split("\n\n").filter((block) => block.includes("data: {"));
+    expect(events.map((block) => JSON.parse(block.slice(block.indexOf("data: ") + 6)))).toEqual([
+      question,
+      { jsonrpc: "2.0", id: 7, result: {} },
+    ]);
+    for (const block of events) expect(block).toMatch(/^id: /m);
   });
 });

@@ -18,6 +18,15 @@ import { formatPrimingEvent, SseStream } from "../server/sse.js";
  */
 export const MAX_PENDING_APPENDS = 1000;
 
+/** Milliseconds between two attempts to store an event the event store refused. */
+export const STORE_RETRY_DELAY_MS = 250;
+
+/**
+ * Milliseconds a stream keeps trying to store an event the store refused (an engine restarting)
+ * before it writes it to the live connection without an id, if one is attached, and goes on.
+ */
+export const STORE_RETRY_WINDOW_MS = 30_000;
+
 /** What a {@link ResumableStream} needs from its session. */
 export interface StreamOptions {
   readonly events: EventStore;
@@ -75,6 +84,7 @@ export class ResumableStream {
   #written = new Set<string>();
   #finished = false;
   #finishing = false;
+  #abandoned = false;
   #tail: Promise<void> = Promise.resolve();
   #pending = 0;
   #dropped = 0;
@@ -222,17 +232,13 @@ export class ResumableStream {
   }
 
   async #append(message: JSONRPCMessage, onceKey?: string): Promise<void> {
-    const { events, sessionKey } = this.#options;
     let id: string | undefined;
     try {
-      if (onceKey === undefined) id = await events.append(sessionKey, this.id, message);
-      else {
-        id = await events.appendOnce(sessionKey, this.id, onceKey, message);
-        // Another view stored it first: its replica publishes the event to this stream's holder.
-        if (id === undefined) return;
-      }
+      id = await this.#store(message, onceKey);
+      // Another view stored it first: its replica publishes the event to this stream's holder.
+      if (id === undefined) return;
     } catch (error) {
-      // The live client still gets it; it cannot be resumed from the store.
+      // The store stayed down past STORE_RETRY_WINDOW_MS: the live client, if any, still gets it.
       this.#options.report(error);
     }
     if (id !== undefined) this.#options.onStored?.({ id, message });
@@ -242,6 +248,31 @@ export class ResumableStream {
       if (id !== undefined) {
         this.#lastWritten = id;
         this.#remember(id);
+      }
+    }
+  }
+
+  /**
+   * Stores `message`, trying again every {@link STORE_RETRY_DELAY_MS} while the store refuses it
+   * (its engine restarting), for up to {@link STORE_RETRY_WINDOW_MS}: the stream's queue waits,
+   * so a message is neither lost to a client that resumes from the store nor overtaken by a later
+   * one. Resolves undefined when an `onceKey` append found the message stored by another view.
+   *
+   * @throws what the store last threw, once the window passed or the stream was abandoned.
+   */
+  async #store(message: JSONRPCMessage, onceKey: string | undefined): Promise<string | undefined> {
+    const { events, sessionKey } = this.#options;
+    const untilMs = Date.now() + STORE_RETRY_WINDOW_MS;
+    let first = true;
+    for (;;) {
+      try {
+        if (onceKey === undefined) return await events.append(sessionKey, this.id, message);
+        return await events.appendOnce(sessionKey, this.id, onceKey, message);
+      } catch (error) {
+        if (this.#abandoned || Date.now() + STORE_RETRY_DELAY_MS > untilMs) throw error;
+        if (first) this.#options.report(error);
+        first = false;
+        await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_DELAY_MS));
       }
     }
   }
@@ -279,6 +310,7 @@ export class ResumableStream {
    */
   abandon(reason: Error): void {
     this.#finished = true;
+    this.#abandoned = true;
     const connection = this.#connection;
     if (connection === undefined) return;
     connection.abort(reason);
