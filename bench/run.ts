@@ -610,7 +610,7 @@ async function main(): Promise<void> {
   const wallS = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const table = renderTable(rows);
   const header =
-    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x; stages 9 and 10: tsmcp alone) vs bare node:http floor\n` +
+    `tsmcp vs @modelcontextprotocol/server + /client 2.4.0 (stage 8: @modelcontextprotocol/sdk 1.x; stage 11 also 1.x; stages 9 and 10: tsmcp alone) vs a bare floor (node:http; a line loop on stdio; the same schemas without an SDK for stage 12)\n` +
     `machine: ${formatMachine(machine)}\n` +
     `load average (1 / 5 / 15 min): ${loadBefore} before measuring, ${formatLoad()} after${quiet.forced ? ` — FORCED above ${QUIET_LOAD}, not a record` : ""}\n` +
     `run: ${new Date().toISOString()}, wall time ${wallS.toFixed(0)} s${quick ? " (--quick: numbers not meaningful)" : ""}\n`;
