@@ -29,7 +29,7 @@ import {
 import type { RunningServer } from "./official.js";
 
 /** The 1.x `McpServer` with the plain tools of `spec` (the MRTR tool has no 2025-era equivalent). */
-function buildServer(spec: ServerSpec): McpServer {
+export function buildOfficialV1Server(spec: ServerSpec): McpServer {
   const server = new McpServer({ name: BENCH_SERVER_NAME, version: BENCH_SERVER_VERSION });
   for (const name of fillerToolNames(spec)) {
     server.registerTool(name, { inputSchema: fillerInput.shape }, async ({ id }) => ({
@@ -69,7 +69,7 @@ export async function serveOfficialSession(spec: ServerSpec): Promise<RunningSer
         transports.delete(id);
       },
     });
-    await buildServer(spec).connect(transport);
+    await buildOfficialV1Server(spec).connect(transport);
     return transport.handleRequest(req, res);
   };
 

@@ -53,7 +53,7 @@ export function createOfficialCodec(): RequestStateCodec<ProvisionState> {
 }
 
 /** Builds one `McpServer` with the tools of `spec`; `createMcpHandler` calls this per request. */
-function buildServer(spec: ServerSpec, codec: RequestStateCodec<ProvisionState>): McpServer {
+export function buildOfficialServer(spec: ServerSpec, codec: RequestStateCodec<ProvisionState>): McpServer {
   const server = new McpServer(
     { name: BENCH_SERVER_NAME, version: BENCH_SERVER_VERSION },
     { requestState: { verify: codec.verify } },
@@ -85,7 +85,7 @@ function buildServer(spec: ServerSpec, codec: RequestStateCodec<ProvisionState>)
 /** The official SDK's web-standard handler for `spec`. */
 export function createOfficialHandler(spec: ServerSpec): McpHttpHandler {
   const codec = createOfficialCodec();
-  return createMcpHandler(() => buildServer(spec, codec), { legacy: "reject" });
+  return createMcpHandler(() => buildOfficialServer(spec, codec), { legacy: "reject" });
 }
 
 /** Listens with a web-standard handler on 127.0.0.1 (a free port), through `@hono/node-server`. */

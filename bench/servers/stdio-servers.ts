@@ -6,29 +6,20 @@
  * `elicitation/create` request, its equivalent of the two-round flow), and the floor: a bare
  * line-delimited JSON loop (read a line, `JSON.parse`, answer, `JSON.stringify`), no checks at all.
  */
-import { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport as V1StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { acceptedContent, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { serveStdio as serveOfficialStdio } from "@modelcontextprotocol/server/stdio";
 import type * as StdioEntry from "../../packages/tsmcp/src/stdio/index.js";
 import {
-  BENCH_SERVER_NAME,
-  BENCH_SERVER_VERSION,
-  ECHO_TOOL,
-  echoInput,
-  fillerInput,
-  fillerToolNames,
   PROVISION_TOOL,
-  type ProvisionState,
   provisionInput,
-  REGION_KEY,
   REGION_QUESTION,
   regionAnswer,
   type ServerSpec,
 } from "../fixtures/tools.js";
 import { tsmcpEntry } from "../lib/build.js";
 import { floorAnswer } from "./floor.js";
-import { createOfficialCodec } from "./official.js";
+import { buildOfficialServer, createOfficialCodec } from "./official.js";
+import { buildOfficialV1Server } from "./official-session.js";
 
 /** Which stdio server to run. */
 export type StdioImplementation = "tsmcp" | "official" | "official-v1" | "floor";
@@ -43,34 +34,7 @@ export async function serveTsmcpStdio(spec: ServerSpec): Promise<void> {
 /** Serves the official 2.4.0 `McpServer` for `spec` with its `serveStdio`; resolves when stdin ends. */
 export function serveOfficialStdioServer(spec: ServerSpec): Promise<void> {
   const codec = createOfficialCodec();
-  const build = () => {
-    const server = new McpServer(
-      { name: BENCH_SERVER_NAME, version: BENCH_SERVER_VERSION },
-      { requestState: { verify: codec.verify } },
-    );
-    for (const name of fillerToolNames(spec)) {
-      server.registerTool(name, { inputSchema: fillerInput }, async ({ id }) => ({
-        content: [{ type: "text", text: `${name}: ${id}` }],
-      }));
-    }
-    server.registerTool(ECHO_TOOL, { inputSchema: echoInput }, async ({ text }) => ({
-      content: [{ type: "text", text }],
-    }));
-    if (spec.mrtr) {
-      server.registerTool(PROVISION_TOOL, { inputSchema: provisionInput }, async ({ name }, ctx) => {
-        const answer = acceptedContent(ctx.mcpReq.inputResponses, REGION_KEY, regionAnswer);
-        if (answer === undefined) {
-          return inputRequired({
-            inputRequests: { [REGION_KEY]: inputRequired.elicit({ ...REGION_QUESTION }) },
-            requestState: await codec.mint({ name }),
-          });
-        }
-        const state = ctx.mcpReq.requestState<ProvisionState>();
-        return { content: [{ type: "text", text: `Provisioned ${state?.name} in ${answer.region}` }] };
-      });
-    }
-    return server;
-  };
+  const build = () => buildOfficialServer(spec, codec);
   return new Promise((resolve) => {
     serveOfficialStdio(build);
     process.stdin.once("end", () => resolve());
@@ -80,15 +44,7 @@ export function serveOfficialStdioServer(spec: ServerSpec): Promise<void> {
 
 /** Serves the official 1.x `McpServer` for `spec` on its `StdioServerTransport`; resolves when it closes. */
 export async function serveOfficialV1Stdio(spec: ServerSpec): Promise<void> {
-  const server = new V1McpServer({ name: BENCH_SERVER_NAME, version: BENCH_SERVER_VERSION });
-  for (const name of fillerToolNames(spec)) {
-    server.registerTool(name, { inputSchema: fillerInput.shape }, async ({ id }) => ({
-      content: [{ type: "text", text: `${name}: ${id}` }],
-    }));
-  }
-  server.registerTool(ECHO_TOOL, { inputSchema: echoInput.shape }, async ({ text }) => ({
-    content: [{ type: "text", text }],
-  }));
+  const server = buildOfficialV1Server(spec);
   if (spec.mrtr) {
     server.registerTool(PROVISION_TOOL, { inputSchema: provisionInput.shape }, async ({ name }, extra) => {
       const reply = await server.server.elicitInput(
