@@ -80,6 +80,8 @@ export type { ResourceContentsInput } from "./mcp/results.js";
 export { MCPServer, type MCPServerOptions } from "./mcp/server.js";
 export type { ToolTaskSupport } from "./mcp/tool-tasks.js";
 export {
+  type PlainResolverToolResult,
+  type PlainResolverToolReturn,
   type ResolverToolHandler,
   type StructuredToolReturn,
   TOOL_NAME_PATTERN,
@@ -135,6 +137,7 @@ export {
 export {
   type ElicitationAnswer,
   type ElicitationContent,
+  type ElicitationContentOf,
   readElicitation,
 } from "./schema/elicitation-answer.js";
 export { type JsonSchemaObject, SUPPORTED_JSON_SCHEMA_DIALECTS } from "./schema/json-schema.js";

@@ -210,7 +210,7 @@ export type PlainResolverToolReturn =
   | (Promise<PlainResolverToolResult> & NotInputRequiredTag);
 
 /** `WithoutInputRequired<ToolReturn>`, written out (see {@link PlainResolverToolReturn}). */
-type PlainResolverToolResult =
+export type PlainResolverToolResult =
   | string
   | (ContentBlock[] & NotInputRequiredTag)
   | (CallToolResult & NotInputRequiredTag)
