@@ -244,7 +244,7 @@ describe("server spans of a 2025-era session", () => {
 });
 
 describe("server metrics", () => {
-  it("records operation durations (unit s) with method, tool, result and error attributes, and rounds per completed call", async () => {
+  it("records the operation histogram with its unit string, method, tool, result and error attributes, and rounds per completed call", async () => {
     await post(handle.url, modern("tools/call", { name: "echo", arguments: { text: "a" } }));
     await post(handle.url, modern("tools/call", { name: "boom" }));
     const metrics = await otelSetup.metrics();
