@@ -5,7 +5,9 @@
  * every `InputRequiredResult` with the registered callbacks and return the final result. For a
  * caller who drives the loop, `client.session` exposes the single-leg calls.
  */
+import type * as z from "zod";
 import { type Clock, systemClock } from "../protocol/clock.js";
+import type { Extension, ExtensionResultOutput, JSONObject } from "../protocol/extension.js";
 import type { JSONRPCNotification } from "../protocol/jsonrpc.js";
 import type { InputRequiredMethod } from "../protocol/methods.js";
 import {
@@ -46,6 +48,7 @@ import type { Transport } from "../transport/transport.js";
 import { startCallSpan } from "./call-span.js";
 import { declaredCapabilities, fulfilInputRequest, type InputCallbacks } from "./callbacks.js";
 import { type ConnectTarget, reportToLogger, resolveTransport } from "./connect.js";
+import { type ClientExtension, withDeclaredExtensions } from "./extensions.js";
 import {
   DEFAULT_INPUT_REQUEST_CONCURRENCY,
   DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,
@@ -80,6 +83,14 @@ export interface ClientOptions extends InputCallbacks {
   clientInfo?: Implementation;
   /** Capabilities merged over the ones the callbacks declare (whole entries replace). */
   capabilities?: ClientCapabilities;
+  /**
+   * The extensions this client supports (see `defineExtension`): each is declared under
+   * `capabilities.extensions[ext.id]` (in every 2026-07-28 request's `_meta`, and in `initialize`
+   * on a 2025-era session), with `{}` or the `settings` given (`{ extension, settings }`), checked
+   * against `ext.clientSettings`. Default none. Spec:
+   * https://modelcontextprotocol.io/extensions/overview (Negotiation).
+   */
+  extensions?: readonly ClientExtension[];
   /** Retries a call may take answering `input_required`; default 10. */
   inputRequiredMaxRounds?: number;
   /**
@@ -175,6 +186,7 @@ function checkClientOptions(options: ClientOptions): void {
   checkFunction("Client", "onLog", checked.onLog);
   checkFunction("Client", "onNotification", checked.onNotification);
   checkFunction("Client", "onMessage", checked.onMessage);
+  withDeclaredExtensions("Client", {}, checked.extensions);
   const mode = checked.protocolVersion;
   if (mode !== undefined && !PROTOCOL_VERSION_MODES.includes(mode as ProtocolVersionMode)) {
     const hint =
@@ -247,7 +259,11 @@ export class Client {
     this.#concurrency = options.inputRequestConcurrency ?? DEFAULT_INPUT_REQUEST_CONCURRENCY;
     this.#clock = options.clock ?? systemClock;
     this.session = new ClientSession(transport, {
-      capabilities: declaredCapabilities(this.#callbacks, options.capabilities),
+      capabilities: withDeclaredExtensions(
+        "Client",
+        declaredCapabilities(this.#callbacks, options.capabilities),
+        options.extensions,
+      ),
       ...(options.clientInfo === undefined ? {} : { clientInfo: options.clientInfo }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.logger === undefined ? {} : { logger: options.logger }),
@@ -291,6 +307,55 @@ export class Client {
       throw error;
     }
     return client;
+  }
+
+  /**
+   * Every extension the server advertised under `capabilities.extensions` (in `server/discover`, or
+   * `initialize` on a 2025-era session), unknown ones included, with its settings as sent; `{}`
+   * before the server said anything.
+   */
+  get serverExtensions(): Readonly<Record<string, JSONObject>> {
+    return this.session.serverCapabilities?.extensions ?? {};
+  }
+
+  /** True when the server advertised the extension (`ext` or its identifier). */
+  supportsExtension(extension: Extension | string): boolean {
+    const id = typeof extension === "string" ? extension : extension?.id;
+    return typeof id === "string" && Object.hasOwn(this.serverExtensions, id);
+  }
+
+  /**
+   * Calls the method `method` of the extension `ext`, typed by its declaration: params as its
+   * schema takes them, the result as its result schema gives it. Nothing is sent when the server
+   * did not advertise the extension. See `ClientSession.requestExtension`.
+   *
+   * @throws ExtensionNotSupportedError, without sending, when the server did not advertise `ext.id`;
+   *   TypeError when `ext` declares no method `method`; McpError for an error response;
+   *   InvalidServerResponseError for a result that does not match the schema; RequestTimeoutError;
+   *   TransportError; the signal's reason when cancelled.
+   */
+  requestExtension<E extends Extension, M extends keyof E["methods"] & string>(
+    ext: E,
+    method: M,
+    params: z.input<E["methods"][M]["params"]>,
+    options?: RequestOptions,
+  ): Promise<ExtensionResultOutput<E, M>> {
+    return this.session.requestExtension(ext, method, params, options);
+  }
+
+  /**
+   * Calls `handler` with the params of every `method` notification of `ext` the server sends,
+   * checked against the declared schema (params it refuses are logged and dropped).
+   *
+   * @returns the function that stops it (idempotent).
+   * @throws TypeError when `ext` declares no notification `method` or `handler` is not a function.
+   */
+  onExtensionNotification<E extends Extension, N extends keyof E["notifications"] & string>(
+    ext: E,
+    method: N,
+    handler: (params: z.output<E["notifications"][N]>) => void,
+  ): () => void {
+    return this.session.onExtensionNotification(ext, method, handler);
   }
 
   /**

@@ -177,6 +177,32 @@ export class ServerCapabilityMissingError extends TsmcpError {
 }
 
 /**
+ * An extension's method was called on a server that did not advertise the extension under
+ * `capabilities.extensions` (in `server/discover`, or `initialize` on a 2025-era session). Refused
+ * locally; nothing was sent. Spec: https://modelcontextprotocol.io/extensions/overview (Negotiation).
+ */
+export class ExtensionNotSupportedError extends TsmcpError {
+  override readonly name = "ExtensionNotSupportedError";
+  /** `"ERR_EXTENSION_NOT_SUPPORTED"`, this class's entry of {@link ERROR_CODES}. */
+  override readonly code: TsmcpErrorCode = ERROR_CODES.ExtensionNotSupportedError;
+  /** The extension's identifier (`"com.example/audit"`). */
+  readonly extension: string;
+  /** The method that was not sent. */
+  readonly method: string;
+  /** The server's name from its `serverInfo`, when it gave one. */
+  readonly server: string | undefined;
+
+  constructor(extension: string, method: string, server: string | undefined) {
+    super(
+      `The server${server === undefined ? "" : ` ${JSON.stringify(server)}`} does not advertise the extension ${extension}, so ${method} was not sent`,
+    );
+    this.extension = extension;
+    this.method = method;
+    this.server = server;
+  }
+}
+
+/**
  * The server knows no task by this id: it answered `tasks/get` (or `tasks/update`, `tasks/cancel`,
  * `tasks/result`) with -32602. The task was never created, has expired and been purged, or belongs
  * to another caller (a server answers those alike). The server's error is the `cause`.

@@ -8,6 +8,22 @@
  * (`HttpClientAuth`) from tsmcp/transport; `StdioClientTransport` from tsmcp/stdio.
  */
 
+export {
+  defineExtension,
+  type Extension,
+  type ExtensionClientSettings,
+  type ExtensionDeclaration,
+  type ExtensionMethodSpec,
+  type ExtensionMethods,
+  type ExtensionNotifications,
+  type ExtensionParams,
+  type ExtensionResult,
+  type ExtensionResultOutput,
+  type ExtensionServerSettings,
+  type ExtensionSettingsInput,
+  isExtensionId,
+  type JSONObject,
+} from "../protocol/extension.js";
 export type {
   ElicitationCallback,
   InputCallbacks,
@@ -19,6 +35,7 @@ export { type CallOptions, Client, type ClientOptions } from "./client.js";
 export type { ConnectTarget, StdioCommand } from "./connect.js";
 export type { SessionEra } from "./era.js";
 export {
+  ExtensionNotSupportedError,
   InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,
   InvalidServerResponseError,
@@ -32,6 +49,7 @@ export {
   UnknownTaskError,
   UnsupportedInputRequestError,
 } from "./errors.js";
+export type { ClientExtension } from "./extensions.js";
 export {
   DEFAULT_INPUT_REQUEST_CONCURRENCY,
   DEFAULT_INPUT_REQUESTS_MAX_PER_ROUND,

@@ -11,6 +11,7 @@
  * `resultType` are complete, and the transport keeps the session. Spec (2025-11-25): basic/lifecycle.
  */
 import type * as z from "zod";
+import type { Extension, ExtensionResultOutput } from "../protocol/extension.js";
 import type { JSONRPCNotification, RequestId } from "../protocol/jsonrpc.js";
 import { stderrLogger } from "../protocol/logger.js";
 import { type InputRequiredMethod, isInputRequired, type METHODS, type Method } from "../protocol/methods.js";
@@ -47,8 +48,14 @@ import {
   serverCapabilitiesOf,
   serverInfoOf,
 } from "./era.js";
-import { InvalidServerResponseError, MethodNotInEraError, ServerCapabilityMissingError } from "./errors.js";
+import {
+  ExtensionNotSupportedError,
+  InvalidServerResponseError,
+  MethodNotInEraError,
+  ServerCapabilityMissingError,
+} from "./errors.js";
 import { exchange } from "./exchange.js";
+import { checkExtensionResult, ExtensionNotificationListeners, extensionMethod } from "./extensions.js";
 import { checkInitializeResult, initializeParams } from "./handshake.js";
 import { openSubscription } from "./listen.js";
 import { LegacyListeners, legacyHonouredFilter } from "./listen-legacy.js";
@@ -82,6 +89,11 @@ import {
   withTasksExtension,
 } from "./task-wire.js";
 
+/** The params an extension method takes, as the caller gives them (its schema's input). */
+type ExtensionParamsInput<E extends Extension, M extends keyof E["methods"]> = z.input<
+  E["methods"][M]["params"]
+>;
+
 type ResultOf<M extends Method> = z.infer<(typeof METHODS)[M]["result"]>;
 
 /** What one send may also carry: its JSON-RPC id, its notifications, and whether it declares the tasks extension. */
@@ -89,6 +101,8 @@ type SendOptions = RequestOptions & {
   id?: RequestId;
   onNotification?: (n: JSONRPCNotification) => void;
   declareTasks?: boolean;
+  /** The capabilities this request declares instead of the session's. */
+  capabilities?: ClientCapabilities;
 };
 
 /** The mechanics of one client's conversation with one server. */
@@ -118,6 +132,8 @@ export class ClientSession {
   #nextProgressToken = 1;
   /** Where spans and metrics go; undefined records nothing. */
   readonly #telemetry: SessionTelemetry | undefined;
+  /** The listeners of extension notifications. */
+  readonly #extensionListeners: ExtensionNotificationListeners;
 
   /**
    * @throws TypeError when `transport` is not a `Transport`, or naming an option of the wrong type (a `logger` without `warn`, ...);
@@ -137,6 +153,7 @@ export class ClientSession {
     const logger = withTraceFields(options.logger ?? stderrLogger);
     const mirror = options.mirrorParamHeaders ?? transport.sendsHttpHeaders === true;
     this.#paramHeaders = mirror ? new ParamHeaderCache(logger) : undefined;
+    this.#extensionListeners = new ExtensionNotificationListeners(logger);
     this.#listeners = new LegacyListeners({
       send: async (method, uri) => {
         await this.#send(method, { uri }, {});
@@ -148,7 +165,10 @@ export class ClientSession {
     this.#notifications = new NotificationRouter({
       ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
       ...(options.onNotification === undefined ? {} : { onNotification: options.onNotification }),
-      tap: (notification) => this.#listeners.deliver(notification),
+      tap: (notification) => {
+        this.#listeners.deliver(notification);
+        this.#extensionListeners.deliver(notification);
+      },
     });
     transport.onNotification ??= (notification) => this.#notifications.receive(notification);
     this.#telemetry = sessionTelemetry(transport, options.telemetry);
@@ -550,6 +570,59 @@ export class ClientSession {
     return checkCompleteResult(method, result) as ResultOf<M>;
   }
 
+  /**
+   * Sends the method `method` of the extension `ext` with the session's `_meta` (declaring `ext` for
+   * this request when the method `requiresClientDeclaration` and the session does not declare it;
+   * on a 2025-era session what `initialize` declared applies), and returns the result as the
+   * method's result schema gives it. Spec: https://modelcontextprotocol.io/extensions/overview.
+   *
+   * @throws ExtensionNotSupportedError, without sending, when the server's capabilities (from
+   *   `server/discover` or `initialize`) do not advertise `ext.id` (when the session has not learnt
+   *   them, the request is sent); TypeError when `ext` declares no method `method`; McpError for an
+   *   error response (-32601 not served, -32602 invalid params, -32021 undeclared extension);
+   *   InvalidServerResponseError for a result that is not complete or does not match the schema;
+   *   RequestTimeoutError; TransportError; the signal's reason when cancelled.
+   */
+  async requestExtension<E extends Extension, M extends keyof E["methods"] & string>(
+    ext: E,
+    method: M,
+    params: ExtensionParamsInput<E, M>,
+    options: RequestOptions = {},
+  ): Promise<ExtensionResultOutput<E, M>> {
+    const spec = extensionMethod("requestExtension", ext, method);
+    const advertised = this.serverCapabilities;
+    if (advertised !== undefined && !Object.hasOwn(advertised.extensions ?? {}, ext.id)) {
+      throw new ExtensionNotSupportedError(ext.id, method, this.serverInfo?.name);
+    }
+    const declared = this.capabilities.extensions;
+    const send: SendOptions =
+      spec.requiresClientDeclaration === true && (declared === undefined || !Object.hasOwn(declared, ext.id))
+        ? {
+            ...options,
+            capabilities: { ...this.capabilities, extensions: { ...declared, [ext.id]: {} } },
+          }
+        : options;
+    const given = (params ?? {}) as Record<string, unknown>;
+    const result = await this.#send(method, { ...given }, send);
+    return checkExtensionResult(method, spec, result) as ExtensionResultOutput<E, M>;
+  }
+
+  /**
+   * Calls `handler` with the params of every `method` notification of `ext` the server sends (on a
+   * request's stream or outside one), checked against the declared schema: params it refuses are
+   * logged (warn) and dropped.
+   *
+   * @returns the function that stops it (idempotent).
+   * @throws TypeError when `ext` declares no notification `method` or `handler` is not a function.
+   */
+  onExtensionNotification<E extends Extension, N extends keyof E["notifications"] & string>(
+    ext: E,
+    method: N,
+    handler: (params: z.output<E["notifications"][N]>) => void,
+  ): () => void {
+    return this.#extensionListeners.add("onExtensionNotification", ext, method, handler);
+  }
+
   /** Closes the transport; open listeners end first (their `closed` resolves). */
   async close(): Promise<void> {
     for (const stream of this.#streams) stream.close();
@@ -621,13 +694,19 @@ export class ClientSession {
     const onProgress = options.onProgress;
     const progressToken = onProgress === undefined ? undefined : `p${this.#nextProgressToken++}`;
     const stamp =
-      options.declareTasks === true
+      options.capabilities !== undefined
         ? {
             protocolVersion: this.#protocolVersion,
-            capabilities: withTasksExtension(this.capabilities),
+            capabilities: options.capabilities,
             clientInfo: this.clientInfo,
           }
-        : this;
+        : options.declareTasks === true
+          ? {
+              protocolVersion: this.#protocolVersion,
+              capabilities: withTasksExtension(this.capabilities),
+              clientInfo: this.clientInfo,
+            }
+          : this;
     const meta = requestMeta(options, stamp, legacy, progressToken);
     if (progressToken !== undefined && onProgress !== undefined) {
       this.#notifications.track(progressToken, onProgress);

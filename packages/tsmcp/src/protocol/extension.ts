@@ -35,6 +35,9 @@ export interface ExtensionMethodSpec<
   requiresClientDeclaration?: boolean;
 }
 
+/** A JSON object: what `capabilities.extensions` holds for each extension (its settings). */
+export type JSONObject = Record<string, unknown>;
+
 /** The methods of an extension by name. */
 export type ExtensionMethods = Readonly<Record<string, ExtensionMethodSpec>>;
 /** The notifications of an extension by method name, each with the schema of its params. */
@@ -94,6 +97,70 @@ export type ExtensionResult<E extends Extension, Method extends keyof E["methods
 export type ExtensionResultOutput<E extends Extension, Method extends keyof E["methods"]> = z.output<
   E["methods"][Method]["result"]
 >;
+
+/** The settings object of an extension's side: its schema's input, or any JSON object without one. */
+export type ExtensionSettingsInput<S extends z.ZodType | undefined> = S extends z.ZodType
+  ? unknown extends z.input<S>
+    ? JSONObject
+    : z.input<S>
+  : JSONObject;
+
+/** The server settings `E` advertises (what `server.extension` takes as `settings`). */
+export type ExtensionServerSettings<E extends Extension> = ExtensionSettingsInput<E["serverSettings"]>;
+
+/** The client settings `E` declares (what a client's `extensions` option takes as `settings`). */
+export type ExtensionClientSettings<E extends Extension> = ExtensionSettingsInput<E["clientSettings"]>;
+
+/** True for an object that is not an array (a JSON object's shape). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks settings against an extension's schema (any JSON object without one).
+ *
+ * @throws TypeError naming `where` and the problem.
+ */
+export function checkExtensionSettings(
+  where: string,
+  schema: z.ZodType | undefined,
+  settings: unknown,
+): JSONObject {
+  const given = settings ?? {};
+  if (!isPlainObject(given)) {
+    throw new TypeError(
+      `${where}: settings must be an object, got ${Array.isArray(given) ? "an array" : typeof given}`,
+    );
+  }
+  if (schema === undefined) return structuredClone(given) as JSONObject;
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) {
+    throw new TypeError(
+      `${where}: settings do not match the extension's schema: ${describeIssues(parsed.error.issues)}`,
+    );
+  }
+  if (!isPlainObject(parsed.data)) throw new TypeError(`${where}: the settings schema must give an object`);
+  return parsed.data as JSONObject;
+}
+
+/** True when `value` looks like what `defineExtension` returns. */
+export function isExtension(value: unknown): value is Extension {
+  const ext = value as Partial<Extension> | null;
+  return (
+    typeof ext === "object" &&
+    ext !== null &&
+    typeof ext.id === "string" &&
+    typeof ext.methods === "object" &&
+    typeof ext.notifications === "object"
+  );
+}
+
+/** The first problem of a zod failure: `path: message` (`limit: Too big: expected ...`). */
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const issue = issues[0];
+  if (issue === undefined) return "invalid";
+  return issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`;
+}
 
 /** A dot-separated label of the prefix: a letter first, a letter or digit last, hyphens inside. */
 const LABEL = "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?";

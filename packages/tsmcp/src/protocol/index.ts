@@ -5,6 +5,7 @@
  * annotation rules, and the one `Logger` hook the server, the client and the transports share.
  * Every wire type has its one home here: `tsmcp/server` and `tsmcp/client` do not repeat them.
  */
+
 export { type Clock, systemClock } from "./clock.js";
 export {
   ERRORS,
@@ -17,6 +18,22 @@ export {
   methodNotFound,
   unsupportedProtocolVersion,
 } from "./errors.js";
+export {
+  defineExtension,
+  type Extension,
+  type ExtensionClientSettings,
+  type ExtensionDeclaration,
+  type ExtensionMethodSpec,
+  type ExtensionMethods,
+  type ExtensionNotifications,
+  type ExtensionParams,
+  type ExtensionResult,
+  type ExtensionResultOutput,
+  type ExtensionServerSettings,
+  type ExtensionSettingsInput,
+  isExtensionId,
+  type JSONObject,
+} from "./extension.js";
 export {
   INSUFFICIENT_SCOPE,
   type InsufficientScopeData,

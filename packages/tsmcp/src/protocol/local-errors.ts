@@ -35,6 +35,7 @@
  * | `ERR_PROTOCOL_NEGOTIATION` | `ProtocolNegotiationError` | `tsmcp/client` | client and server share no protocol revision |
  * | `ERR_METHOD_NOT_IN_ERA` | `MethodNotInEraError` | `tsmcp/client` | a method absent from the negotiated revision is called |
  * | `ERR_SERVER_CAPABILITY_MISSING` | `ServerCapabilityMissingError` | `tsmcp/client` | a call needs a capability the server did not declare |
+ * | `ERR_EXTENSION_NOT_SUPPORTED` | `ExtensionNotSupportedError` | `tsmcp/client` | an extension's method is called on a server that did not advertise the extension |
  * | `ERR_UNKNOWN_TASK` | `UnknownTaskError` | `tsmcp/client` | the server knows no task by that id (never created, expired, or another caller's) |
  * | `ERR_TASK_CANCELLED` | `TaskCancelledError` | `tsmcp/client` | a task whose result is awaited ends `cancelled` |
  */
@@ -62,6 +63,7 @@ export const ERROR_CODES = Object.freeze({
   ProtocolNegotiationError: "ERR_PROTOCOL_NEGOTIATION",
   MethodNotInEraError: "ERR_METHOD_NOT_IN_ERA",
   ServerCapabilityMissingError: "ERR_SERVER_CAPABILITY_MISSING",
+  ExtensionNotSupportedError: "ERR_EXTENSION_NOT_SUPPORTED",
   UnknownTaskError: "ERR_UNKNOWN_TASK",
   TaskCancelledError: "ERR_TASK_CANCELLED",
 } as const);

@@ -14,6 +14,22 @@
  * and the protected-resource metadata path from tsmcp/transport, where the HTTP handler lives.
  */
 
+export {
+  defineExtension,
+  type Extension,
+  type ExtensionClientSettings,
+  type ExtensionDeclaration,
+  type ExtensionMethodSpec,
+  type ExtensionMethods,
+  type ExtensionNotifications,
+  type ExtensionParams,
+  type ExtensionResult,
+  type ExtensionResultOutput,
+  type ExtensionServerSettings,
+  type ExtensionSettingsInput,
+  isExtensionId,
+  type JSONObject,
+} from "../protocol/extension.js";
 export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
@@ -43,6 +59,7 @@ export { inputRequestCapabilityGate } from "./capability-gate.js";
 export type { ProgressUpdate, RequestContext } from "./context.js";
 export { type ContextKey, contextKey } from "./context-key.js";
 export { ELICITATION_COMPLETE, elicitationComplete } from "./elicitation-complete.js";
+export type { ExtensionHandlers, ExtensionRegistration } from "./extensions.js";
 export type { Awaitable, Handler, ServerHandlers } from "./handlers.js";
 export {
   elicitationRequest,

@@ -19,7 +19,10 @@
  * (so the log line carries its ids), and the span of a multi round-trip leg continues the call's
  * first leg through the requestState boundary. Spec: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
+
+import type * as z from "zod";
 import { ERRORS, internalError, McpError, methodNotFound } from "../protocol/errors.js";
+import type { Extension } from "../protocol/extension.js";
 import {
   errorResponse,
   type JSONRPCNotification,
@@ -48,6 +51,15 @@ import type { Dispatcher, LegacySession, RequestEnvironment } from "../transport
 import { ServerBroadcast, type ServerEvent } from "./broadcast.js";
 import { createRequestContext, environmentOf, type RequestContext } from "./context.js";
 import { canListen, deriveCapabilities } from "./discover.js";
+import {
+  checkRegistration,
+  type ExtensionMethodEntry,
+  type ExtensionRegistration,
+  extensionNotification,
+  extensionParams,
+  sendOnRequest,
+  shapeExtensionResult,
+} from "./extensions.js";
 import { HANDLER_FOR_METHOD, type HandledMethod, type ServerHandlers } from "./handlers.js";
 import {
   DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS,
@@ -240,6 +252,10 @@ export class Server implements Dispatcher {
   readonly #hintOf = (method: string): CacheHint => this.#cacheHint(method);
   /** Where spans and metrics go; `undefined` records nothing. */
   readonly #telemetry: Telemetry | undefined;
+  /** The methods of the registered extensions; `undefined` until one is registered (no cost before). */
+  #extensionMethods: Map<string, ExtensionMethodEntry> | undefined;
+  /** The ids of the registered extensions. */
+  readonly #extensionIds = new Set<string>();
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
@@ -339,6 +355,66 @@ export class Server implements Dispatcher {
       run: (request) => this.#chain(request),
       logError: (message, fields) => this.#logError(message, fields),
     };
+  }
+
+  /**
+   * Serves an extension (see `defineExtension`): advertises `settings` (default `{}`) as
+   * `capabilities.extensions[ext.id]` in `server/discover` and in the `initialize` result of a
+   * 2025-era session, and answers each of its methods with `handlers[method](ctx, params)`, in both
+   * eras. Params the method's schema refuses are answered -32602; a `requiresClientDeclaration`
+   * method called by a request (2025 era: a session) that did not declare the extension, -32021
+   * with `data.requiredCapabilities.extensions[ext.id]`; the result gets `resultType: "complete"`
+   * and, for a `cacheable` method, `ttlMs`/`cacheScope` from the `cache` option where the handler
+   * gave none. A result that does not match the
+   * method's result schema is logged and answered -32603. Returns the server.
+   * Spec: https://modelcontextprotocol.io/extensions/overview (Negotiation).
+   *
+   * @throws TypeError when `ext` is not from `defineExtension`, is registered already (the tasks
+   *   extension included), the settings do not match `ext.serverSettings`, a method has no handler
+   *   (or a handler no method), or another extension serves one of its methods.
+   */
+  extension<E extends Extension>(ext: E, registration: ExtensionRegistration<E>): this {
+    const taken = this.#extensionIds;
+    if (this.#tasks !== undefined && (ext as Partial<Extension>)?.id === TASKS_EXTENSION) {
+      throw new TypeError(
+        `Server.extension(${TASKS_EXTENSION}): the server serves tasks already (the tasks option)`,
+      );
+    }
+    const methods = this.#extensionMethods ?? new Map<string, ExtensionMethodEntry>();
+    const checked = checkRegistration("Server", ext, registration, { ids: taken, methods });
+    for (const [method, entry] of checked.methods) methods.set(method, entry);
+    taken.add(ext.id);
+    if (methods.size > 0) this.#extensionMethods = methods;
+    this.capabilities.extensions = { ...this.capabilities.extensions, [ext.id]: checked.settings };
+    return this;
+  }
+
+  /**
+   * Sends the notification `method` of a registered-or-not extension `ext`, its params checked
+   * against the declared schema. With `context` (a handler's), on that request's channel: its
+   * response stream at 2026-07-28 (HTTP, stdio), its session at 2025 (nothing once the request is
+   * over or cancelled). Without, to every live 2025-era session whose client declared `ext.id` at
+   * `initialize` (2026-07-28 has no stream for notifications outside a request but
+   * `subscriptions/listen`, which carries only the core notifications: send them with a context).
+   *
+   * @throws TypeError when `ext` declares no notification `method` or `params` do not match its
+   *   schema (a programming error).
+   */
+  notifyExtension<E extends Extension, N extends keyof E["notifications"] & string>(
+    ext: E,
+    method: N,
+    params: z.input<E["notifications"][N]>,
+    context?: RequestContext,
+  ): void {
+    const notification = extensionNotification("Server", ext, method, params);
+    if (context !== undefined) {
+      sendOnRequest(context, notification);
+      return;
+    }
+    this.#legacy.sessions.publish(notification, (session) => {
+      const declared = session.handshake?.clientCapabilities.extensions;
+      return declared !== undefined && Object.hasOwn(declared, ext.id);
+    });
   }
 
   /**
@@ -497,7 +573,7 @@ export class Server implements Dispatcher {
   }
 
   #serves(method: string): boolean {
-    if (!isKnownMethod(method)) return false;
+    if (!isKnownMethod(method)) return this.#extensionMethods?.has(method) === true;
     if (method === "server/discover") return true;
     if (method === "subscriptions/listen") return canListen(this.capabilities);
     if (TASK_METHODS.has(method)) return this.#tasks !== undefined;
@@ -549,6 +625,8 @@ export class Server implements Dispatcher {
    */
   #serve(request: MiddlewareRequest): WireResult | Promise<WireResult> {
     const { method, context } = request;
+    const extension = this.#extensionMethods?.get(method);
+    if (extension !== undefined) return this.#serveExtension(extension, request);
     const spec: MethodSpec = METHODS[method as keyof typeof METHODS];
     if (spec.extension !== undefined && context.session === undefined) {
       const required = extensionCapability(spec.extension);
@@ -572,6 +650,17 @@ export class Server implements Dispatcher {
     return isThenable(result)
       ? this.#shapeLater(method, context, result)
       : this.#shape(method, context, result);
+  }
+
+  /** An extension's method: its params, its handler, its result shaped (see `extension`). */
+  #serveExtension(entry: ExtensionMethodEntry, request: MiddlewareRequest): WireResult | Promise<WireResult> {
+    const { method, context } = request;
+    const params = extensionParams(method, entry, request.params, context);
+    const result = entry.handler(context, params);
+    const stamp = context.session === undefined && this.#stampServerInfo ? this.serverInfo : undefined;
+    return isThenable(result)
+      ? Promise.resolve(result).then((done) => shapeExtensionResult(method, entry, done, stamp, this.#hintOf))
+      : shapeExtensionResult(method, entry, result, stamp, this.#hintOf);
   }
 
   async #shapeLater(

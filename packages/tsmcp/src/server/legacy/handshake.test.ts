@@ -105,14 +105,19 @@ describe("initialize on a 2025-era session", () => {
     expect(await handshake(toolServer(), testSession())).not.toHaveProperty("instructions");
   });
 
-  it("advertises capabilities in the 2025-11-25 shape, without the 2026-only extensions key", () => {
+  it("advertises capabilities in the 2025-11-25 shape, with the extensions but the tasks one (core tasks there)", () => {
     expect(
       handshakeCapabilities({
         tools: { listChanged: true },
-        extensions: { "x/y": {} },
+        extensions: { "com.example/x": { a: 1 }, "io.modelcontextprotocol/tasks": {} },
         experimental: { a: {} },
       }),
-    ).toEqual({ tools: { listChanged: true }, experimental: { a: {} } });
+    ).toEqual({
+      tools: { listChanged: true },
+      experimental: { a: {} },
+      extensions: { "com.example/x": { a: 1 } },
+    });
+    expect(handshakeCapabilities({ extensions: { "io.modelcontextprotocol/tasks": {} } })).toEqual({});
   });
 
   it("records what the client declared on the session", async () => {

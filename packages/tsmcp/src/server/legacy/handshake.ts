@@ -8,6 +8,7 @@ import { invalidParams, McpError } from "../../protocol/errors.js";
 import type { Params } from "../../protocol/jsonrpc.js";
 import type { Implementation, ServerCapabilities } from "../../protocol/schema/base.js";
 import { InitializeRequestParamsSchema, type InitializeResult } from "../../protocol/schema/handshake.js";
+import { TASKS_EXTENSION } from "../../protocol/schema/tasks.js";
 import { HANDSHAKE_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import type { LegacySession } from "../../transport/dispatcher.js";
 import { describeIssue } from "../request-meta.js";
@@ -46,11 +47,27 @@ const HANDSHAKE_CAPABILITY_KEYS = new Set([
   "tasks",
 ]);
 
-/** `capabilities` in the 2025-11-25 shape: only the keys that revision defines. */
+/**
+ * `capabilities` in the 2025-11-25 shape: only the keys that revision defines, and the server's
+ * extensions (`extensions`, negotiated in the handshake as at 2026-07-28) but the tasks extension,
+ * which that revision's core `tasks` capability stands for. Spec:
+ * https://modelcontextprotocol.io/extensions/overview (Negotiation).
+ */
 export function handshakeCapabilities(capabilities: ServerCapabilities): ServerCapabilities {
   const shaped: ServerCapabilities = {};
   for (const [key, value] of Object.entries(capabilities)) {
     if (HANDSHAKE_CAPABILITY_KEYS.has(key) && value !== undefined) shaped[key] = value;
+  }
+  const extensions = capabilities.extensions;
+  if (extensions !== undefined) {
+    const kept: NonNullable<ServerCapabilities["extensions"]> = {};
+    let any = false;
+    for (const [id, settings] of Object.entries(extensions)) {
+      if (id === TASKS_EXTENSION) continue;
+      kept[id] = settings;
+      any = true;
+    }
+    if (any) shaped.extensions = kept;
   }
   return shaped;
 }

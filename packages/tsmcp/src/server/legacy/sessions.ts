@@ -49,6 +49,11 @@ export class LegacySessions {
     );
   }
 
+  /** Sends `notification` to every live session `to` accepts. */
+  publish(notification: JSONRPCNotification, to: (session: LegacySession) => boolean): void {
+    this.#send(to, notification, undefined);
+  }
+
   #send(
     to: (session: LegacySession) => boolean,
     notification: JSONRPCNotification,

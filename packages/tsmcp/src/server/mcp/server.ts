@@ -5,7 +5,9 @@
  * `serve` from tsmcp/node), stdio (`serveStdio` from tsmcp/stdio) or in memory (`Client.connect`).
  * Spec: server/tools, server/prompts, server/resources, basic/patterns/mrtr.
  */
+import type * as z from "zod";
 import { invalidParams } from "../../protocol/errors.js";
+import type { Extension } from "../../protocol/extension.js";
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from "../../protocol/jsonrpc.js";
 import { checkBoolean, checkInteger, optionTypeError } from "../../protocol/options.js";
 import type { Implementation } from "../../protocol/schema/base.js";
@@ -28,6 +30,7 @@ import {
 } from "../../transport/http/server/server-handler.js";
 import { inputRequestCapabilityGate } from "../capability-gate.js";
 import type { RequestContext } from "../context.js";
+import type { ExtensionRegistration } from "../extensions.js";
 import { checkLegacyInputRequired, type LegacyInputRequired } from "../legacy/input-required.js";
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
@@ -453,6 +456,52 @@ export class MCPServer implements Dispatcher {
   use(middleware: Middleware): this {
     this.server.use(middleware);
     return this;
+  }
+
+  /**
+   * Serves an extension (see `defineExtension` and `Server.extension`): advertises `settings`
+   * (default `{}`) under `capabilities.extensions[ext.id]` (`server/discover`, and `initialize` on a
+   * 2025-era session) and answers its methods in both eras with `handlers[method](ctx, params)`.
+   * A handler receives this server's `Context` (as tools do: `readResource`, `get` for middleware
+   * values, `meta`, `clientCapabilities`, `signal`, ...; `inputResponses` and `requestState` are
+   * always `undefined`, as extension methods answer complete results only). Returns this server.
+   * Spec: https://modelcontextprotocol.io/extensions/overview (Negotiation).
+   *
+   * @throws TypeError as `Server.extension`: not a `defineExtension` result, registered already,
+   *   settings that do not match `ext.serverSettings`, a missing handler, a method taken.
+   */
+  extension<E extends Extension>(ext: E, registration: ExtensionRegistration<E, Context>): this {
+    const given = (registration as Partial<ExtensionRegistration<E, Context>> | null)?.handlers;
+    if (given === null || typeof given !== "object") {
+      this.server.extension(ext, registration as unknown as ExtensionRegistration<E>);
+      return this;
+    }
+    const handlers: Record<string, unknown> = {};
+    for (const [method, handler] of Object.entries(given)) {
+      handlers[method] =
+        typeof handler === "function"
+          ? (base: RequestContext, params: unknown) =>
+              (handler as (ctx: Context, params: unknown) => unknown)(this.#context(base, {}), params)
+          : handler;
+    }
+    this.server.extension(ext, { ...registration, handlers } as unknown as ExtensionRegistration<E>);
+    return this;
+  }
+
+  /**
+   * Sends the notification `method` of `ext`, params checked against its schema: on the channel of
+   * the request of `context` when given, else to the 2025-era sessions that declared the extension.
+   * See `Server.notifyExtension`.
+   *
+   * @throws TypeError when `ext` declares no such notification or the params do not match.
+   */
+  notifyExtension<E extends Extension, N extends keyof E["notifications"] & string>(
+    ext: E,
+    method: N,
+    params: z.input<E["notifications"][N]>,
+    context?: RequestContext,
+  ): void {
+    this.server.notifyExtension(ext, method, params, context);
   }
 
   /**
