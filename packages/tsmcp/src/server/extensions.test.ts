@@ -67,7 +67,7 @@ describe("Server.extension", () => {
       cacheScope: "private",
     });
     expect(
-      (got.result?._meta as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"],
+      (got.result as { _meta: Record<string, unknown> })._meta["io.modelcontextprotocol/serverInfo"],
     ).toBeDefined();
   });
 
