@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { OAuthError, OAuthResponseTooLargeError } from "../packages/tsmcp/src/client/auth/errors.js";
 import {
+  ExtensionNotSupportedError,
   InputRequestsPerRoundExceededError,
   InputRequiredRoundsExceededError,
   InvalidServerResponseError,
@@ -168,6 +169,11 @@ const instances: Record<string, Error> = {
   [`${sdk}/client/errors.ts:ServerCapabilityMissingError`]: new ServerCapabilityMissingError(
     "resources.subscribe",
     "subscribing to notes://1",
+  ),
+  [`${sdk}/client/errors.ts:ExtensionNotSupportedError`]: new ExtensionNotSupportedError(
+    "com.example/audit",
+    "audit/recent",
+    "audit-server",
   ),
   [`${sdk}/client/errors.ts:UnknownTaskError`]: new UnknownTaskError("task-1", "tasks/get"),
   [`${sdk}/client/errors.ts:TaskCancelledError`]: new TaskCancelledError("task-1", "stopped"),

@@ -8,22 +8,6 @@
  * (`HttpClientAuth`) from tsmcp/transport; `StdioClientTransport` from tsmcp/stdio.
  */
 
-export {
-  defineExtension,
-  type Extension,
-  type ExtensionClientSettings,
-  type ExtensionDeclaration,
-  type ExtensionMethodSpec,
-  type ExtensionMethods,
-  type ExtensionNotifications,
-  type ExtensionParams,
-  type ExtensionResult,
-  type ExtensionResultOutput,
-  type ExtensionServerSettings,
-  type ExtensionSettingsInput,
-  isExtensionId,
-  type JSONObject,
-} from "../protocol/extension.js";
 export type {
   ElicitationCallback,
   InputCallbacks,

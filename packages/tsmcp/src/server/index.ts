@@ -14,22 +14,6 @@
  * and the protected-resource metadata path from tsmcp/transport, where the HTTP handler lives.
  */
 
-export {
-  defineExtension,
-  type Extension,
-  type ExtensionClientSettings,
-  type ExtensionDeclaration,
-  type ExtensionMethodSpec,
-  type ExtensionMethods,
-  type ExtensionNotifications,
-  type ExtensionParams,
-  type ExtensionResult,
-  type ExtensionResultOutput,
-  type ExtensionServerSettings,
-  type ExtensionSettingsInput,
-  isExtensionId,
-  type JSONObject,
-} from "../protocol/extension.js";
 export { type BearerAuthOptions, bearerAuth } from "./auth/bearer.js";
 export {
   DEFAULT_INTROSPECTION_CACHE_ENTRIES,
