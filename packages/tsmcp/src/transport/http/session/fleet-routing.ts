@@ -105,9 +105,7 @@ export class FleetRouting {
       else failure ??= outcome;
     }
     if (failure === undefined) return subscriptions;
-    await Promise.all(
-      subscriptions.map((subscription) => subscription.unsubscribe().catch(this.#report)),
-    );
+    await Promise.all(subscriptions.map((subscription) => subscription.unsubscribe().catch(this.#report)));
     throw failure.reason;
   }
 
