@@ -485,7 +485,7 @@ describe("a gap in a replica's bus subscription (notifications may have been mis
   });
 
   it("is no gap after the bus was detached", async () => {
-    const { bus, gap, gaps } = gappyBus();
+    const { bus, gaps } = gappyBus();
     const mcp = new MCPServer("fleet");
     mcp.tool("first", {}, () => "one");
     const detach = attach(mcp, bus);
