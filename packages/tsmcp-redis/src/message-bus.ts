@@ -54,11 +54,11 @@ interface GapWatch {
  * Delivery is at most once: a message published while a replica is disconnected never reaches it.
  * After a reconnection, node-redis subscribes the connection to its channels again, so existing
  * subscriptions resume without a new `subscribe`; then (the subscriber client's `ready` event)
- * each subscription given an `onGap` (`BusSubscribeOptions` of `tsmcp/state`) has it called once, on the
- * next turn of the event loop, since what was published while it was down is lost. `publish` and `subscribe` reject with
- * `StateUnavailableError` (from `tsmcp/state`) while their connection is down or after
- * `commandTimeoutMs`; `unsubscribe` never rejects (a subscription ended while disconnected is not
- * renewed).
+ * each subscription given an `onGap` (`BusSubscribeOptions` of `tsmcp/state`) has it called
+ * once, on the next turn of the event loop, since what was published while it was down is lost.
+ * `publish` and `subscribe` reject with `StateUnavailableError` (from `tsmcp/state`) while their
+ * connection is down or after `commandTimeoutMs`; `unsubscribe` never rejects (a subscription
+ * ended while disconnected is not renewed).
  *
  * @throws TypeError for clients that are not node-redis clients or options of the wrong type;
  *   RangeError for a bound below 1.
