@@ -82,7 +82,14 @@ interface Watcher {
 const newsUri = (n: number) => `fleet://news/${n}`;
 const allNews = () => Array.from({ length: NEWS }, (_, n) => newsUri(n));
 
-async function tsmcpWatcher(url: string): Promise<Watcher> {
+/**
+ * The news items the driver began updating. An instance whose bus subscription had a gap tells
+ * its subscribers every item may have changed; a watcher counts an item only from when its update
+ * began, so such a notice cannot stand in for an update that was never made.
+ */
+type Begun = ReadonlySet<string>;
+
+async function tsmcpWatcher(url: string, begun: Begun): Promise<Watcher> {
   const client = await Client.connect(url, {
     protocolVersion: "legacy",
     clientInfo: { name: "fleet-watcher", version: "1.0.0" },
@@ -95,7 +102,7 @@ async function tsmcpWatcher(url: string): Promise<Watcher> {
   };
   const subscription = client.listen({ resourceSubscriptions: allNews() }, (notification) => {
     const uri = (notification.params as { uri?: string } | undefined)?.uri;
-    if (notification.method === "notifications/resources/updated" && uri !== undefined) {
+    if (notification.method === "notifications/resources/updated" && uri !== undefined && begun.has(uri)) {
       watcher.received.add(uri);
       watcher.deliveries++;
     }
@@ -104,7 +111,7 @@ async function tsmcpWatcher(url: string): Promise<Watcher> {
   return watcher;
 }
 
-async function sdkWatcher(url: string): Promise<Watcher> {
+async function sdkWatcher(url: string, begun: Begun): Promise<Watcher> {
   const client = new ClientV1({ name: "fleet-sdk-watcher", version: "1.0.0" }, { capabilities: {} });
   const watcher: Watcher = {
     name: "1.x watcher",
@@ -113,6 +120,7 @@ async function sdkWatcher(url: string): Promise<Watcher> {
     close: () => client.close(),
   };
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    if (!begun.has(notification.params.uri)) return;
     watcher.received.add(notification.params.uri);
     watcher.deliveries++;
   });
@@ -122,7 +130,8 @@ async function sdkWatcher(url: string): Promise<Watcher> {
 }
 
 /** Updates news item `n` through any instance, until an instance acknowledges it. */
-async function touch(driver: Client, n: number): Promise<void> {
+async function touch(driver: Client, n: number, begun: Set<string>): Promise<void> {
+  begun.add(newsUri(n));
   for (let attempt = 0; ; attempt++) {
     try {
       const result = await driver.callTool("touch", { n: String(n) });
@@ -171,6 +180,7 @@ export async function runWithoutAffinity(
   writeFileSync(conf, configFrom(TEMPLATE, TEMPLATE_PORTS, ports));
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
   const watchers: Watcher[] = [];
+  const begun = new Set<string>();
   let flows: FlowOutcome[] = [];
   let acknowledged = 0;
   let tasksLine = "fleet tasks: not run";
@@ -178,7 +188,7 @@ export async function runWithoutAffinity(
     await Promise.all(fleet.map((instance) => instance.start(keys, ttlMs, env)));
     nginx = await startNginx(nginxBinary, dir, conf);
     const url = `http://127.0.0.1:${ports.listen}/mcp`;
-    watchers.push(await tsmcpWatcher(url), await sdkWatcher(url));
+    watchers.push(await tsmcpWatcher(url, begun), await sdkWatcher(url, begun));
 
     const total = 2 * FLOWS_EACH;
     const progress = new Progress();
@@ -194,7 +204,7 @@ export async function runWithoutAffinity(
       try {
         for (let n = 0; n < NEWS; n++) {
           await progress.reach(Math.floor((n * total) / NEWS));
-          await touch(driver, n);
+          await touch(driver, n, begun);
           acknowledged++;
         }
       } finally {

@@ -11,7 +11,8 @@
  * ```
  *
  * Every wait is on a delivery (a sentinel message published after the ones under test, which
- * arrives after them by the order guarantee), never on time.
+ * arrives after them by the order guarantee), never on time. That `onGap` is called after a real
+ * interruption is each shared engine's own test (it needs the engine's connection cut).
  */
 import { describe, expect, it } from "vitest";
 import type { BusMessage, MessageBus } from "../../packages/tsmcp/src/state/message-bus.js";
@@ -150,6 +151,20 @@ export function messageBusContract(
       await stays.until((message) => stays.received.filter(isEnd).length === 2 && isEnd(message));
       expect(gone.received).toEqual([]);
       expect(stays.received).toEqual([{ end: true }, { end: true }]);
+    });
+
+    it("takes an onGap with a subscription, and calls it for no gap while the engine stays reachable", async () => {
+      const { bus } = await build();
+      const topic = freshTopic();
+      const watched = inbox();
+      let gaps = 0;
+      const subscription = await bus.subscribe(topic, watched.handler, { onGap: () => gaps++ });
+      await bus.publish(topic, { n: 1 });
+      await bus.publish(topic, { end: true });
+      await watched.until(isEnd);
+      await subscription.unsubscribe();
+      expect(watched.received).toEqual([{ n: 1 }, { end: true }]);
+      expect(gaps).toBe(0);
     });
 
     it("keeps the order in which one publisher published on one topic", async () => {

@@ -2,7 +2,7 @@
  * The Redis `MessageBus`: Redis Pub/Sub, published on the command connection and received on
  * a connection of its own, with a bounded local delivery queue.
  */
-import type { BusMessage, BusSubscription, MessageBus } from "tsmcp/state";
+import type { BusMessage, BusSubscribeOptions, BusSubscription, MessageBus } from "tsmcp/state";
 import { type RedisClientLike, runCommand, unavailable } from "./client.js";
 import {
   checkClient,
@@ -20,8 +20,8 @@ export interface RedisMessageBusOptions extends RedisStoreOptions {
   /** Deliveries waiting at most, from 1. Default {@link DEFAULT_REDIS_BUS_MAX_PENDING}. */
   maxPending?: number;
   /**
-   * Receives what a subscriber threw, a message that was not JSON, and each dropped message (an
-   * `Error` naming the topic and the count so far). Default: ignored.
+   * Receives what a subscriber (or its `onGap`) threw, a message that was not JSON, and each
+   * dropped message (an `Error` naming the topic and the count so far). Default: ignored.
    */
   onError?: (error: unknown) => void;
 }
@@ -36,6 +36,12 @@ interface Active {
   readonly onMessage: (message: BusMessage) => void;
 }
 
+/** A subscription that asked to hear of gaps. */
+interface GapWatch {
+  readonly subscription: Active;
+  readonly onGap: () => void;
+}
+
 /**
  * A `MessageBus` on Redis Pub/Sub, shared by every replica connected to the same Redis. Topic
  * `topic` is the channel `{keyPrefix}bus:{topic}`; a message travels as its JSON text (so each
@@ -47,10 +53,12 @@ interface Active {
  *
  * Delivery is at most once: a message published while a replica is disconnected never reaches it.
  * After a reconnection, node-redis subscribes the connection to its channels again, so existing
- * subscriptions resume without a new `subscribe`. `publish` and `subscribe` reject with
- * `StateUnavailableError` (from `tsmcp/state`) while their connection is down or after
- * `commandTimeoutMs`; `unsubscribe` never rejects (a subscription ended while disconnected is not
- * renewed).
+ * subscriptions resume without a new `subscribe`; then (the subscriber client's `ready` event)
+ * each subscription given an `onGap` (`BusSubscribeOptions` of `tsmcp/state`) has it called
+ * once, on the next turn of the event loop, since what was published while it was down is lost.
+ * `publish` and `subscribe` reject with `StateUnavailableError` (from `tsmcp/state`) while their
+ * connection is down or after `commandTimeoutMs`; `unsubscribe` never rejects (a subscription
+ * ended while disconnected is not renewed).
  *
  * @throws TypeError for clients that are not node-redis clients or options of the wrong type;
  *   RangeError for a bound below 1.
@@ -64,6 +72,9 @@ export class RedisMessageBus implements MessageBus {
   readonly #queue: Delivery[] = [];
   #scheduled = false;
   #dropped = 0;
+  /** The live subscriptions with an `onGap`; the `ready` listener is on the subscriber while any is. */
+  readonly #gapWatches = new Set<GapWatch>();
+  readonly #onReady = (): void => this.#reportGaps();
 
   /**
    * @param publisher a node-redis client (connected by the caller) for `PUBLISH`.
@@ -114,15 +125,25 @@ export class RedisMessageBus implements MessageBus {
     return typeof received === "number" ? received : 0;
   }
 
-  async subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription> {
+  async subscribe(
+    topic: string,
+    onMessage: (message: BusMessage) => void,
+    options: BusSubscribeOptions = {},
+  ): Promise<BusSubscription> {
     if (typeof onMessage !== "function")
       throw new TypeError("RedisMessageBus.subscribe: onMessage must be a function");
+    const onGap = options?.onGap;
+    if (onGap !== undefined && typeof onGap !== "function") {
+      throw new TypeError("RedisMessageBus.subscribe: onGap must be a function");
+    }
     const channel = this.channelOf(topic);
     const subscription: Active = { active: true, onMessage };
     const listener = (text: string) => this.#receive(topic, text, subscription);
+    const watch: GapWatch | undefined = onGap === undefined ? undefined : { subscription, onGap };
     const unsubscribe = async (): Promise<void> => {
       if (!subscription.active) return;
       subscription.active = false;
+      if (watch !== undefined) this.#unwatch(watch);
       // Delivery stopped above; the UNSUBSCRIBE itself may wait for a reconnection: bound the wait.
       await settledWithin(this.#subscriber.unsubscribe(channel, listener), this.#settings.commandTimeoutMs);
     };
@@ -146,7 +167,34 @@ export class RedisMessageBus implements MessageBus {
     } finally {
       clearTimeout(timer);
     }
+    // From here on, every `ready` of the subscriber is a reconnection this subscription lived through.
+    if (watch !== undefined) this.#watch(watch);
     return { unsubscribe };
+  }
+
+  #watch(watch: GapWatch): void {
+    if (this.#gapWatches.size === 0) this.#subscriber.on("ready", this.#onReady);
+    this.#gapWatches.add(watch);
+  }
+
+  #unwatch(watch: GapWatch): void {
+    if (!this.#gapWatches.delete(watch)) return;
+    if (this.#gapWatches.size === 0) this.#subscriber.off("ready", this.#onReady);
+  }
+
+  /** The subscriber connection is ready again: every watching subscription may have missed messages. */
+  #reportGaps(): void {
+    const watches = [...this.#gapWatches];
+    setImmediate(() => {
+      for (const { subscription, onGap } of watches) {
+        if (!subscription.active) continue;
+        try {
+          onGap();
+        } catch (error) {
+          this.#onError(error);
+        }
+      }
+    });
   }
 
   #receive(topic: string, text: string, subscription: Active): void {

@@ -79,6 +79,8 @@ function replicas(bus: MessageBus = new MemoryMessageBus()) {
 const LIST_CHANGED = "notifications/tools/list_changed";
 const UPDATED = "notifications/resources/updated";
 const PROMPTS_CHANGED = "notifications/prompts/list_changed";
+const RESOURCES_CHANGED = "notifications/resources/list_changed";
+const GAP_WARNING = `the subscription to ${SERVER_BUS_TOPIC} may have missed notifications; telling every stream and session what it holds may have changed`;
 
 describe("notifications that belong to no request, across replicas sharing a bus", () => {
   it("carry a tool registered on one replica to a listen stream and a 2025-era session on another, once each", async () => {
@@ -365,12 +367,22 @@ describe("a server with a bus the engine behind it fails", () => {
     // Subscribed again: a message from another replica arrives.
     await inner.publish(SERVER_BUS_TOPIC, { type: "resource_updated", uri: "notes://1" });
     await inner.publish(SERVER_BUS_TOPIC, { type: "list_changed", kind: "resources" });
-    await box.received("notifications/resources/list_changed");
+    await box.received(RESOURCES_CHANGED, 2);
 
-    expect(box.methods()).toEqual([LIST_CHANGED, PROMPTS_CHANGED, "notifications/resources/list_changed"]);
+    // Subscribed again after a failure, the replica may have missed notifications meanwhile: the
+    // session hears every list it may watch changed, then the message from the other replica.
+    expect(box.methods()).toEqual([
+      LIST_CHANGED,
+      PROMPTS_CHANGED,
+      LIST_CHANGED,
+      PROMPTS_CHANGED,
+      RESOURCES_CHANGED,
+      RESOURCES_CHANGED,
+    ]);
     expect(logger.records.map((r) => [r.level, r.message])).toEqual([
       ["error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`],
       ["error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`],
+      ["warn", GAP_WARNING],
     ]);
   });
 
@@ -391,8 +403,100 @@ describe("a server with a bus the engine behind it fails", () => {
     await vi.advanceTimersByTimeAsync(SUBSCRIBE_RETRY_MS);
 
     await inner.publish(SERVER_BUS_TOPIC, { type: "list_changed", kind: "tools" });
-    await box.received(LIST_CHANGED);
-    expect(box.methods()).toEqual([LIST_CHANGED]);
+    // First what the gap may have hidden (every list), then the other replica's message.
+    await box.received(LIST_CHANGED, 2);
+    expect(box.methods()).toEqual([LIST_CHANGED, PROMPTS_CHANGED, RESOURCES_CHANGED, LIST_CHANGED]);
+  });
+});
+
+/** A bus in one process whose subscriptions can be told of a gap, as a shared engine's after a reconnect. */
+function gappyBus() {
+  const inner = new MemoryMessageBus();
+  const gaps = new Set<() => void>();
+  const bus: MessageBus = {
+    publish: (topic, message) => inner.publish(topic, message),
+    subscribe: async (topic, onMessage, options) => {
+      const subscription = await inner.subscribe(topic, onMessage);
+      const onGap = options?.onGap;
+      if (onGap !== undefined) gaps.add(onGap);
+      return {
+        unsubscribe: async () => {
+          if (onGap !== undefined) gaps.delete(onGap);
+          await subscription.unsubscribe();
+        },
+      };
+    },
+  };
+  return { bus, inner, gap: () => [...gaps].forEach((onGap) => void onGap()), gaps };
+}
+
+describe("a gap in a replica's bus subscription (notifications may have been missed)", () => {
+  it("tells each listen stream and 2025-era session everything it holds may have changed", async () => {
+    const { bus, gap, gaps } = gappyBus();
+    const logger = recordingLogger();
+    const mcp = new MCPServer("fleet", { logger });
+    mcp.tool("first", {}, () => "one");
+    attach(mcp, bus);
+    await vi.waitFor(() => expect(gaps.size).toBe(1));
+    const stream = await listen(mcp, { toolsListChanged: true, resourceSubscriptions: ["notes://1"] });
+    const box = inbox();
+    const session = sessionInto(box, "subscribed");
+    await handshake(mcp, session);
+    await mcp.handle(legacyRequest("resources/subscribe", { uri: "notes://1" }), legacyEnv(session));
+    const quiet = inbox();
+    await handshake(mcp, sessionInto(quiet, "unsubscribed"));
+
+    gap();
+    await Promise.all([
+      stream.received(UPDATED),
+      stream.received(LIST_CHANGED),
+      box.received(UPDATED),
+      box.received(LIST_CHANGED),
+      quiet.received(LIST_CHANGED),
+    ]);
+
+    const tag = { _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" } };
+    expect(stream.notified.slice(1)).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: "2.0", method: UPDATED, params: { uri: "notes://1", ...tag } },
+        { jsonrpc: "2.0", method: LIST_CHANGED, params: tag },
+      ]),
+    );
+    // What the stream did not ask for, it is not told.
+    expect(stream.methods().filter((method) => method !== UPDATED && method !== LIST_CHANGED)).toEqual([
+      "notifications/subscriptions/acknowledged",
+    ]);
+    expect(box.notified).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: "2.0", method: UPDATED, params: { uri: "notes://1" } },
+        { jsonrpc: "2.0", method: LIST_CHANGED },
+      ]),
+    );
+    expect(quiet.methods()).not.toContain(UPDATED);
+    expect(quiet.methods()).toContain(LIST_CHANGED);
+    // Only what the server advertises: no prompts list_changed when it declares no prompts.
+    const advertised = (["tools", "prompts", "resources"] as const).filter(
+      (kind) => mcp.server.capabilities[kind]?.listChanged === true,
+    );
+    expect(new Set(quiet.methods())).toEqual(
+      new Set(advertised.map((kind) => `notifications/${kind}/list_changed`)),
+    );
+    expect(logger.records.map((r) => [r.level, r.message])).toEqual([["warn", GAP_WARNING]]);
+  });
+
+  it("is no gap after the bus was detached", async () => {
+    const { bus, gaps } = gappyBus();
+    const mcp = new MCPServer("fleet");
+    mcp.tool("first", {}, () => "one");
+    const detach = attach(mcp, bus);
+    await vi.waitFor(() => expect(gaps.size).toBe(1));
+    const box = inbox();
+    await handshake(mcp, sessionInto(box));
+    const stale = [...gaps];
+    detach();
+    for (const onGap of stale) onGap();
+    mcp.server.notifyListChanged("prompts");
+    expect(box.methods()).toEqual([PROMPTS_CHANGED]);
   });
 });
 

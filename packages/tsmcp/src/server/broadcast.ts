@@ -5,6 +5,12 @@
  * {@link SERVER_BUS_TOPIC}, and every replica, this one included through its own subscription,
  * delivers each message it receives to its own streams and sessions, so a client hears a change
  * made on any replica whichever replica holds its connection.
+ *
+ * The bus delivers at most once: while a replica's subscription is down (its engine restarting) the
+ * notifications published meanwhile never reach it. Such a gap (reported by the bus, or a
+ * subscription that failed and was taken again) is handed to the server, which tells every stream
+ * and session it holds that what it watches may have changed, so these notifications arrive at
+ * least once.
  */
 import { MAX_QUOTED_LENGTH, truncate } from "../protocol/text.js";
 import type { BusMessage, BusSubscription, MessageBus } from "../state/message-bus.js";
@@ -63,7 +69,9 @@ function isMessageBus(value: unknown): value is MessageBus {
  * Sends a server's {@link ServerEvent}s: straight to `deliver`, or through the attached bus.
  * Several attachments of one bus share one subscription, taken at the first and released at the
  * last detach, so every message is delivered once. Messages this replica publishes go out in the
- * order they were sent, after its own subscription is live (so it hears them too).
+ * order they were sent, after its own subscription is live (so it hears them too). When the
+ * subscription may have missed messages (the bus reports a gap, or it had to be taken again after
+ * failing), `onGap` is called (and the gap logged, warn).
  */
 export class ServerBroadcast {
   readonly #deliver: (event: ServerEvent) => void;
@@ -77,11 +85,19 @@ export class ServerBroadcast {
   #queue: Promise<void> = Promise.resolve();
   /** The ids of the last events delivered here, so the bus's copy of one sent here is skipped. */
   readonly #delivered = new Set<string>();
+  readonly #onGap: () => void;
+  /** A subscription of the attached bus failed since the last one was live: the next one starts after a gap. */
+  #failed = false;
 
-  /** `deliver` hands an event to this replica's own streams and sessions. */
-  constructor(deliver: (event: ServerEvent) => void, log: BroadcastLog) {
+  /**
+   * `deliver` hands an event to this replica's own streams and sessions; `onGap` tells them all
+   * that what they watch may have changed (a gap in the bus subscription). Neither may throw
+   * (what they throw is logged).
+   */
+  constructor(deliver: (event: ServerEvent) => void, log: BroadcastLog, onGap: () => void = () => {}) {
     this.#deliver = deliver;
     this.#log = log;
+    this.#onGap = onGap;
   }
 
   /**
@@ -133,17 +149,36 @@ export class ServerBroadcast {
     const generation = {};
     this.#generation = generation;
     const subscription = bus
-      .subscribe(SERVER_BUS_TOPIC, (message) => {
-        if (this.#generation === generation) this.#receive(message);
-      })
-      .catch((error: unknown) => {
-        this.#log("error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`, { error });
-        if (this.#generation === generation) {
-          this.#subscription = undefined;
-          this.#retryLater(bus, generation);
-        }
-        return undefined;
-      });
+      .subscribe(
+        SERVER_BUS_TOPIC,
+        (message) => {
+          if (this.#generation === generation) this.#receive(message);
+        },
+        {
+          onGap: () => {
+            if (this.#generation === generation) this.#gap();
+          },
+        },
+      )
+      .then(
+        (live) => {
+          // Taken again after a failure: what was published while there was none never came here.
+          if (this.#generation === generation && this.#failed) {
+            this.#failed = false;
+            this.#gap();
+          }
+          return live;
+        },
+        (error: unknown) => {
+          this.#log("error", `subscribing to ${SERVER_BUS_TOPIC} failed; retrying`, { error });
+          if (this.#generation === generation) {
+            this.#failed = true;
+            this.#subscription = undefined;
+            this.#retryLater(bus, generation);
+          }
+          return undefined;
+        },
+      );
     this.#subscription = subscription;
     return subscription;
   }
@@ -162,10 +197,25 @@ export class ServerBroadcast {
     (timer as { unref?: () => void }).unref?.();
   }
 
+  /** The subscription may have missed messages: everything this replica's streams watch may have changed. */
+  #gap(): void {
+    this.#log(
+      "warn",
+      `the subscription to ${SERVER_BUS_TOPIC} may have missed notifications; telling every stream and session what it holds may have changed`,
+      {},
+    );
+    try {
+      this.#onGap();
+    } catch (error) {
+      this.#log("error", "telling streams and sessions of a gap failed", { error });
+    }
+  }
+
   #detach(): void {
     const subscription = this.#subscription;
     this.#bus = undefined;
     this.#generation = undefined;
+    this.#failed = false;
     this.#subscription = undefined;
     void subscription
       ?.then((live) => live?.unsubscribe())

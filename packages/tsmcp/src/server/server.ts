@@ -298,6 +298,7 @@ export class Server implements Dispatcher {
     this.#broadcast = new ServerBroadcast(
       (event) => this.#deliver(event),
       (level, message, fields) => this.#log(level, message, fields),
+      () => this.#deliverEverythingChanged(),
     );
     taskEnablers.set(this, (manager) => this.#enableTasks(manager));
     if (tasks !== undefined) {
@@ -467,6 +468,14 @@ export class Server implements Dispatcher {
    * replica only; when this replica's subscription could not be taken, it is published and also
    * delivered here, and subscribing is tried again every `SUBSCRIBE_RETRY_MS` (1000 ms).
    *
+   * The bus delivers at most once, so a replica whose subscription was interrupted (the bus
+   * reports a gap through `onGap`, or the subscription had to be taken again) may have missed
+   * notifications: it then sends every `subscriptions/listen` stream `resources/updated` for each
+   * URI it watches and the `list_changed` it asked for, and every 2025-era session
+   * `resources/updated` for each URI it subscribed to and the `list_changed` of each list whose
+   * `listChanged` the server declares (logged, warn). These notifications thus arrive at least
+   * once; a client treats one as "this may have changed" and reads again.
+   *
    * @returns the function that detaches this attachment (idempotent).
    * @throws TypeError when `bus` is not a `MessageBus`, or while another bus is attached.
    */
@@ -490,6 +499,18 @@ export class Server implements Dispatcher {
     }
     this.#subscriptions.publishResourceUpdated(event.uri);
     this.#legacy.sessions.publishResourceUpdated(event.uri, event.id);
+  }
+
+  /**
+   * After a gap in the bus subscription (notifications may have been missed): tells every listen
+   * stream and 2025-era session of this replica that whatever it watches may have changed.
+   */
+  #deliverEverythingChanged(): void {
+    this.#subscriptions.publishEverythingChanged();
+    const kinds = (["tools", "prompts", "resources"] as const).filter(
+      (kind) => this.capabilities[kind]?.listChanged === true,
+    );
+    this.#legacy.sessions.publishEverythingChanged(kinds, `gap:${crypto.randomUUID()}`);
   }
 
   /**

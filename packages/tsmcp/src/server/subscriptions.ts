@@ -146,6 +146,24 @@ export class SubscriptionHub {
     }
   }
 
+  /**
+   * Tells every subscription that what it watches may have changed (notifications meant for it may
+   * have been lost): `notifications/resources/updated` for each URI in its `resourceSubscriptions`
+   * and `notifications/<kind>/list_changed` for each list it asked for (and was granted).
+   */
+  publishEverythingChanged(): void {
+    for (const subscription of [...this.#subscriptions]) {
+      for (const uri of new Set(subscription.filter.resourceSubscriptions ?? [])) {
+        subscription.notify(tagged(subscription.id, "notifications/resources/updated", { uri }));
+      }
+      for (const kind of Object.keys(FILTER_KEY) as ListKind[]) {
+        if (subscription.filter[FILTER_KEY[kind]] === true) {
+          subscription.notify(tagged(subscription.id, `notifications/${kind}/list_changed`, {}));
+        }
+      }
+    }
+  }
+
   /** Ends every subscription gracefully. */
   closeAll(): void {
     for (const subscription of [...this.#subscriptions]) subscription.end();

@@ -43,7 +43,7 @@ export {
   MemoryTaskStore,
   type MemoryTaskStoreOptions,
 } from "./memory-task-store.js";
-export type { BusMessage, BusSubscription, MessageBus } from "./message-bus.js";
+export type { BusMessage, BusSubscribeOptions, BusSubscription, MessageBus } from "./message-bus.js";
 export type { ReplayCache } from "./replay-cache.js";
 export type { SessionChanges, SessionRecord, SessionStore } from "./session-store.js";
 export { isEventStore, isMessageBus, isSessionStore, type StateStores } from "./stores.js";

@@ -2,7 +2,7 @@
  * The in-memory {@link MessageBus}: publish/subscribe within one process. Two HTTP handlers given
  * the same instance behave as two replicas of a fleet (the tests use it so).
  */
-import type { BusMessage, BusSubscription, MessageBus } from "./message-bus.js";
+import type { BusMessage, BusSubscribeOptions, BusSubscription, MessageBus } from "./message-bus.js";
 
 /** Messages waiting for delivery at most, by default, before new ones are dropped and counted. */
 export const DEFAULT_MEMORY_BUS_MAX_PENDING = 10_000;
@@ -20,7 +20,8 @@ type Handler = (message: BusMessage) => void;
 /**
  * A {@link MessageBus} within one process. Delivery is asynchronous (a microtask after
  * `publish`), each subscriber gets a JSON copy, and past `maxPending` deliveries in flight new
- * messages are dropped and counted ({@link MemoryMessageBus.dropped}).
+ * messages are dropped and counted ({@link MemoryMessageBus.dropped}). A subscription in one
+ * process is never interrupted, so `onGap` ({@link BusSubscribeOptions}) is never called.
  *
  * @throws RangeError for a `maxPending` below 1.
  */
@@ -71,7 +72,11 @@ export class MemoryMessageBus implements MessageBus {
     return handed;
   }
 
-  async subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription> {
+  async subscribe(
+    topic: string,
+    onMessage: (message: BusMessage) => void,
+    _options?: BusSubscribeOptions,
+  ): Promise<BusSubscription> {
     let handlers = this.#topics.get(topic);
     if (handlers === undefined) {
       handlers = new Set();

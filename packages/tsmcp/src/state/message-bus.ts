@@ -15,6 +15,19 @@ export interface BusSubscription {
   unsubscribe(): Promise<void>;
 }
 
+/** Options of one {@link MessageBus.subscribe}. */
+export interface BusSubscribeOptions {
+  /**
+   * Called when this subscription may have missed messages: its engine connection was lost and is
+   * back (the subscription resumed by itself, but what was published meanwhile never reached it).
+   * Delivery is at most once, so after `onGap` the subscriber treats everything it holds from the
+   * topic as possibly changed (it re-reads, or tells its own listeners to). Runs outside
+   * `subscribe` and `publish`; what it throws is reported like what `onMessage` throws. Never
+   * called after `unsubscribe`. Default: none (a gap goes unnoticed).
+   */
+  readonly onGap?: () => void;
+}
+
 /**
  * A publish/subscribe channel between instances.
  *
@@ -32,6 +45,11 @@ export interface BusSubscription {
  *   cap, messages are dropped and counted in its logs.
  * - **Failures reject** (`StateUnavailableError` when the engine cannot be reached); once it is
  *   back, existing subscriptions resume without a new `subscribe`.
+ * - **Gaps are reported.** A subscription that may have missed messages (its connection to the
+ *   engine was lost and is back) has its `onGap` ({@link BusSubscribeOptions}) called once per
+ *   gap, after it resumed. At most once means a subscriber that must not miss a change treats a
+ *   gap as "everything may have changed". A bus that cannot lose a live subscription (one
+ *   process) never reports one.
  */
 export interface MessageBus {
   /**
@@ -40,6 +58,13 @@ export interface MessageBus {
    * that needs it received (a back-channel answer) can send it again later.
    */
   publish(topic: string, message: BusMessage): Promise<number>;
-  /** Delivers the messages of `topic` to `onMessage` from the moment the promise resolves. */
-  subscribe(topic: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription>;
+  /**
+   * Delivers the messages of `topic` to `onMessage` from the moment the promise resolves, and
+   * reports to `options.onGap` each time the subscription may have missed some.
+   */
+  subscribe(
+    topic: string,
+    onMessage: (message: BusMessage) => void,
+    options?: BusSubscribeOptions,
+  ): Promise<BusSubscription>;
 }

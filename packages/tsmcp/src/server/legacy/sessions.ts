@@ -54,6 +54,22 @@ export class LegacySessions {
     this.#send(to, notification, undefined);
   }
 
+  /**
+   * Tells every live session that what it holds may have changed (notifications meant for it may
+   * have been lost): `notifications/<kind>/list_changed` for each of `kinds` (the lists whose
+   * `listChanged` the server declares) and `notifications/resources/updated` for each URI it
+   * subscribed to. `onceKey` as above, made distinct per notification.
+   */
+  publishEverythingChanged(kinds: readonly ListKind[], onceKey?: string): void {
+    const key = (part: string) => (onceKey === undefined ? undefined : `${onceKey}:${part}`);
+    for (const kind of kinds) {
+      this.#send(() => true, { jsonrpc: "2.0", method: `notifications/${kind}/list_changed` }, key(kind));
+    }
+    const uris = new Set<string>();
+    for (const session of this.#sessions) for (const uri of session.resourceSubscriptions) uris.add(uri);
+    for (const uri of uris) this.publishResourceUpdated(uri, key(`updated:${uri}`));
+  }
+
   #send(
     to: (session: LegacySession) => boolean,
     notification: JSONRPCNotification,

@@ -72,14 +72,13 @@ export class FleetRouting {
 
   /**
    * Resolves once this replica hears its topics (subscribing on first use); rejects while the bus
-   * cannot be reached, and tries again on the next call.
+   * cannot be reached, and tries again on the next call. Both topics are subscribed or neither:
+   * when one subscription failed, the other is ended before this rejects, so the next call does not
+   * leave this replica hearing a topic twice.
    */
   ready(): Promise<void> {
     if (this.#ready === undefined) {
-      const subscribing = Promise.all([
-        this.#bus.subscribe(instanceTopic(this.#instanceId), (message) => this.#onInstance(message)),
-        this.#bus.subscribe(SESSIONS_TOPIC, (message) => this.#onSessions(message)),
-      ]);
+      const subscribing = this.#subscribeBoth();
       this.#ready = subscribing;
       subscribing.then(
         (subscriptions) => {
@@ -91,6 +90,23 @@ export class FleetRouting {
       );
     }
     return this.#ready.then(() => undefined);
+  }
+
+  /** Subscribes to this replica's two topics; on a failure, ends the one that succeeded, then rejects. */
+  async #subscribeBoth(): Promise<BusSubscription[]> {
+    const outcomes = await Promise.allSettled([
+      this.#bus.subscribe(instanceTopic(this.#instanceId), (message) => this.#onInstance(message)),
+      this.#bus.subscribe(SESSIONS_TOPIC, (message) => this.#onSessions(message)),
+    ]);
+    const subscriptions: BusSubscription[] = [];
+    let failure: PromiseRejectedResult | undefined;
+    for (const outcome of outcomes) {
+      if (outcome.status === "fulfilled") subscriptions.push(outcome.value);
+      else failure ??= outcome;
+    }
+    if (failure === undefined) return subscriptions;
+    await Promise.all(subscriptions.map((subscription) => subscription.unsubscribe().catch(this.#report)));
+    throw failure.reason;
   }
 
   /**
