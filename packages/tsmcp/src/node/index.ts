@@ -30,3 +30,4 @@ export {
   serve,
 } from "../transport/http/node/node.js";
 export { createNodeListener, type NodeListener } from "../transport/http/node/node-listener.js";
+export { skillsFromDirectory } from "./skills.js";

@@ -38,6 +38,7 @@
  * | `ERR_EXTENSION_NOT_SUPPORTED` | `ExtensionNotSupportedError` | `tsmcp/client` | an extension's method is called on a server that did not advertise the extension |
  * | `ERR_UNKNOWN_TASK` | `UnknownTaskError` | `tsmcp/client` | the server knows no task by that id (never created, expired, or another caller's) |
  * | `ERR_TASK_CANCELLED` | `TaskCancelledError` | `tsmcp/client` | a task whose result is awaited ends `cancelled` |
+ * | `ERR_SKILL_VERIFICATION` | `SkillVerificationError` | `tsmcp/skills` | a skill's file fails verification against the entry held (size, digest, front matter, not in the manifest) |
  */
 export const ERROR_CODES = Object.freeze({
   InvalidTokenError: "ERR_INVALID_TOKEN",
@@ -66,6 +67,7 @@ export const ERROR_CODES = Object.freeze({
   ExtensionNotSupportedError: "ERR_EXTENSION_NOT_SUPPORTED",
   UnknownTaskError: "ERR_UNKNOWN_TASK",
   TaskCancelledError: "ERR_TASK_CANCELLED",
+  SkillVerificationError: "ERR_SKILL_VERIFICATION",
 } as const);
 
 /** The code of one of tsmcp's local errors (a value of {@link ERROR_CODES}). */
