@@ -109,6 +109,21 @@ const ALLOWED: Record<string, string[]> = {
   node: ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
   stdio: ["protocol", "state", "transport", "stdio"],
 };
+/**
+ * The extensions built on the SDK (packages/tsmcp/src/extensions/<name>/): the shared part (wire
+ * declaration, format) on the wire layer alone; `server*.ts` on the server layers; `client*.ts` on
+ * the client; the entry (index.ts, `tsmcp/<name>`) on all three. tsmcp/node may use the shared part
+ * (reading skills from disk).
+ */
+const EXTENSIONS = ["skills"];
+for (const name of EXTENSIONS) {
+  const shared = `extensions/${name}`;
+  ALLOWED[shared] = ["protocol", shared];
+  ALLOWED[`${shared}/server`] = [...(ALLOWED["server/entry"] as string[]), shared, `${shared}/server`];
+  ALLOWED[`${shared}/client`] = [...(ALLOWED.client as string[]), shared, `${shared}/client`];
+  ALLOWED[`${shared}/entry`] = [shared, `${shared}/server`, `${shared}/client`, "protocol"];
+  (ALLOWED.node as string[]).push(shared);
+}
 // Telemetry sits on the wire layer: every layer above it (transports, server, client) may record.
 for (const [layer, allowed] of Object.entries(ALLOWED)) {
   if (!["protocol", "state", "telemetry"].includes(layer)) allowed.push("telemetry");
@@ -127,6 +142,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
   "tsmcp/telemetry": "telemetry",
+  "tsmcp/skills": "extensions/skills/entry",
 };
 
 /**
@@ -159,10 +175,23 @@ function layerOf(file: string): string | undefined {
   if (top === undefined || parts.length === 1) return undefined;
   if (top === "client") return sub === "auth" && parts.length > 2 ? "client/auth" : "client";
   if (top === "transport" && sub === "http" && parts.length > 2) return httpLayerOf(parts.slice(2));
+  if (top === "extensions" && sub !== undefined && parts.length > 2) return extensionLayerOf(sub, parts.slice(2));
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
   if (sub === "legacy" || sub === "tasks" || sub === "telemetry") return "server";
   return `server/${sub}`;
+}
+
+/**
+ * The layer of a file of extension `name` (given as its parts below extensions/<name>/): the entry
+ * for index.ts, the server part for `server*.ts`, the client part for `client*.ts`, else the shared part.
+ */
+function extensionLayerOf(name: string, parts: string[]): string {
+  const file = parts.join("/");
+  if (file === "index.ts") return `extensions/${name}/entry`;
+  if (file.startsWith("server")) return `extensions/${name}/server`;
+  if (file.startsWith("client")) return `extensions/${name}/client`;
+  return `extensions/${name}`;
 }
 
 /**
@@ -241,6 +270,23 @@ describe("layering", () => {
     expect(violations(imports)).toEqual([
       "client/auth/a.ts (client/auth) imports ../client.js (client)",
       "client/auth/d.ts (client/auth) imports ../../server/server.js (server)",
+    ]);
+  });
+
+  it("keeps an extension's halves apart: the shared part on the wire layer, server and client parts on their sides", () => {
+    const imports = [
+      { path: join(root, "extensions/skills/server.ts"), text: 'import { x } from "../../server/mcp/server.js";' },
+      { path: join(root, "extensions/skills/client.ts"), text: 'import { x } from "../../client/client.js";' },
+      { path: join(root, "extensions/skills/format.ts"), text: 'import { x } from "../../client/client.js";' },
+      { path: join(root, "extensions/skills/client.ts"), text: 'import { x } from "./server.js";' },
+      { path: join(root, "extensions/skills/server.ts"), text: 'import { x } from "./client.js";' },
+      { path: join(root, "server/mcp/a.ts"), text: 'import { x } from "../../extensions/skills/wire.js";' },
+    ];
+    expect(violations(imports)).toEqual([
+      "extensions/skills/format.ts (extensions/skills) imports ../../client/client.js (client)",
+      "extensions/skills/client.ts (extensions/skills/client) imports ./server.js (extensions/skills/server)",
+      "extensions/skills/server.ts (extensions/skills/server) imports ./client.js (extensions/skills/client)",
+      "server/mcp/a.ts (server/mcp) imports ../../extensions/skills/wire.js (extensions/skills)",
     ]);
   });
 
@@ -377,7 +423,15 @@ describe("layering", () => {
 });
 
 /** The SDK entries the command may import: the client side and the wire types. */
-const CLI_MAY_IMPORT = ["tsmcp/client", "tsmcp/client/auth", "tsmcp/types", "tsmcp/transport", "tsmcp/stdio"];
+const CLI_MAY_IMPORT = [
+  "tsmcp/client",
+  "tsmcp/client/auth",
+  "tsmcp/types",
+  "tsmcp/transport",
+  "tsmcp/stdio",
+  // The Skills extension's entry holds both halves; the command uses its client half.
+  "tsmcp/skills",
+];
 /** The SDK entries the Redis state stores may import: the state seams. */
 const REDIS_MAY_IMPORT = ["tsmcp/state"];
 

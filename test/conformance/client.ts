@@ -22,6 +22,7 @@ import {
   type SamplingCallback,
 } from "tsmcp/client";
 import { OAuthClientProvider } from "tsmcp/client/auth";
+import { listSkills, loadSkill, SkillVerificationError, type SkillVerificationReason } from "tsmcp/skills";
 import type { CallToolResult, Tool } from "tsmcp/types";
 import { isAuthExtensionScenario, runAuthExtensionScenario } from "./auth-extensions.js";
 
@@ -324,6 +325,21 @@ const SCENARIOS: Record<string, Handler> = {
    */
   ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [`auth/${name}`, authorizedFlow])),
 
+  /** Lists the skills and stops there: no skill is loaded, so no file may be read. */
+  "sep-2640-client-no-prefetch": ({ url }) =>
+    withClient(url, async (client) => {
+      const listed = await listSkills(client);
+      note(`listed ${listed.length} skill(s), loaded none`);
+    }),
+
+  /**
+   * The mock serves a SKILL.md that fails one check against its entry: loading the skill must
+   * refuse it for that reason, and the supporting file must not be read.
+   */
+  "sep-2640-client-verify-digest": loadRefused("digest"),
+  "sep-2640-client-verify-size": loadRefused("size"),
+  "sep-2640-client-verify-frontmatter": loadRefused("frontmatter"),
+
   "json-schema-2020-12-preservation": ({ url }) =>
     withClient(url, async (client) => {
       const tools = await allTools(client);
@@ -333,11 +349,34 @@ const SCENARIOS: Record<string, Handler> = {
     }),
 };
 
+/**
+ * Lists the skills and loads each as a host would: a skill whose SKILL.md verifies has its
+ * supporting files read (each verified too); one that fails must fail with `expected`.
+ */
+function loadRefused(expected: SkillVerificationReason): Handler {
+  return ({ url }) =>
+    withClient(url, async (client) => {
+      let refused = 0;
+      for (const entry of await listSkills(client)) {
+        try {
+          const loaded = await loadSkill(client, entry);
+          for (const file of loaded.files) if (file !== loaded.uri) await loaded.readFile(file);
+        } catch (error) {
+          if (!(error instanceof SkillVerificationError)) throw error;
+          if (error.reason !== expected)
+            throw new ScenarioFailure(`expected a ${expected} verification failure, got: ${error.message}`);
+          note(`refused as expected: ${error.message}`);
+          refused++;
+        }
+      }
+      if (refused === 0) throw new ScenarioFailure(`no skill failed ${expected} verification`);
+    });
+}
+
 /** Scenarios that need a capability tsmcp does not have yet, and which one. */
 function missingCapability(scenario: string): string | undefined {
   if (scenario.startsWith("auth/") && SCENARIOS[scenario] === undefined)
     return "this OAuth grant (an authorization extension) is not implemented in tsmcp yet";
-  if (scenario.startsWith("sep-2640-")) return "the skills extension is not implemented in tsmcp";
   return undefined;
 }
 

@@ -29,6 +29,8 @@ export interface ScenarioOutcome {
   readonly scenario: string;
   readonly scored: boolean;
   readonly status: "PASSED" | "FAILED" | "NOT_MEASURED";
+  /** How many of its checks succeeded (absent when it was not measured). */
+  readonly success?: number;
 }
 
 /** What a run says against the baseline. */

@@ -9,6 +9,11 @@
  * list, or a listed scenario passes (remove its entry), or the list names a scenario the run did not
  * have.
  *
+ * The requirement sets leave the Skills extension's scenarios (`sep-2640-*`) out, scored or not, so
+ * each leg runs them too, by name, in a second pass (`<leg>-extensions`): they are judged like the
+ * others, and one whose checks all skipped (no real check ran: the extension was not declared, or
+ * the client never listed skills) counts as not measured, which fails the leg.
+ *
  * Environment: `CONFORMANCE_RESULTS` (where results go; default
  * `~/.cache/mcp-conformance/results/tsmcp-<utc>`), `CONFORMANCE_LEGS` (space-separated legs, each
  * `<role>@<revision>` or a bare role for all of that role's legs; default all four:
@@ -37,6 +42,19 @@ const LEGS: readonly Leg[] = [
   { role: "client", revision: "2026-07-28" },
   { role: "client", revision: "2025-11-25" },
 ];
+/**
+ * Extension scenarios no requirement set lists, run by name in each leg of their role: the Skills
+ * extension (SEP-2640, io.modelcontextprotocol/skills).
+ */
+const EXTENSION_SCENARIOS: Readonly<Record<Role, readonly string[]>> = {
+  server: ["sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"],
+  client: [
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
+  ],
+};
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const runner = join(root, "scripts/run-conformance.sh");
 
@@ -111,6 +129,41 @@ function readOutcomes(out: string): ScenarioOutcome[] | undefined {
   return summary.scenarios;
 }
 
+/** An extension scenario that passed without one successful check measured nothing. */
+function requireRealChecks(outcomes: readonly ScenarioOutcome[]): ScenarioOutcome[] {
+  return outcomes.map((o) =>
+    o.status === "PASSED" && (o.success ?? 0) === 0
+      ? { ...o, status: "NOT_MEASURED" as const }
+      : o,
+  );
+}
+
+/** Runs `role`'s leg at `revision` into `out` (the whole set, or `scenarios` alone); its last line. */
+async function runRole(
+  role: Role,
+  revision: string,
+  out: string,
+  scenarios?: readonly string[],
+): Promise<string> {
+  const subset = scenarios === undefined ? {} : { CONFORMANCE_SCENARIOS: scenarios.join(" ") };
+  if (role === "server") {
+    const port = await freePort();
+    return runLeg(
+      ["server", `http://127.0.0.1:${port}/mcp`, revision],
+      {
+        ...subset,
+        CONFORMANCE_SERVER_CMD: `PORT=${port} exec node ${JSON.stringify(join(root, "dist-conformance/server.js"))}`,
+      },
+      out,
+    );
+  }
+  return runLeg(
+    ["client", `node ${join(root, "dist-conformance/client.js")}`, revision],
+    { ...subset, CONFORMANCE_MODE: "sequential" },
+    out,
+  );
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const stamp = new Date()
@@ -136,30 +189,17 @@ async function main(): Promise<number> {
   for (const leg of legs) {
     const { role, revision } = leg;
     const out = join(results, `${role}-${revision}`);
-    let last: string;
-    if (role === "server") {
-      const port = await freePort();
-      last = await runLeg(
-        ["server", `http://127.0.0.1:${port}/mcp`, revision],
-        {
-          CONFORMANCE_SERVER_CMD: `PORT=${port} exec node ${JSON.stringify(join(root, "dist-conformance/server.js"))}`,
-        },
-        out,
-      );
-    } else {
-      last = await runLeg(
-        ["client", `node ${join(root, "dist-conformance/client.js")}`, revision],
-        { CONFORMANCE_MODE: "sequential" },
-        out,
-      );
-    }
-    say(last);
+    say(await runRole(role, revision, out));
     const outcomes = readOutcomes(out);
-    if (outcomes === undefined) {
-      say(`  no summary.json: see ${out}.log`);
+    const extensionOut = `${out}-extensions`;
+    say(await runRole(role, revision, extensionOut, EXTENSION_SCENARIOS[role]));
+    const extensionOutcomes = readOutcomes(extensionOut);
+    if (outcomes === undefined || extensionOutcomes === undefined) {
+      say(`  no summary.json: see ${outcomes === undefined ? out : extensionOut}.log`);
       ok = false;
       continue;
     }
+    outcomes.push(...requireRealChecks(extensionOutcomes));
     const verdict = judge(leg, outcomes, expected);
     for (const o of verdict.unexpectedFailures) {
       say(

@@ -10,6 +10,7 @@ import {
   RequestTimeoutError,
   UnsupportedInputRequestError,
 } from "tsmcp/client";
+import { SkillVerificationError } from "tsmcp/skills";
 import { AuthorizationRefusedError } from "tsmcp/transport";
 import { McpError } from "tsmcp/types";
 import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
@@ -17,6 +18,7 @@ import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
 import { call, discover, list, type Output, prompt, read } from "./commands.js";
 import { connect, type GlobalOptions, note } from "./connect.js";
 import { terminalAsker } from "./form.js";
+import { skillsCommand } from "./skills.js";
 import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
 import { STATE_DIR_ENV } from "./task-memory.js";
 import { callAsTask, taskCancel, taskGet, taskList, taskResult } from "./tasks.js";
@@ -63,6 +65,11 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
     };
   }
   if (error instanceof AuthorizationRefusedError) return refusedFailure(error);
+  if (error instanceof SkillVerificationError) {
+    const message = `refused: ${error.message}`;
+    const data = { reason: error.reason, uri: error.uri, skillUri: error.skillUri };
+    return { code: EXIT_FAILURE, message, error: { code: error.name, message: error.message, data } };
+  }
   if (error instanceof UnsupportedInputRequestError && error.method === "roots/list") {
     const message = `${error.message}${ROOTS_HINT}`;
     return { code: EXIT_FAILURE, message, error: { code: error.name, message } };
@@ -141,6 +148,7 @@ export function buildProgram(exit: ExitRecord): Command {
   addTaskCommands(program, exit);
   addPromptCommand(program, exit);
   addReadCommand(program, exit);
+  addSkillsCommand(program, exit);
   addLoginCommand(program, exit);
   addLogoutCommand(program);
   return program;
@@ -373,6 +381,20 @@ function addReadCommand(program: Command, exit: ExitRecord): void {
     .argument("<target>", TARGET_HELP)
     .argument("<uri>", "the resource URI")
     .action(withClient(exit, (client, output, [uri]) => read(client, uri as string, output)));
+}
+
+/** `tsmcp skills <target> [skill]`: lists the server's skills, or loads one, verified. */
+function addSkillsCommand(program: Command, exit: ExitRecord): void {
+  program
+    .command("skills")
+    .description("list the server's skills, or load one (its SKILL.md, verified against its entry) and print it")
+    .argument("<target>", TARGET_HELP)
+    .argument("[skill]", "a skill's name (as listed) or its SKILL.md URI")
+    .action(
+      withClient(exit, (client, output, [skill]) =>
+        skillsCommand(client, skill as string | undefined, output),
+      ),
+    );
 }
 
 /** `tsmcp login <url>`: signs in to a protected server and keeps its tokens. */
