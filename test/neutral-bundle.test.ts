@@ -30,6 +30,7 @@ const NEUTRAL_ENTRIES = [
   "tsmcp/workers",
   "tsmcp/types",
   "tsmcp/transport",
+  "tsmcp/skills",
 ] as const;
 
 type Entry = (typeof NEUTRAL_ENTRIES)[number];
@@ -46,6 +47,8 @@ const ALLOWED_BUILTINS: Record<Entry, readonly string[]> = {
   "tsmcp/workers": [],
   "tsmcp/types": [],
   "tsmcp/transport": [],
+  // SHA-256 through Web Crypto, YAML through the yaml package: nothing of Node's.
+  "tsmcp/skills": [],
 };
 
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith("_")));

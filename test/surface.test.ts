@@ -26,6 +26,7 @@ import {
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
 import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
+import { SkillVerificationError } from "../packages/tsmcp/src/extensions/skills/client.js";
 import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js";
 import { ResolverError } from "../packages/tsmcp/src/server/resolve/errors.js";
 import { InvalidHandlerResultError } from "../packages/tsmcp/src/server/shaping.js";
@@ -177,6 +178,12 @@ const instances: Record<string, Error> = {
   ),
   [`${sdk}/client/errors.ts:UnknownTaskError`]: new UnknownTaskError("task-1", "tasks/get"),
   [`${sdk}/client/errors.ts:TaskCancelledError`]: new TaskCancelledError("task-1", "stopped"),
+  [`${sdk}/extensions/skills/client.ts:SkillVerificationError`]: new SkillVerificationError(
+    "digest",
+    "skill://pdf/SKILL.md",
+    "skill://pdf/SKILL.md",
+    "read sha256:00, the manifest says sha256:11",
+  ),
   [`${cli}/answers.ts:AnswerRejectedError`]: new AnswerRejectedError(
     "name",
     {},

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Client, type ClientOptions } from "../../client/index.js";
-import { McpError } from "../../protocol/errors.js";
+import { methodNotFound } from "../../protocol/errors.js";
 import { MCPServer } from "../../server/index.js";
 import { getSkill, listSkills, loadSkill, SkillVerificationError } from "./client.js";
 import { sha256Digest, utf8 } from "./format.js";
@@ -142,22 +142,17 @@ async function lyingServer(tamper: "digest" | "size" | "frontmatter" | "none"): 
     ],
   };
   const mcp = new MCPServer("liar");
-  let extraReads = 0;
   mcp.resource("skill://pdf/SKILL.md", { mimeType: "text/markdown" }, () => served);
-  mcp.resource("skill://pdf/extra.md", {}, () => {
-    extraReads++;
-    return "y";
-  });
+  mcp.resource("skill://pdf/extra.md", {}, () => "y");
   mcp.extension(skills, {
     handlers: {
       "skills/list": () => ({ skills: [entry] }),
       "skills/get": () => ({ skill: entry }),
       "resources/directory/read": () => {
-        throw new McpError(-32601, "Method not found");
+        throw methodNotFound("resources/directory/read");
       },
     },
   });
-  Object.defineProperty(mcp, "extraReads", { get: () => extraReads });
   return mcp;
 }
 
