@@ -175,7 +175,8 @@ function layerOf(file: string): string | undefined {
   if (top === undefined || parts.length === 1) return undefined;
   if (top === "client") return sub === "auth" && parts.length > 2 ? "client/auth" : "client";
   if (top === "transport" && sub === "http" && parts.length > 2) return httpLayerOf(parts.slice(2));
-  if (top === "extensions" && sub !== undefined && parts.length > 2) return extensionLayerOf(sub, parts.slice(2));
+  if (top === "extensions" && sub !== undefined && parts.length > 2)
+    return extensionLayerOf(sub, parts.slice(2));
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
   if (sub === "legacy" || sub === "tasks" || sub === "telemetry") return "server";
@@ -275,9 +276,18 @@ describe("layering", () => {
 
   it("keeps an extension's halves apart: the shared part on the wire layer, server and client parts on their sides", () => {
     const imports = [
-      { path: join(root, "extensions/skills/server.ts"), text: 'import { x } from "../../server/mcp/server.js";' },
-      { path: join(root, "extensions/skills/client.ts"), text: 'import { x } from "../../client/client.js";' },
-      { path: join(root, "extensions/skills/format.ts"), text: 'import { x } from "../../client/client.js";' },
+      {
+        path: join(root, "extensions/skills/server.ts"),
+        text: 'import { x } from "../../server/mcp/server.js";',
+      },
+      {
+        path: join(root, "extensions/skills/client.ts"),
+        text: 'import { x } from "../../client/client.js";',
+      },
+      {
+        path: join(root, "extensions/skills/format.ts"),
+        text: 'import { x } from "../../client/client.js";',
+      },
       { path: join(root, "extensions/skills/client.ts"), text: 'import { x } from "./server.js";' },
       { path: join(root, "extensions/skills/server.ts"), text: 'import { x } from "./client.js";' },
       { path: join(root, "server/mcp/a.ts"), text: 'import { x } from "../../extensions/skills/wire.js";' },

@@ -25,8 +25,8 @@ import {
   UnknownTaskError,
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
-import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
 import { SkillVerificationError } from "../packages/tsmcp/src/extensions/skills/client.js";
+import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
 import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js";
 import { ResolverError } from "../packages/tsmcp/src/server/resolve/errors.js";
 import { InvalidHandlerResultError } from "../packages/tsmcp/src/server/shaping.js";

@@ -77,7 +77,9 @@ describe("tsmcp skills", () => {
     const run = await tsmcp(["skills", url, "pdf"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("refused: Skill skill://pdf/SKILL.md: skill://pdf/SKILL.md failed digest verification");
+    expect(run.stderr).toContain(
+      "refused: Skill skill://pdf/SKILL.md: skill://pdf/SKILL.md failed digest verification",
+    );
     const json = await tsmcp(["--json", "skills", url, "pdf"]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({

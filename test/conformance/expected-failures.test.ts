@@ -4,6 +4,7 @@ import {
   type ExpectedFailure,
   judge,
   parseExpectedFailures,
+  requireRealChecks,
   type ScenarioOutcome,
 } from "./expected-failures.js";
 
@@ -135,5 +136,28 @@ describe("judge", () => {
     expect(judge(server, [outcome("tasks-x", "FAILED"), outcome("tasks-y", "PASSED")], expected).ok).toBe(
       true,
     );
+  });
+});
+
+describe("requireRealChecks", () => {
+  it("counts a pass without one successful check (all skipped) as not measured, and keeps the rest", () => {
+    const outcomes: ScenarioOutcome[] = [
+      { scenario: "sep-2640-client-verify-digest", scored: false, status: "PASSED", success: 0 },
+      { scenario: "sep-2640-skills-manifest", scored: false, status: "PASSED", success: 6 },
+      { scenario: "sep-2640-skills-directory", scored: false, status: "FAILED", success: 0 },
+      { scenario: "sep-2640-client-verify-size", scored: false, status: "NOT_MEASURED" },
+    ];
+    expect(requireRealChecks(outcomes).map((o) => o.status)).toEqual([
+      "NOT_MEASURED",
+      "PASSED",
+      "FAILED",
+      "NOT_MEASURED",
+    ]);
+    const leg = { role: "client", revision: "2026-07-28" } as const;
+    expect(judge(leg, requireRealChecks(outcomes), []).unexpectedFailures.map((o) => o.scenario)).toEqual([
+      "sep-2640-client-verify-digest",
+      "sep-2640-skills-directory",
+      "sep-2640-client-verify-size",
+    ]);
   });
 });

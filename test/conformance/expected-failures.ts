@@ -117,3 +117,14 @@ export function judge(
     ok: unexpectedFailures.length === 0 && stalePasses.length === 0 && unknownEntries.length === 0,
   };
 }
+
+/**
+ * Outcomes in which a scenario that passed without one successful check (every check skipped: the
+ * extension was not declared, the client never listed) counts as not measured: for scenarios that
+ * must run real checks, such as the extension scenarios no requirement set lists.
+ */
+export function requireRealChecks(outcomes: readonly ScenarioOutcome[]): ScenarioOutcome[] {
+  return outcomes.map((o) =>
+    o.status === "PASSED" && (o.success ?? 0) === 0 ? { ...o, status: "NOT_MEASURED" as const } : o,
+  );
+}

@@ -32,6 +32,7 @@ import {
   type Leg,
   parseExpectedFailures,
   type Role,
+  requireRealChecks,
   type ScenarioOutcome,
 } from "./expected-failures.js";
 
@@ -127,15 +128,6 @@ function readOutcomes(out: string): ScenarioOutcome[] | undefined {
   if (!existsSync(file)) return undefined;
   const summary = JSON.parse(readFileSync(file, "utf8")) as { scenarios: ScenarioOutcome[] };
   return summary.scenarios;
-}
-
-/** An extension scenario that passed without one successful check measured nothing. */
-function requireRealChecks(outcomes: readonly ScenarioOutcome[]): ScenarioOutcome[] {
-  return outcomes.map((o) =>
-    o.status === "PASSED" && (o.success ?? 0) === 0
-      ? { ...o, status: "NOT_MEASURED" as const }
-      : o,
-  );
 }
 
 /** Runs `role`'s leg at `revision` into `out` (the whole set, or `scenarios` alone); its last line. */

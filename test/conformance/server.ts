@@ -36,7 +36,9 @@ async function createEverythingServer(): Promise<MCPServer> {
     description: "Review code using the team's checklist.",
     prefix: "acme",
     instructions: "# Code review\n\nRead `references/checklist.md`, then review the diff.\n",
-    files: { "references/checklist.md": "# Review checklist\n\nCheck correctness, tests, and compatibility.\n" },
+    files: {
+      "references/checklist.md": "# Review checklist\n\nCheck correctness, tests, and compatibility.\n",
+    },
   });
   serveSkills(mcp, [...(await skillsFromDirectory(skillsFolder())), reviewSkill], { directoryRead: true });
   return mcp;

@@ -387,7 +387,9 @@ function addReadCommand(program: Command, exit: ExitRecord): void {
 function addSkillsCommand(program: Command, exit: ExitRecord): void {
   program
     .command("skills")
-    .description("list the server's skills, or load one (its SKILL.md, verified against its entry) and print it")
+    .description(
+      "list the server's skills, or load one (its SKILL.md, verified against its entry) and print it",
+    )
     .argument("<target>", TARGET_HELP)
     .argument("[skill]", "a skill's name (as listed) or its SKILL.md URI")
     .action(

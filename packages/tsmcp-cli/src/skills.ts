@@ -13,7 +13,11 @@ import { note } from "./connect.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./target.js";
 
 /** Lists the server's skills, or loads and prints one, verified. Returns the exit code. */
-export async function skillsCommand(client: Client, skill: string | undefined, output: Output): Promise<number> {
+export async function skillsCommand(
+  client: Client,
+  skill: string | undefined,
+  output: Output,
+): Promise<number> {
   if (!client.supportsExtension(skills)) {
     if (skill !== undefined) {
       note("this server does not offer skills (it declares no io.modelcontextprotocol/skills extension)");
@@ -24,7 +28,9 @@ export async function skillsCommand(client: Client, skill: string | undefined, o
   }
   if (skill === undefined) {
     const entries = await listSkills(client);
-    output.json ? printJson({ skills: entries }) : print(entries.length === 0 ? "(no skills)" : renderSkills(entries));
+    output.json
+      ? printJson({ skills: entries })
+      : print(entries.length === 0 ? "(no skills)" : renderSkills(entries));
     return EXIT_OK;
   }
   const target = skill.includes("://") ? skill : await byName(client, skill);
@@ -33,7 +39,9 @@ export async function skillsCommand(client: Client, skill: string | undefined, o
     printJson({ skill: loaded.entry, text: loaded.text });
   } else {
     const files = loaded.files.length;
-    note(`verified ${loaded.uri} (${files === 0 ? "dynamic: front matter only" : `${files} file(s) in its manifest`})`);
+    note(
+      `verified ${loaded.uri} (${files === 0 ? "dynamic: front matter only" : `${files} file(s) in its manifest`})`,
+    );
     print(loaded.text.replace(/\n$/, ""));
   }
   return EXIT_OK;

@@ -21,12 +21,17 @@ import { type SkillSource, skillFromFiles } from "../extensions/skills/source.js
  *   (ENOENT for a missing `root`).
  */
 export async function skillsFromDirectory(root: string): Promise<SkillSource[]> {
-  if (typeof root !== "string" || root === "") throw new TypeError("skillsFromDirectory: root must be a path");
+  if (typeof root !== "string" || root === "")
+    throw new TypeError("skillsFromDirectory: root must be a path");
   const files = await walk(root);
   const paths = files.map((file) => relative(root, file).split(sep).join("/"));
-  const skillDirs = paths.filter((p) => p === "SKILL.md" || p.endsWith("/SKILL.md")).map((p) => p.slice(0, -9));
+  const skillDirs = paths
+    .filter((p) => p === "SKILL.md" || p.endsWith("/SKILL.md"))
+    .map((p) => p.slice(0, -9));
   if (skillDirs.includes(""))
-    throw new TypeError(`skillsFromDirectory: ${root} holds a SKILL.md itself; put each skill in a subdirectory`);
+    throw new TypeError(
+      `skillsFromDirectory: ${root} holds a SKILL.md itself; put each skill in a subdirectory`,
+    );
   const sources: SkillSource[] = [];
   for (const dir of skillDirs.map((d) => d.replace(/\/$/, "")).sort()) {
     const mine = new Map<string, Uint8Array>();

@@ -191,12 +191,27 @@ export class LoadedSkill {
     const uri = resolveSkillReference(this.root, reference);
     const manifest = this.entry.resources;
     if (uri === undefined)
-      throw new SkillVerificationError("not-in-manifest", reference, this.uri, "the path leaves the skill's directory");
+      throw new SkillVerificationError(
+        "not-in-manifest",
+        reference,
+        this.uri,
+        "the path leaves the skill's directory",
+      );
     const listed = Array.isArray(manifest) ? manifest.find((r) => r.uri === uri) : undefined;
     if (Array.isArray(manifest) && listed === undefined)
-      throw new SkillVerificationError("not-in-manifest", uri, this.uri, "the kept manifest does not list it");
+      throw new SkillVerificationError(
+        "not-in-manifest",
+        uri,
+        this.uri,
+        "the kept manifest does not list it",
+      );
     if (!Array.isArray(manifest) && !uri.startsWith(`${this.root}/`))
-      throw new SkillVerificationError("not-in-manifest", uri, this.uri, "it is outside the skill's directory");
+      throw new SkillVerificationError(
+        "not-in-manifest",
+        uri,
+        this.uri,
+        "it is outside the skill's directory",
+      );
     const read = await readBytes(this.#client, uri, this.uri, options);
     if (listed !== undefined) await verifyBytes(read.bytes, listed, this.uri);
     return read;
@@ -219,7 +234,8 @@ export async function loadSkill(
   options: LoadSkillOptions = {},
 ): Promise<LoadedSkill> {
   const { allowDynamic = false, ...callOptions } = options;
-  const entry = typeof skill === "string" ? await getSkill(client, skill, callOptions) : structuredClone(skill);
+  const entry =
+    typeof skill === "string" ? await getSkill(client, skill, callOptions) : structuredClone(skill);
   const fault = entryFault(entry);
   if (fault !== undefined) throw new SkillVerificationError("invalid-entry", entry.uri, entry.uri, fault);
   if (entry.resources === "dynamic" && !allowDynamic)
@@ -241,7 +257,8 @@ export async function loadSkill(
     throw new SkillVerificationError("frontmatter", entry.uri, entry.uri, "SKILL.md is not UTF-8 text");
   }
   const parsed = parseSkillMarkdown(text);
-  if (typeof parsed === "string") throw new SkillVerificationError("frontmatter", entry.uri, entry.uri, parsed);
+  if (typeof parsed === "string")
+    throw new SkillVerificationError("frontmatter", entry.uri, entry.uri, parsed);
   const differences = frontmatterDifferences(parsed.frontmatter, entry.frontmatter);
   if (differences.length > 0)
     throw new SkillVerificationError(
@@ -278,18 +295,35 @@ async function verifyBytes(bytes: Uint8Array, listed: SkillResource, skillUri: s
     );
   const digest = await sha256Digest(bytes);
   if (digest !== listed.digest)
-    throw new SkillVerificationError("digest", listed.uri, skillUri, `read ${digest}, the manifest says ${listed.digest}`);
+    throw new SkillVerificationError(
+      "digest",
+      listed.uri,
+      skillUri,
+      `read ${digest}, the manifest says ${listed.digest}`,
+    );
 }
 
 /** `resources/read` of `uri`: the raw bytes of the item for it (UTF-8 of text, or the decoded blob). */
-async function readBytes(client: Client, uri: string, skillUri: string, options: CallOptions): Promise<SkillFile> {
+async function readBytes(
+  client: Client,
+  uri: string,
+  skillUri: string,
+  options: CallOptions,
+): Promise<SkillFile> {
   const result: ReadResourceResult = await client.readResource(uri, options);
-  const item = result.contents.find((c) => c.uri === uri) ?? (result.contents.length === 1 ? result.contents[0] : undefined);
+  const item =
+    result.contents.find((c) => c.uri === uri) ??
+    (result.contents.length === 1 ? result.contents[0] : undefined);
   if (item !== undefined && typeof item.text === "string")
     return { uri, mimeType: item.mimeType, bytes: utf8(item.text), text: item.text };
   if (item !== undefined && typeof item.blob === "string")
     return { uri, mimeType: item.mimeType, bytes: fromBase64(item.blob), text: undefined };
-  throw new SkillVerificationError("no-content", uri, skillUri, "the server's answer holds no contents for it");
+  throw new SkillVerificationError(
+    "no-content",
+    uri,
+    skillUri,
+    "the server's answer holds no contents for it",
+  );
 }
 
 function fromBase64(blob: string): Uint8Array {

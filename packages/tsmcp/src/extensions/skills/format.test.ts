@@ -49,15 +49,17 @@ describe("SKILL.md front matter", () => {
     expect(parseSkillMarkdown("---\nname: [a\n---\n")).toMatch(/not valid YAML/);
     expect(parseSkillMarkdown("---\n- a\n---\n")).toMatch(/not a YAML mapping/);
     expect(parseSkillMarkdown("---\nname: a\nname: b\n---\n")).toMatch(/not valid YAML/);
-    expect(parseSkillMarkdown("---\nname: a\nsize: .inf\n---\n")).toMatch(/frontmatter.size is not a finite number/);
+    expect(parseSkillMarkdown("---\nname: a\nsize: .inf\n---\n")).toMatch(
+      /frontmatter.size is not a finite number/,
+    );
   });
   it("compares front matter field by field, in any key order", () => {
     expect(jsonEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
     expect(jsonEqual({ a: 1 }, { a: "1" })).toBe(false);
-    expect(frontmatterDifferences({ name: "a", description: "x", extra: 1 }, { name: "a", description: "y" })).toEqual(
-      ["description", "extra"],
-    );
+    expect(
+      frontmatterDifferences({ name: "a", description: "x", extra: 1 }, { name: "a", description: "y" }),
+    ).toEqual(["description", "extra"]);
   });
 });
 

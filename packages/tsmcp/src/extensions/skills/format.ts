@@ -144,7 +144,8 @@ interface SubtleDigest {
  */
 export async function sha256Digest(bytes: Uint8Array): Promise<string> {
   const subtle = (globalThis as { crypto?: { subtle?: SubtleDigest } }).crypto?.subtle;
-  if (subtle === undefined) throw new TypeError("skills: SHA-256 needs Web Crypto (globalThis.crypto.subtle)");
+  if (subtle === undefined)
+    throw new TypeError("skills: SHA-256 needs Web Crypto (globalThis.crypto.subtle)");
   const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
   let hex = "";
   for (const byte of digest) hex += byte.toString(16).padStart(2, "0");

@@ -8,9 +8,9 @@
  */
 
 export {
+  getSkill,
   LoadedSkill,
   type LoadSkillOptions,
-  getSkill,
   listSkills,
   loadSkill,
   MAX_SKILLS_PAGES,

@@ -28,7 +28,11 @@ export async function skillEntry(source: SkillSource, scheme: string = DEFAULT_S
   const resources = await Promise.all(
     files.map(async (file) => {
       const bytes = source.files.get(file) as Uint8Array;
-      return { uri: skillFileUri(scheme, source, file), digest: await sha256Digest(bytes), size: bytes.byteLength };
+      return {
+        uri: skillFileUri(scheme, source, file),
+        digest: await sha256Digest(bytes),
+        size: bytes.byteLength,
+      };
     }),
   );
   return {

@@ -8,7 +8,7 @@ import { invalidParams, methodNotFound } from "../../protocol/errors.js";
 import type { Resource } from "../../protocol/schema/content.js";
 import type { MCPServer } from "../../server/mcp/server.js";
 import type { CacheHint } from "../../server/shaping.js";
-import { DEFAULT_SKILL_SCHEME, skillEntry, skillFileUri, skillPathUri } from "./manifest.js";
+import { DEFAULT_SKILL_SCHEME, skillEntry, skillFileUri } from "./manifest.js";
 import type { SkillSource } from "./source.js";
 import { DIRECTORY_MIME_TYPE, SKILL_MD, type Skill, skills } from "./wire.js";
 
@@ -61,7 +61,12 @@ export function serveSkills(
   sources: readonly SkillSource[],
   options: ServeSkillsOptions = {},
 ): MCPServer {
-  const { directoryRead = true, scheme = DEFAULT_SKILL_SCHEME, pageSize = DEFAULT_SKILLS_PAGE_SIZE, cache } = options;
+  const {
+    directoryRead = true,
+    scheme = DEFAULT_SKILL_SCHEME,
+    pageSize = DEFAULT_SKILLS_PAGE_SIZE,
+    cache,
+  } = options;
   if (!Array.isArray(sources)) throw new TypeError("serveSkills: sources must be an array of skills");
   if (typeof directoryRead !== "boolean") throw new TypeError("serveSkills: directoryRead must be a boolean");
   if (typeof scheme !== "string" || !/^[a-z][a-z0-9+.-]*$/i.test(scheme))
@@ -71,7 +76,9 @@ export function serveSkills(
   const byUri = new Map<string, SkillSource>();
   for (const source of sources) {
     if (typeof source !== "object" || source === null || !(source.files instanceof Map))
-      throw new TypeError("serveSkills: each skill must come from skill(), skillFromFiles() or skillsFromDirectory()");
+      throw new TypeError(
+        "serveSkills: each skill must come from skill(), skillFromFiles() or skillsFromDirectory()",
+      );
     const uri = skillFileUri(scheme, source, SKILL_MD);
     if (byUri.has(uri)) throw new TypeError(`serveSkills: two skills at ${uri}`);
     byUri.set(uri, source);
@@ -116,7 +123,8 @@ export function serveSkills(
       },
       "skills/get": async (_ctx, params) => {
         const entry = (await allEntries()).get(params.uri);
-        if (entry === undefined) throw invalidParams(`No skill is served at ${params.uri}`, { uri: params.uri });
+        if (entry === undefined)
+          throw invalidParams(`No skill is served at ${params.uri}`, { uri: params.uri });
         return { ...hints, skill: structuredClone(entry) };
       },
       "resources/directory/read": (_ctx, params) => {
@@ -153,7 +161,8 @@ function servedFiles(
       const uri = skillFileUri(scheme, source, path);
       const seen = files.get(uri);
       if (seen !== undefined) {
-        if (!sameBytes(seen.bytes, bytes)) throw new TypeError(`serveSkills: ${uri} has two different contents`);
+        if (!sameBytes(seen.bytes, bytes))
+          throw new TypeError(`serveSkills: ${uri} has two different contents`);
         continue;
       }
       const owner = skillsByUri.get(uri);
@@ -187,9 +196,13 @@ function directoryTree(scheme: string, files: ReadonlyMap<string, ServedFile>): 
       const isFile = depth === segments.length - 1;
       const child: Resource = isFile
         ? { uri: childUri, name: decodeURIComponent(segments[depth] as string), mimeType: file.mimeType }
-        : { uri: childUri, name: decodeURIComponent(segments[depth] as string), mimeType: DIRECTORY_MIME_TYPE };
-      let listed = children.get(directory);
-      if (listed === undefined) children.set(directory, (listed = new Map()));
+        : {
+            uri: childUri,
+            name: decodeURIComponent(segments[depth] as string),
+            mimeType: DIRECTORY_MIME_TYPE,
+          };
+      const listed = children.get(directory) ?? new Map<string, Resource>();
+      children.set(directory, listed);
       listed.set(childUri, child);
     }
   }

@@ -78,8 +78,13 @@ describe.each(ERAS)("skills served by serveSkills, at %s", (_era, options) => {
     await expect(getSkill(client, "skill://nope/SKILL.md")).rejects.toMatchObject({ code: -32602 });
     const read = await client.readResource("skill://pdf-processing/SKILL.md");
     expect(read.contents[0]).toMatchObject({ mimeType: "text/markdown" });
-    const listed = (await client.listResources()).resources.find((r) => r.uri === "skill://pdf-processing/SKILL.md");
-    expect(listed).toMatchObject({ name: "pdf-processing", description: "Extract, fill, and assemble PDF documents" });
+    const listed = (await client.listResources()).resources.find(
+      (r) => r.uri === "skill://pdf-processing/SKILL.md",
+    );
+    expect(listed).toMatchObject({
+      name: "pdf-processing",
+      description: "Extract, fill, and assemble PDF documents",
+    });
     const blob = await client.readResource("skill://pdf-processing/assets/logo.bin");
     expect(blob.contents[0]).toMatchObject({ blob: "AP8Q" });
     await client.close();
@@ -117,7 +122,9 @@ describe.each(ERAS)("skills served by serveSkills, at %s", (_era, options) => {
       reason: "not-in-manifest",
       uri: "skill://pdf-processing/references/NEW.md",
     });
-    await expect(loaded.readFile("../code-review/SKILL.md")).rejects.toMatchObject({ reason: "not-in-manifest" });
+    await expect(loaded.readFile("../code-review/SKILL.md")).rejects.toMatchObject({
+      reason: "not-in-manifest",
+    });
     // By URI alone: skills/get first.
     const byUri = await loadSkill(client, "skill://acme/eng/code-review/SKILL.md");
     expect(byUri.name).toBe("code-review");
@@ -157,22 +164,25 @@ async function lyingServer(tamper: "digest" | "size" | "frontmatter" | "none"): 
 }
 
 describe.each(ERAS)("a server whose content does not match its entry, at %s", (_era, options) => {
-  it.each(["digest", "size", "frontmatter"] as const)("refuses a SKILL.md that fails the %s check", async (tamper) => {
-    const client = await connected(await lyingServer(tamper), options);
-    const [entry] = await listSkills(client);
-    const refused = await loadSkill(client, entry as Skill).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(SkillVerificationError);
-    expect(refused).toMatchObject({
-      reason: tamper,
-      code: "ERR_SKILL_VERIFICATION",
-      uri: "skill://pdf/SKILL.md",
-      skillUri: "skill://pdf/SKILL.md",
-    });
-    await client.close();
-  });
+  it.each(["digest", "size", "frontmatter"] as const)(
+    "refuses a SKILL.md that fails the %s check",
+    async (tamper) => {
+      const client = await connected(await lyingServer(tamper), options);
+      const [entry] = await listSkills(client);
+      const refused = await loadSkill(client, entry as Skill).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(SkillVerificationError);
+      expect(refused).toMatchObject({
+        reason: tamper,
+        code: "ERR_SKILL_VERIFICATION",
+        uri: "skill://pdf/SKILL.md",
+        skillUri: "skill://pdf/SKILL.md",
+      });
+      await client.close();
+    },
+  );
 
   it("refuses a supporting file whose bytes differ from the manifest, after a verified SKILL.md", async () => {
     const client = await connected(await lyingServer("none"), options);
@@ -183,7 +193,11 @@ describe.each(ERAS)("a server whose content does not match its entry, at %s", (_
 
   it("refuses a dynamic skill unless allowed, and an entry whose name is not its URI's", async () => {
     const client = await connected(skillServer(), options);
-    const dynamic: Skill = { uri: "skill://pdf-processing/SKILL.md", frontmatter: (await listSkills(client))[0]?.frontmatter as Skill["frontmatter"], resources: "dynamic" };
+    const dynamic: Skill = {
+      uri: "skill://pdf-processing/SKILL.md",
+      frontmatter: (await listSkills(client))[0]?.frontmatter as Skill["frontmatter"],
+      resources: "dynamic",
+    };
     await expect(loadSkill(client, dynamic)).rejects.toMatchObject({ reason: "dynamic" });
     const loaded = await loadSkill(client, dynamic, { allowDynamic: true });
     expect((await loaded.readFile("references/FORMS.md")).text).toBe("# Forms\n");
@@ -196,7 +210,9 @@ describe.each(ERAS)("a server whose content does not match its entry, at %s", (_
 
 describe("serveSkills options", () => {
   it("refuses bad options and duplicate skills at registration", () => {
-    expect(() => serveSkills(new MCPServer("x"), [PDF, PDF])).toThrow(/two skills at skill:\/\/pdf-processing/);
+    expect(() => serveSkills(new MCPServer("x"), [PDF, PDF])).toThrow(
+      /two skills at skill:\/\/pdf-processing/,
+    );
     expect(() => serveSkills(new MCPServer("x"), [PDF], { pageSize: 0 })).toThrow(RangeError);
     expect(() => serveSkills(new MCPServer("x"), [PDF], { scheme: "a b" })).toThrow(TypeError);
     expect(() => serveSkills(new MCPServer("x"), [{} as never])).toThrow(TypeError);

@@ -30,9 +30,9 @@ describe("skills from files", () => {
     expect(() => skillFromFiles("a", { "SKILL.md": "---\nname: a\n---\n" })).toThrow(/non-empty description/);
     expect(() => skillFromFiles("pdf-processing", { "SKILL.md": SKILL_MD, "../x": "x" })).toThrow(TypeError);
     expect(() => skillFromFiles("pdf-processing/", { "SKILL.md": SKILL_MD })).toThrow(/not a \/-separated/);
-    expect(() => skillFromFiles("pdf-processing", { "SKILL.md": new Uint8Array([0xff, 0xfe, 0x00]) })).toThrow(
-      /not UTF-8/,
-    );
+    expect(() =>
+      skillFromFiles("pdf-processing", { "SKILL.md": new Uint8Array([0xff, 0xfe, 0x00]) }),
+    ).toThrow(/not UTF-8/);
     const many = Object.fromEntries(Array.from({ length: MAX_SKILL_FILES }, (_, i) => [`f${i}.md`, "x"]));
     expect(() => skillFromFiles("pdf-processing", { "SKILL.md": SKILL_MD, ...many })).toThrow(RangeError);
   });

@@ -72,10 +72,15 @@ export function skill(definition: SkillDefinition): SkillSource {
   if (Object.hasOwn(files, SKILL_MD))
     throw new TypeError(`skill(${name}): SKILL.md is written from instructions; it is not one of files`);
   if (prefix !== undefined && (typeof prefix !== "string" || !validPath(prefix)))
-    throw new TypeError(`skill(${name}): prefix ${JSON.stringify(prefix)} is not a /-separated relative path`);
+    throw new TypeError(
+      `skill(${name}): prefix ${JSON.stringify(prefix)} is not a /-separated relative path`,
+    );
   const yaml = stringifyYaml({ name, description, ...frontmatter }, { lineWidth: 0 });
   const markdown = `---\n${yaml}---\n\n${instructions}`;
-  return skillFromFiles(prefix === undefined ? name : `${prefix}/${name}`, { ...files, [SKILL_MD]: markdown });
+  return skillFromFiles(prefix === undefined ? name : `${prefix}/${name}`, {
+    ...files,
+    [SKILL_MD]: markdown,
+  });
 }
 
 /**
@@ -98,7 +103,9 @@ export function skillFromFiles(
   let total = 0;
   for (const [file, content] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!validPath(file))
-      throw new TypeError(`skill ${path}: file path ${JSON.stringify(file)} is not a /-separated relative path`);
+      throw new TypeError(
+        `skill ${path}: file path ${JSON.stringify(file)} is not a /-separated relative path`,
+      );
     if (typeof content !== "string" && !(content instanceof Uint8Array))
       throw new TypeError(`skill ${path}: ${file} must be a string or a Uint8Array`);
     const raw = typeof content === "string" ? utf8(content) : new Uint8Array(content);
@@ -127,7 +134,8 @@ export function skillFromFiles(
     throw new TypeError(`skill ${path}: the last path segment "${last}" must equal the name "${name}"`);
   if (bytes.size > MAX_SKILL_FILES)
     throw new RangeError(`skill ${path}: ${bytes.size} files, more than ${MAX_SKILL_FILES}`);
-  if (total > MAX_SKILL_BYTES) throw new RangeError(`skill ${path}: ${total} bytes, more than ${MAX_SKILL_BYTES}`);
+  if (total > MAX_SKILL_BYTES)
+    throw new RangeError(`skill ${path}: ${total} bytes, more than ${MAX_SKILL_BYTES}`);
   return Object.freeze({
     path,
     name,
