@@ -1,4 +1,5 @@
 import { InputRequiredRoundsExceededError, RequestTimeoutError } from "tsmcp/client";
+import { SkillVerificationError } from "tsmcp/skills";
 import { McpError } from "tsmcp/types";
 import { describe, expect, it } from "vitest";
 import { failure } from "./program.js";
@@ -21,6 +22,28 @@ describe("failure", () => {
       code: 1,
       message: "error -32602: Unknown tool: x",
       error: { code: -32602, message: "Unknown tool: x", data: { tool: "x" } },
+    });
+  });
+
+  it("names the failed check of a refused skill, with reason and URIs as the JSON error's data", () => {
+    const refused = failure(
+      new SkillVerificationError(
+        "size",
+        "skill://pdf/SKILL.md",
+        "skill://pdf/SKILL.md",
+        "read 10 bytes, the manifest says 9",
+      ),
+    );
+    expect(refused).toEqual({
+      code: 1,
+      message:
+        "refused: Skill skill://pdf/SKILL.md: skill://pdf/SKILL.md failed size verification: read 10 bytes, the manifest says 9",
+      error: {
+        code: "SkillVerificationError",
+        message:
+          "Skill skill://pdf/SKILL.md: skill://pdf/SKILL.md failed size verification: read 10 bytes, the manifest says 9",
+        data: { reason: "size", uri: "skill://pdf/SKILL.md", skillUri: "skill://pdf/SKILL.md" },
+      },
     });
   });
 });
