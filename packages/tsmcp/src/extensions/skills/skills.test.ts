@@ -51,6 +51,7 @@ describe.each(ERAS)("skills served by serveSkills, at %s", (_era, options) => {
   it("declares the extension with directoryRead and lists every skill with its manifest, page by page", async () => {
     const client = await connected(skillServer(1), options);
     expect(client.serverExtensions[skills.id]).toEqual({ directoryRead: true });
+    expect(client.serverCapabilities?.resources).toBeDefined(); // skill files are resources
     const listed = await listSkills(client);
     expect(listed.map((s) => s.uri)).toEqual([
       "skill://pdf-processing/SKILL.md",
