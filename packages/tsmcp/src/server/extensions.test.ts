@@ -129,6 +129,63 @@ describe("Server.extension", () => {
     );
   });
 
+  it("takes per-method cache hints for a cacheable extension method from the cache option", async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const server = new Server("s", {
+      logger,
+      cache: { ttlMs: 1000, methods: { "notes/get": { ttlMs: 30_000, cacheScope: "public" } } },
+    }).extension(notes, { settings: { max: 1 }, handlers });
+    expect((await call(server, rpc("notes/get", { id: "a" }))).result).toMatchObject({
+      ttlMs: 30_000,
+      cacheScope: "public",
+    });
+    expect(warnings).toEqual([]);
+    // The same on an MCPServer, whose options reach its Server.
+    const mcp = new MCPServer("m", {
+      logger: silentLogger,
+      cache: { methods: { "notes/get": { ttlMs: 7 } } },
+    }).extension(notes, { settings: { max: 1 }, handlers });
+    const viaMcp = (await mcp.handle(rpc("notes/get", { id: "b" }), {
+      signal: new AbortController().signal,
+    })) as JSONRPCResponse & { result?: Record<string, unknown> };
+    expect(viaMcp.result).toMatchObject({ ttlMs: 7, cacheScope: "private" });
+  });
+
+  it("refuses cache hints for a method that is not cacheable: core at construction, extension at registration", () => {
+    expect(() => new Server("s", { cache: { methods: { "tools/call": { ttlMs: 1 } } } })).toThrow(
+      /"tools\/call" is not a cacheable method/,
+    );
+    expect(
+      () => new Server("s", { cache: { methods: { "notifications/notes/changed": { ttlMs: 1 } } } }),
+    ).toThrow(RangeError);
+    const server = new Server("s", {
+      logger: silentLogger,
+      cache: { methods: { "notes/delete": { ttlMs: 1 } } },
+    });
+    expect(() => server.extension(notes, { settings: { max: 1 }, handlers })).toThrow(
+      new TypeError(
+        'Server.extension(com.example/notes): option cache.methods["notes/delete"] names a method of the extension that is not cacheable',
+      ),
+    );
+    // The refused registration left nothing behind: the extension is not advertised.
+    expect(server.capabilities.extensions).toBeUndefined();
+  });
+
+  it("warns once, at the first request, of a cache.methods key that no registered extension claimed", async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const server = new Server("s", { logger, cache: { methods: { "notes/gett": { ttlMs: 1 } } } }).extension(
+      notes,
+      { settings: { max: 1 }, handlers },
+    );
+    await call(server, rpc("notes/get", { id: "a" }));
+    await call(server, rpc("notes/get", { id: "a" }));
+    expect(warnings).toEqual([
+      'Server option cache.methods["notes/gett"] names neither a cacheable core method nor a cacheable method of a registered extension; it is ignored',
+    ]);
+  });
+
   it("refuses bad registrations with a TypeError", () => {
     const server = () => new Server("s", { logger: silentLogger });
     expect(() => server().extension({ id: "x" } as never, { handlers } as never)).toThrow(TypeError);

@@ -4,7 +4,7 @@
  * owner and the option: `TypeError: Server option "version" must be a string`.
  */
 import { checkLogger } from "../protocol/logger.js";
-import { CACHEABLE_METHODS } from "../protocol/methods.js";
+import { CACHEABLE_METHODS, isKnownMethod } from "../protocol/methods.js";
 import {
   checkBoolean,
   checkInteger,
@@ -37,7 +37,8 @@ const INFO_STRINGS = ["title", "description", "websiteUrl"] as const;
  *
  * @throws TypeError for an option of the wrong type (a `logger` without all four methods, an
  *   `info.icons` that is not an array, ...); RangeError for a cache hint out of range or a
- *   `cache.methods` key that is not a cacheable method, or a `maxResourceSubscriptions` or
+ *   `cache.methods` key that names a core method that is not cacheable (or a notification; other
+ *   names may be extension methods, checked by `Server.extension`), or a `maxResourceSubscriptions` or
  *   `maxTaskSubscriptions` that is not an integer >= 1.
  */
 export function checkCommonServerOptions(owner: string, options: unknown): void {
@@ -74,12 +75,23 @@ function checkCache(owner: string, cache: unknown): void {
   checkObject(owner, "cache.methods", cache.methods);
   for (const [method, hint] of Object.entries(cache.methods ?? {})) {
     const name = `cache.methods["${method}"]`;
-    if (!CACHEABLE_METHODS.has(method)) {
+    // A name outside the core protocol may be an extension's method: Server.extension checks it.
+    if (!CACHEABLE_METHODS.has(method) && isCoreName(method)) {
       throw new RangeError(`${owner} option "${name}": ${JSON.stringify(method)} is not a cacheable method`);
     }
     checkObject(owner, name, hint);
     checkCacheHint(owner, name, hint as Record<string, unknown>);
   }
+}
+
+/** True for a method or notification name of the core protocol (no extension may take it). */
+function isCoreName(method: string): boolean {
+  return (
+    isKnownMethod(method) ||
+    method === "initialize" ||
+    method === "ping" ||
+    method.startsWith("notifications/")
+  );
 }
 
 /** A cache hint: `ttlMs` a non-negative integer, `cacheScope` "public" or "private". */

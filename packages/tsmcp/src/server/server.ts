@@ -32,6 +32,7 @@ import {
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import {
+  CACHEABLE_METHODS,
   type CacheableMethod,
   isInputRequired,
   isKnownMethod,
@@ -118,8 +119,14 @@ function withResultType(result: WireResult): WireResult {
 
 /** Cache hints for cacheable results that set none themselves. Spec: server/utilities/caching. */
 export interface CacheOptions extends Partial<CacheHint> {
-  /** Per-method hints, over the defaults above. */
-  methods?: Partial<Record<CacheableMethod, Partial<CacheHint>>>;
+  /**
+   * Per-method hints, over the defaults above: a cacheable core method (`CacheableMethod`) or a
+   * `cacheable` method of an extension the server registers (`server.extension`). A core method
+   * that is not cacheable is refused at construction (RangeError); an extension method that is not
+   * `cacheable`, when its extension is registered (TypeError); a name no registered extension
+   * claims is logged as a warning at the first request and ignored.
+   */
+  methods?: Partial<Record<CacheableMethod | (string & {}), Partial<CacheHint>>>;
 }
 
 /** Options of a low-level `Server`. */
@@ -256,6 +263,11 @@ export class Server implements Dispatcher {
   #extensionMethods: Map<string, ExtensionMethodEntry> | undefined;
   /** The ids of the registered extensions. */
   readonly #extensionIds = new Set<string>();
+  /**
+   * The `cache.methods` keys outside the core protocol that no registered extension serves yet;
+   * warned of (once) at the first request.
+   */
+  #unclaimedCacheKeys: Set<string> | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     if (typeof name !== "string") throw new TypeError("Server: name must be a string");
@@ -284,6 +296,10 @@ export class Server implements Dispatcher {
       this.#cacheHints.set(method, { ...defaultHint, ...hint });
     }
     this.#cacheHints.set("*", defaultHint);
+    const unclaimed = [...this.#cacheHints.keys()].filter(
+      (method) => method !== "*" && !CACHEABLE_METHODS.has(method),
+    );
+    if (unclaimed.length > 0) this.#unclaimedCacheKeys = new Set(unclaimed);
     this.#instructions = options.instructions;
     this.#stampServerInfo = options.stampServerInfo ?? true;
     this.logger = logger;
@@ -383,6 +399,15 @@ export class Server implements Dispatcher {
     }
     const methods = this.#extensionMethods ?? new Map<string, ExtensionMethodEntry>();
     const checked = checkRegistration("Server", ext, registration, { ids: taken, methods });
+    const claimed = [...checked.methods].filter(([method]) => this.#unclaimedCacheKeys?.has(method) === true);
+    for (const [method, entry] of claimed) {
+      if (entry.spec.cacheable !== true) {
+        throw new TypeError(
+          `Server.extension(${ext.id}): option cache.methods["${method}"] names a method of the extension that is not cacheable`,
+        );
+      }
+    }
+    for (const [method] of claimed) this.#unclaimedCacheKeys?.delete(method);
     for (const [method, entry] of checked.methods) methods.set(method, entry);
     taken.add(ext.id);
     if (methods.size > 0) this.#extensionMethods = methods;
@@ -530,6 +555,7 @@ export class Server implements Dispatcher {
     env: RequestEnvironment,
   ): Promise<JSONRPCResponse | undefined> {
     const { session } = env;
+    if (this.#unclaimedCacheKeys !== undefined) this.#warnUnclaimedCacheKeys();
     const telemetry = this.#telemetry;
     const record =
       telemetry === undefined || !telemetry.recording()
@@ -560,6 +586,22 @@ export class Server implements Dispatcher {
       // With a span, the failure is logged inside it: the log line carries the span's ids.
       const wire = record === undefined ? toWire(error) : record.failWith(error, toWire);
       return errorResponse(message.id, wire);
+    }
+  }
+
+  /**
+   * Warns, once, of each `cache.methods` key that names neither a cacheable core method nor a
+   * cacheable method of a registered extension (by the first request, the extensions are registered).
+   */
+  #warnUnclaimedCacheKeys(): void {
+    const unclaimed = this.#unclaimedCacheKeys ?? [];
+    this.#unclaimedCacheKeys = undefined;
+    for (const method of unclaimed) {
+      this.#log(
+        "warn",
+        `Server option cache.methods["${method}"] names neither a cacheable core method nor a cacheable method of a registered extension; it is ignored`,
+        {},
+      );
     }
   }
 
