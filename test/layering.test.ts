@@ -108,7 +108,32 @@ const ALLOWED: Record<string, string[]> = {
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
   node: ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
   stdio: ["protocol", "state", "transport", "stdio"],
+  ...extensionLayers("apps"),
 };
+/**
+ * The layers of one extension under extensions/<name>/: its wire module(s) (`extensions/<name>`, on
+ * the wire layer alone), its server part (`server.ts` or `server/`, on the server layers), its client
+ * part (`client.ts` or `client/`, on the client layers), and its entry (`index.ts`, both parts). The
+ * server and client parts never import each other.
+ */
+function extensionLayers(name: string): Record<string, string[]> {
+  const base = `extensions/${name}`;
+  return {
+    [base]: ["protocol", base],
+    [`${base}/server`]: [
+      "protocol",
+      "transport",
+      ...HTTP_SERVER,
+      "state",
+      ...SERVER_LAYERS,
+      base,
+      `${base}/server`,
+    ],
+    [`${base}/client`]: ["protocol", "transport", ...HTTP_CLIENT, "state", "client", base, `${base}/client`],
+    [`${base}/entry`]: [base, `${base}/server`, `${base}/client`, `${base}/entry`],
+  };
+}
+
 // Telemetry sits on the wire layer: every layer above it (transports, server, client) may record.
 for (const [layer, allowed] of Object.entries(ALLOWED)) {
   if (!["protocol", "state", "telemetry"].includes(layer)) allowed.push("telemetry");
@@ -127,6 +152,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/node": "node",
   "tsmcp/stdio": "stdio",
   "tsmcp/telemetry": "telemetry",
+  "tsmcp/apps": "extensions/apps/entry",
 };
 
 /**
@@ -159,10 +185,25 @@ function layerOf(file: string): string | undefined {
   if (top === undefined || parts.length === 1) return undefined;
   if (top === "client") return sub === "auth" && parts.length > 2 ? "client/auth" : "client";
   if (top === "transport" && sub === "http" && parts.length > 2) return httpLayerOf(parts.slice(2));
+  if (top === "extensions" && parts.length > 2) return extensionLayerOf(parts.slice(1));
   if (top !== "server") return top;
   if (parts.length === 2) return sub === "index.ts" ? "server/entry" : "server";
   if (sub === "legacy" || sub === "tasks" || sub === "telemetry") return "server";
   return `server/${sub}`;
+}
+
+/**
+ * The layer of a path under extensions/ (given as its parts below that folder): `extensions/<name>`
+ * for its wire modules, `.../server` and `.../client` for the server and client parts (a file or a
+ * folder of that name), `.../entry` for its index.ts.
+ */
+function extensionLayerOf(parts: string[]): string {
+  const [name, first] = parts;
+  const base = `extensions/${name}`;
+  const part = (first ?? "").replace(/\.[jt]s$/, "");
+  if (part === "server" || part === "client") return `${base}/${part}`;
+  if (part === "index" && parts.length === 2) return `${base}/entry`;
+  return base;
 }
 
 /**
@@ -226,6 +267,38 @@ describe("layering", () => {
       },
     ];
     expect(violations(imports)).toHaveLength(3);
+  });
+
+  it("keeps an extension's server and client parts apart, each on its own side, its wire on the protocol", () => {
+    const imports = [
+      { path: join(root, "extensions/apps/server.ts"), text: 'import { x } from "./wire.js";' },
+      {
+        path: join(root, "extensions/apps/server.ts"),
+        text: 'import type { MCPServer } from "../../server/mcp/server.js";',
+      },
+      {
+        path: join(root, "extensions/apps/client.ts"),
+        text: 'import { Client } from "../../client/client.js";',
+      },
+      { path: join(root, "extensions/apps/index.ts"), text: 'export { appTool } from "./server.js";' },
+      {
+        path: join(root, "extensions/apps/server.ts"),
+        text: 'import { readUiResource } from "./client.js";',
+      },
+      {
+        path: join(root, "extensions/apps/client.ts"),
+        text: 'import { Server } from "../../server/server.js";',
+      },
+      {
+        path: join(root, "extensions/apps/wire.ts"),
+        text: 'import { MCPServer } from "../../server/mcp/server.js";',
+      },
+      {
+        path: join(root, "server/mcp/x.ts"),
+        text: 'import { appTool } from "../../extensions/apps/server.js";',
+      },
+    ];
+    expect(violations(imports)).toHaveLength(4);
   });
 
   it("keeps client/auth under the client: it may not import the client, the client may import it", () => {
@@ -376,8 +449,15 @@ describe("layering", () => {
   });
 });
 
-/** The SDK entries the command may import: the client side and the wire types. */
-const CLI_MAY_IMPORT = ["tsmcp/client", "tsmcp/client/auth", "tsmcp/types", "tsmcp/transport", "tsmcp/stdio"];
+/** The SDK entries the command may import: the client side, the wire types and the extensions' entries. */
+const CLI_MAY_IMPORT = [
+  "tsmcp/client",
+  "tsmcp/client/auth",
+  "tsmcp/types",
+  "tsmcp/transport",
+  "tsmcp/stdio",
+  "tsmcp/apps",
+];
 /** The SDK entries the Redis state stores may import: the state seams. */
 const REDIS_MAY_IMPORT = ["tsmcp/state"];
 

@@ -25,6 +25,7 @@ import {
   UnknownTaskError,
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
+import { UiResourceError } from "../packages/tsmcp/src/extensions/apps/client.js";
 import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
 import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js";
 import { ResolverError } from "../packages/tsmcp/src/server/resolve/errors.js";
@@ -177,6 +178,10 @@ const instances: Record<string, Error> = {
   ),
   [`${sdk}/client/errors.ts:UnknownTaskError`]: new UnknownTaskError("task-1", "tasks/get"),
   [`${sdk}/client/errors.ts:TaskCancelledError`]: new TaskCancelledError("task-1", "stopped"),
+  [`${sdk}/extensions/apps/client.ts:UiResourceError`]: new UiResourceError(
+    "not a ui:// resource",
+    "https://x",
+  ),
   [`${cli}/answers.ts:AnswerRejectedError`]: new AnswerRejectedError(
     "name",
     {},

@@ -13,6 +13,7 @@ export default defineConfig({
     "stdio/index": "src/stdio/index.ts",
     "stdio/unsupported": "src/stdio/unsupported.ts",
     "telemetry/index": "src/telemetry/index.ts",
+    "extensions/apps/index": "src/extensions/apps/index.ts",
   },
   // `Client.connect` loads stdio on demand with `import("tsmcp/stdio")`, a self-reference resolved
   // where the package is used, through its export conditions: `"node"` -> dist/stdio/index.js,

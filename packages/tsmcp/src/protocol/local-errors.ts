@@ -66,6 +66,7 @@ export const ERROR_CODES = Object.freeze({
   ExtensionNotSupportedError: "ERR_EXTENSION_NOT_SUPPORTED",
   UnknownTaskError: "ERR_UNKNOWN_TASK",
   TaskCancelledError: "ERR_TASK_CANCELLED",
+  UiResourceError: "ERR_UI_RESOURCE",
 } as const);
 
 /** The code of one of tsmcp's local errors (a value of {@link ERROR_CODES}). */
