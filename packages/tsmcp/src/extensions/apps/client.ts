@@ -102,6 +102,7 @@ export interface UiResource {
 
 /** What {@link readUiResource} reads with: a tsmcp `Client` (or anything with its `readResource`). */
 export interface UiResourceReader {
+  /** `resources/read` of `uri`, its multi-round-trip loop run (as `Client.readResource`). */
   readResource(uri: string): Promise<ReadResourceResult>;
 }
 
