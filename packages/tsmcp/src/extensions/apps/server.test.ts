@@ -115,6 +115,29 @@ describe("appTool", () => {
     ]);
   });
 
+  it("stamps _meta.ui.resourceUri on the tool's results, keeping the handler's _meta, in both eras", async () => {
+    const mcp = server();
+    appTool(mcp, "count", { ui: { resourceUri: "ui://apps/counter" } }, () => ({
+      content: [{ type: "text", text: "1" }],
+      _meta: { "com.example/at": "now", ui: { extra: true } },
+    }));
+    mcp.tool("plain", {}, () => "plain");
+    const removed = appTool(mcp, "gone", { ui: { resourceUri: "ui://apps/counter" } }, () => "");
+    removed.remove();
+    mcp.tool("gone", {}, () => "now plain");
+    for (const protocolVersion of ["2026-07-28", "legacy"] as const) {
+      const client = await Client.connect(mcp, { protocolVersion });
+      const meta = (await client.callTool("count"))._meta;
+      expect([meta?.["com.example/at"], meta?.ui]).toEqual([
+        "now",
+        { extra: true, resourceUri: "ui://apps/counter" },
+      ]);
+      expect((await client.callTool("plain"))._meta?.ui).toBeUndefined();
+      expect((await client.callTool("gone"))._meta?.ui).toBeUndefined();
+      await client.close();
+    }
+  });
+
   it("answers text content, the fallback of a client without the extension, and tells the handler who can render", async () => {
     const mcp = server();
     const seen: boolean[] = [];

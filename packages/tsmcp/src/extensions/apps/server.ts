@@ -24,6 +24,32 @@ import {
 
 /** The `ui://` resources registered with {@link appResource}, per server. */
 const registered = new WeakMap<MCPServer, Set<string>>();
+/** The UI resource of each tool registered with {@link appTool} (tool name -> URI), per server. */
+const linkedTools = new WeakMap<MCPServer, Map<string, string>>();
+
+/**
+ * Stamps `_meta.ui.resourceUri` on the complete results of `mcp`'s app tools, so that a host that
+ * reads the link from the result (as well as from the tool definition) finds it. Installed once
+ * per server, by its first {@link appTool}.
+ */
+function linkedToolsOf(mcp: MCPServer): Map<string, string> {
+  const known = linkedTools.get(mcp);
+  if (known !== undefined) return known;
+  const tools = new Map<string, string>();
+  linkedTools.set(mcp, tools);
+  mcp.use(async (request, next) => {
+    const result = await next(request);
+    if (request.method !== "tools/call") return result;
+    const uri = tools.get(String((request.params as { name?: unknown } | undefined)?.name));
+    if (uri === undefined || !Array.isArray(result.content) || result.resultType === "input_required") {
+      return result;
+    }
+    const meta = (result._meta ?? {}) as Record<string, unknown>;
+    const ui = (typeof meta.ui === "object" && meta.ui !== null ? meta.ui : {}) as Record<string, unknown>;
+    return { ...result, _meta: { ...meta, ui: { ...ui, resourceUri: uri } } };
+  });
+  return tools;
+}
 
 /** How {@link appResource} describes a UI resource. Its MIME type is always `text/html;profile=mcp-app`. */
 export interface AppResourceConfig extends Omit<ResourceMetadata, "mimeType"> {
@@ -147,7 +173,8 @@ export type AppToolConfig<
 /**
  * Registers a tool of `mcp` linked to a UI resource of MCP Apps: its definition carries
  * `_meta.ui = { resourceUri, visibility? }` and, for hosts that read the older flat key,
- * `_meta["ui/resourceUri"]`. The handler is `mcp.tool`'s; what it returns is the text-only
+ * `_meta["ui/resourceUri"]`; its complete results carry `_meta.ui.resourceUri` too (the handler's
+ * own `_meta` kept). The handler is `mcp.tool`'s; what it returns is the text-only
  * fallback a client without the extension shows (a string, content blocks, or structured data whose
  * JSON becomes the text), and what a host hands the app in `ui/notifications/tool-result`
  * (`structuredContent` for the UI, `content` for the model).
@@ -208,5 +235,14 @@ export function appTool<
     ui: { resourceUri, ...(visibility === undefined ? {} : { visibility: [...visibility] }) },
     [UI_RESOURCE_URI_META_KEY]: resourceUri,
   };
-  return mcp.tool<I, O, R>(name, { ...toolConfig, _meta } as ToolConfig<I, O, R>, handler);
+  const handle = mcp.tool<I, O, R>(name, { ...toolConfig, _meta } as ToolConfig<I, O, R>, handler);
+  const tools = linkedToolsOf(mcp);
+  tools.set(name, resourceUri);
+  return {
+    name: handle.name,
+    remove: () => {
+      if (tools.get(name) === resourceUri) tools.delete(name);
+      handle.remove();
+    },
+  };
 }
