@@ -1,10 +1,10 @@
 /**
- * The MCP side of a host that renders MCP Apps: it declares the extension, shows the model only the
+ * The MCP side of a host that renders MCP Apps: it declares the extension (HTML views), shows the model only the
  * tools whose visibility includes it, calls one, and when the tool carries a UI, reads its `ui://`
  * resource for the page to render in a sandboxed iframe (with the CSP the resource declares).
  */
 import {
-  appsClientCapabilities,
+  appsExtension,
   isToolVisibleToModel,
   readUiResource,
   type UiResource,
@@ -25,7 +25,7 @@ export interface HostedCall {
 
 /** Connects to `url` as an MCP Apps host, calls `name`, and reads its UI. */
 export async function callWithUi(url: string | URL, name: string, args: Record<string, unknown> = {}) {
-  const client = await Client.connect(url, { capabilities: appsClientCapabilities() });
+  const client = await Client.connect(url, { extensions: [appsExtension] });
   try {
     const { tools } = await client.listTools();
     const modelTools = tools.filter(isToolVisibleToModel);

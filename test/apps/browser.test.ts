@@ -9,7 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
-import { appsClientCapabilities, isToolCallableByApp, readUiResource, uiResourceOf } from "tsmcp/apps";
+import { appsExtension, isToolCallableByApp, readUiResource, uiResourceOf } from "tsmcp/apps";
 import { Client } from "tsmcp/client";
 import { serve } from "tsmcp/node";
 import type { CallToolResult, Tool } from "tsmcp/types";
@@ -45,7 +45,7 @@ describe("an MCP App in headless Chromium", () => {
   it("renders the ui:// resource in a sandboxed iframe, and its button calls a tool on the server", async () => {
     const { mcp, calls } = createCounterServer();
     const server = await serve(mcp, { host: "127.0.0.1", port: 0 });
-    const client = await Client.connect(server.url, { capabilities: appsClientCapabilities() });
+    const client = await Client.connect(server.url, { extensions: [appsExtension] });
     let page: Page | undefined;
     try {
       // The host's MCP side: the tools, the UI of the one the model called, and that call's result.

@@ -37,7 +37,7 @@ import { createCounterServer } from "../../examples/apps/counter.js";
 import { Client } from "../../packages/tsmcp/src/client/index.js";
 import {
   APPS_EXTENSION_ID,
-  appsClientCapabilities,
+  appsExtension,
   readUiResource,
   UI_RESOURCE_MIME_TYPE,
   uiResourceOf,
@@ -139,7 +139,7 @@ describe("ext-apps' server helpers on the official server, read by a tsmcp Clien
       initialized.length = 0;
       const client = await Client.connect(official.url, {
         protocolVersion,
-        capabilities: appsClientCapabilities(),
+        extensions: [appsExtension],
       });
       try {
         expect(client.era).toBe(protocolVersion === "legacy" ? "legacy" : "modern");

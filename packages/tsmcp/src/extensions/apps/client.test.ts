@@ -15,7 +15,12 @@ import {
   uiResourceOf,
 } from "./client.js";
 import { appResource, appTool } from "./server.js";
-import { APPS_EXTENSION_ID, appsClientCapabilities, HTML_APPS_CLIENT_SETTINGS } from "./wire.js";
+import {
+  APPS_EXTENSION_ID,
+  appsClientCapabilities,
+  appsExtension,
+  HTML_APPS_CLIENT_SETTINGS,
+} from "./wire.js";
 
 const HTML = "<!DOCTYPE html><html><body>ünïcode</body></html>";
 
@@ -72,7 +77,9 @@ describe("readUiResource", () => {
       declared = ctx.clientCapabilities.extensions?.[APPS_EXTENSION_ID];
       return "shown";
     });
-    const client = await Client.connect(mcp, { capabilities: appsClientCapabilities() });
+    const client = await Client.connect(mcp, { extensions: [appsExtension] });
+    expect(client.supportsExtension(appsExtension)).toBe(true);
+    expect(client.serverExtensions[APPS_EXTENSION_ID]).toEqual({});
     const [tool] = (await client.listTools()).tools;
     const ui = await readUiResource(client, tool as NonNullable<typeof tool>);
     expect(ui).toEqual({
@@ -113,7 +120,27 @@ describe("readUiResource", () => {
     await expect(readUiResource(client, { name: "plain" })).rejects.toThrow(/links to no UI resource/);
   });
 
-  it("refuses settings without mimeTypes", () => {
+  it("declares other content types through settings, and refuses settings without mimeTypes", async () => {
+    const mcp = new MCPServer("apps", { requestStateSecurity: testRequestStateSecurity() });
+    let declared: unknown;
+    mcp.tool("who", {}, (_args, ctx) => {
+      declared = ctx.clientCapabilities.extensions?.[APPS_EXTENSION_ID];
+      return "";
+    });
+    const settings = { mimeTypes: ["text/html;profile=mcp-app", "application/x-future"] };
+    const client = await Client.connect(mcp, { extensions: [{ extension: appsExtension, settings }] });
+    await client.callTool("who");
+    expect(declared).toEqual(settings);
+    // Without a UI resource, the server does not advertise the extension.
+    expect(client.supportsExtension(appsExtension)).toBe(false);
     expect(() => appsClientCapabilities({} as never)).toThrow(TypeError);
+    await expect(
+      Client.connect(mcp, {
+        extensions: [{ extension: appsExtension, settings: { mimeTypes: "html" } as never }],
+      }),
+    ).rejects.toThrow(TypeError);
+    expect(appsClientCapabilities()).toEqual({
+      extensions: { [APPS_EXTENSION_ID]: HTML_APPS_CLIENT_SETTINGS },
+    });
   });
 });

@@ -9,7 +9,13 @@ import { testRequestStateSecurity } from "../../../../../test/helpers/request-st
 import { Client } from "../../client/client.js";
 import { MCPServer } from "../../server/mcp/server.js";
 import { appResource, appTool } from "./server.js";
-import { appsClientCapabilities, supportsApps, UI_RESOURCE_MIME_TYPE } from "./wire.js";
+import {
+  APPS_EXTENSION_ID,
+  appsClientCapabilities,
+  appsExtension,
+  supportsApps,
+  UI_RESOURCE_MIME_TYPE,
+} from "./wire.js";
 
 const HTML = "<!DOCTYPE html><html><body><p id=out>…</p></body></html>";
 
@@ -57,6 +63,19 @@ describe("appResource", () => {
     expect((await client.readResource("ui://apps/live")).contents[0]).toMatchObject({ text: "<p>1</p>" });
     expect((await client.readResource("ui://apps/live")).contents[0]).toMatchObject({ text: "<p>2</p>" });
     expect((await client.readResource("ui://apps/live")).contents[0]).not.toHaveProperty("_meta");
+  });
+
+  it("advertises the extension once, also when the server registered it itself", async () => {
+    const mcp = server();
+    appResource(mcp, "ui://apps/second", {}, HTML);
+    const client = await Client.connect(mcp, { protocolVersion: "legacy" });
+    expect(client.serverExtensions).toEqual({ [APPS_EXTENSION_ID]: {} });
+    const own = new MCPServer("own", { requestStateSecurity: testRequestStateSecurity() });
+    own.extension(appsExtension, { settings: { note: "mine" }, handlers: {} });
+    appResource(own, "ui://own/view", {}, HTML);
+    expect((await Client.connect(own, {})).serverExtensions).toEqual({
+      [APPS_EXTENSION_ID]: { note: "mine" },
+    });
   });
 
   it("refuses what is not a static ui:// HTML resource, at registration", () => {

@@ -12,6 +12,7 @@ import type { MCPServer } from "../../server/mcp/server.js";
 import type { ToolConfig, ToolHandlerFor, ToolResolvers } from "../../server/mcp/tools.js";
 import type { SchemaLike } from "../../server/schema/compile.js";
 import {
+  appsExtension,
   isUiResourceUri,
   UI_RESOURCE_MIME_TYPE,
   UI_RESOURCE_URI_META_KEY,
@@ -24,6 +25,23 @@ import {
 
 /** The `ui://` resources registered with {@link appResource}, per server. */
 const registered = new WeakMap<MCPServer, Set<string>>();
+/** The servers that advertise the extension (their first {@link appResource} registered it). */
+const advertised = new WeakSet<MCPServer>();
+
+/**
+ * Advertises MCP Apps in `mcp`'s capabilities (`extensions["io.modelcontextprotocol/ui"] = {}`),
+ * unless it is already (by an earlier {@link appResource}, or by the user's `mcp.extension`).
+ */
+function advertise(mcp: MCPServer): void {
+  if (advertised.has(mcp)) return;
+  try {
+    mcp.extension(appsExtension, { handlers: {} });
+  } catch (error) {
+    if (!(error instanceof TypeError && /registered already/.test(error.message))) throw error;
+  }
+  advertised.add(mcp);
+}
+
 /** The UI resource of each tool registered with {@link appTool} (tool name -> URI), per server. */
 const linkedTools = new WeakMap<MCPServer, Map<string, string>>();
 
@@ -67,6 +85,8 @@ export type AppResourceHtml = string | ((ctx: Context) => Awaitable<string>);
 /**
  * Registers a UI resource of MCP Apps on `mcp`: a static `ui://` resource whose `resources/read`
  * answers one contents item, `{ uri, mimeType: "text/html;profile=mcp-app", text: html, _meta: { ui } }`.
+ * The first one also advertises the extension in the server's capabilities (`server/discover`,
+ * `initialize`), unless `mcp.extension(appsExtension, ...)` did.
  * Link tools to it with {@link appTool}. The HTML should be a complete HTML5 document; the host
  * renders it in a sandboxed iframe under a Content Security Policy built from `config.ui.csp`.
  *
@@ -137,6 +157,7 @@ export function appResource(
       ];
     },
   );
+  advertise(mcp);
   const uris = registered.get(mcp) ?? new Set<string>();
   registered.set(mcp, uris);
   uris.add(uri);

@@ -82,6 +82,14 @@ export const AppsClientSettingsSchema = z.looseObject({
   mimeTypes: z.array(z.string()),
 });
 
+/**
+ * The settings a client declares through the `extensions` option: {@link AppsClientSettingsSchema}
+ * with `mimeTypes` defaulting to `["text/html;profile=mcp-app"]`.
+ */
+const AppsClientDeclarationSchema = z.looseObject({
+  mimeTypes: z.array(z.string()).default([UI_RESOURCE_MIME_TYPE]),
+});
+
 /** `_meta.ui` of a UI resource. */
 export type UiResourceMeta = z.infer<typeof UiResourceMetaSchema>;
 /** `_meta.ui.csp` of a UI resource. */
@@ -96,15 +104,17 @@ export type UiToolMeta = z.infer<typeof UiToolMetaSchema>;
 export type AppsClientSettings = z.infer<typeof AppsClientSettingsSchema>;
 
 /**
- * The MCP Apps extension, declared once: a client (host) declares it with its `mimeTypes`
- * ({@link AppsClientSettings}); it adds no methods (the UI is a `ui://` resource read with
+ * The MCP Apps extension, declared once. A host declares it with the client's `extensions` option:
+ * `extensions: [appsExtension]` declares `{ mimeTypes: ["text/html;profile=mcp-app"] }`, and
+ * `[{ extension: appsExtension, settings: { mimeTypes } }]` other content types. A server that
+ * registers a UI resource with `appResource` advertises it. It adds no methods (the UI is a `ui://` resource read with
  * `resources/read`, and the app talks to its host, not to the server). It owns the deprecated flat
  * tool `_meta` key `ui/resourceUri`; the nested `_meta.ui` has no prefix, as the specification
  * names it. Spec: https://modelcontextprotocol.io/extensions/apps/overview.
  */
 export const appsExtension = defineExtension({
   id: APPS_EXTENSION_ID,
-  clientSettings: AppsClientSettingsSchema,
+  clientSettings: AppsClientDeclarationSchema,
   metaKeys: [UI_RESOURCE_URI_META_KEY],
 });
 
@@ -115,7 +125,7 @@ export const HTML_APPS_CLIENT_SETTINGS: Readonly<AppsClientSettings> = Object.fr
 
 /**
  * Client capabilities declaring MCP Apps (`{ extensions: { "io.modelcontextprotocol/ui": settings } }`),
- * for a client's `capabilities` option.
+ * for a client that takes raw capabilities (the tsmcp `Client` takes `extensions: [appsExtension]`).
  *
  * @param settings the declared settings; default {@link HTML_APPS_CLIENT_SETTINGS}.
  * @throws TypeError when `settings` has no `mimeTypes` array of strings.
