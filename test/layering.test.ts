@@ -115,7 +115,7 @@ const ALLOWED: Record<string, string[]> = {
  * the client; the entry (index.ts, `tsmcp/<name>`) on all three. tsmcp/node may use the shared part
  * (reading skills from disk).
  */
-const EXTENSIONS = ["skills"];
+const EXTENSIONS = ["skills", "apps"];
 for (const name of EXTENSIONS) {
   const shared = `extensions/${name}`;
   ALLOWED[shared] = ["protocol", shared];
@@ -143,6 +143,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/stdio": "stdio",
   "tsmcp/telemetry": "telemetry",
   "tsmcp/skills": "extensions/skills/entry",
+  "tsmcp/apps": "extensions/apps/entry",
 };
 
 /**
@@ -432,15 +433,16 @@ describe("layering", () => {
   });
 });
 
-/** The SDK entries the command may import: the client side and the wire types. */
+/** The SDK entries the command may import: the client side, the wire types and the extensions' entries. */
 const CLI_MAY_IMPORT = [
   "tsmcp/client",
   "tsmcp/client/auth",
   "tsmcp/types",
   "tsmcp/transport",
   "tsmcp/stdio",
-  // The Skills extension's entry holds both halves; the command uses its client half.
+  // The extensions' entries hold both halves; the command uses their client halves.
   "tsmcp/skills",
+  "tsmcp/apps",
 ];
 /** The SDK entries the Redis state stores may import: the state seams. */
 const REDIS_MAY_IMPORT = ["tsmcp/state"];

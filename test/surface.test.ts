@@ -25,6 +25,7 @@ import {
   UnknownTaskError,
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
+import { UiResourceError } from "../packages/tsmcp/src/extensions/apps/client.js";
 import { SkillVerificationError } from "../packages/tsmcp/src/extensions/skills/client.js";
 import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
 import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js";
@@ -183,6 +184,10 @@ const instances: Record<string, Error> = {
     "skill://pdf/SKILL.md",
     "skill://pdf/SKILL.md",
     "read sha256:00, the manifest says sha256:11",
+  ),
+  [`${sdk}/extensions/apps/client.ts:UiResourceError`]: new UiResourceError(
+    "not a ui:// resource",
+    "https://x",
   ),
   [`${cli}/answers.ts:AnswerRejectedError`]: new AnswerRejectedError(
     "name",

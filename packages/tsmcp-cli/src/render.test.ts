@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, renderBlock, renderToolResult } from "./render.js";
+import { formatBytes, renderBlock, renderToolResult, renderTools, uiMark } from "./render.js";
 
 describe("human output", () => {
   it("notes images and audio by type and decoded size, resources and links by URI", () => {
@@ -25,5 +25,34 @@ describe("human output", () => {
   it("prints structuredContent as pretty JSON after the blocks", () => {
     const text = renderToolResult({ content: [{ type: "text", text: "done" }], structuredContent: { n: 1 } });
     expect(text).toBe('done\n{\n  "n": 1\n}');
+  });
+});
+
+describe("the mark of a tool with an MCP Apps UI", () => {
+  const inputSchema = { type: "object" as const, properties: { by: { type: "number" } }, required: ["by"] };
+
+  it("names the ui:// resource, says when the model may not see the tool, and flags a bad link", () => {
+    expect(uiMark({ name: "a", inputSchema, _meta: { ui: { resourceUri: "ui://c/view" } } })).toBe(
+      "[ui ui://c/view]",
+    );
+    expect(uiMark({ name: "b", inputSchema, _meta: { "ui/resourceUri": "ui://c/old" } })).toBe(
+      "[ui ui://c/old]",
+    );
+    expect(
+      uiMark({ name: "c", inputSchema, _meta: { ui: { resourceUri: "ui://c/v", visibility: ["app"] } } }),
+    ).toBe("[ui ui://c/v, app only]");
+    expect(uiMark({ name: "d", inputSchema, _meta: { ui: { resourceUri: "https://x" } } })).toBe(
+      '[ui: invalid link "https://x"]',
+    );
+    expect(uiMark({ name: "e", inputSchema })).toBeUndefined();
+  });
+
+  it("sits after the arguments in the tool's line", () => {
+    expect(
+      renderTools([
+        { name: "inc", description: "Adds", inputSchema, _meta: { ui: { resourceUri: "ui://c/view" } } },
+        { name: "plain", inputSchema },
+      ]),
+    ).toBe("inc(by*)  [ui ui://c/view]  Adds\nplain(by*)");
   });
 });

@@ -4,6 +4,8 @@
  * role, and one line per listed tool, prompt, resource or template. `--json` output bypasses it.
  * Spec: server/tools §Tool Result, server/prompts, server/resources.
  */
+
+import { uiResourceOf } from "tsmcp/apps";
 import type {
   CallToolResult,
   ContentBlock,
@@ -84,7 +86,28 @@ function line(name: string, description: string | undefined): string {
   return description === undefined ? name : `${name}  ${description}`;
 }
 
-/** One line per tool: name, its arguments (`*` marks required), description. */
+/**
+ * The mark of a tool that carries an MCP Apps UI: `[ui ui://...]`, `[ui ui://..., app only]` when
+ * the model may not see it (visibility `["app"]`), `[ui: invalid link ...]` for a link that is not
+ * `ui://`; undefined for a tool without a UI.
+ * Spec: https://modelcontextprotocol.io/extensions/apps/overview (Resource Discovery).
+ */
+export function uiMark(tool: Tool): string | undefined {
+  let link: ReturnType<typeof uiResourceOf>;
+  try {
+    link = uiResourceOf(tool);
+  } catch {
+    const meta = tool._meta as { ui?: { resourceUri?: unknown } } | undefined;
+    return `[ui: invalid link ${JSON.stringify(meta?.ui?.resourceUri ?? tool._meta?.["ui/resourceUri"] ?? null)}]`;
+  }
+  if (link === undefined) return undefined;
+  return `[ui ${link.resourceUri}${link.visibility.includes("model") ? "" : ", app only"}]`;
+}
+
+/**
+ * One line per tool: name, its arguments (`*` marks required), the mark of a UI it carries
+ * ({@link uiMark}), description.
+ */
 export function renderTools(tools: Tool[]): string {
   return tools
     .map((tool) => {
@@ -92,7 +115,11 @@ export function renderTools(tools: Tool[]): string {
       const names = Object.keys(schema.properties ?? {}).map((name) =>
         (schema.required ?? []).includes(name) ? `${name}*` : name,
       );
-      return line(`${tool.name}(${names.join(", ")})`, tool.description);
+      const mark = uiMark(tool);
+      return line(
+        `${tool.name}(${names.join(", ")})${mark === undefined ? "" : `  ${mark}`}`,
+        tool.description,
+      );
     })
     .join("\n");
 }

@@ -68,6 +68,7 @@ export const ERROR_CODES = Object.freeze({
   UnknownTaskError: "ERR_UNKNOWN_TASK",
   TaskCancelledError: "ERR_TASK_CANCELLED",
   SkillVerificationError: "ERR_SKILL_VERIFICATION",
+  UiResourceError: "ERR_UI_RESOURCE",
 } as const);
 
 /** The code of one of tsmcp's local errors (a value of {@link ERROR_CODES}). */
