@@ -31,7 +31,7 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
-    globalSetup: ["test/build-packages.ts"],
+    globalSetup: ["test/build-packages.ts", "test/system-packages.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     typecheck: { enabled: true, include: ["packages/*/src/**/*.test-d.ts", "test/**/*.test-d.ts"] },

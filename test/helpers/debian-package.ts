@@ -46,7 +46,8 @@ export function ensureDebianProgram(program: DebianProgram): string {
   }
   const apt = (args: string[]) => (asRoot ? run("apt-get", args) : run("sudo", ["-n", "apt-get", ...args]));
   console.log(`installing ${program.command} from Debian's packages (${install})`);
-  const env = ["-o", "Dpkg::Use-Pty=0", "-q"];
+  // Waits for another apt-get holding the dpkg lock instead of failing at once.
+  const env = ["-o", "Dpkg::Use-Pty=0", "-o", "DPkg::Lock::Timeout=600", "-q"];
   const installArgs = [...env, "install", "-y", "--no-install-recommends", program.package];
   if (!apt(installArgs) && !(apt([...env, "update"]) && apt(installArgs))) {
     throw new Error(`${install} failed (see its output above)`);

@@ -41,7 +41,8 @@ export function ensureRedisServer(): string {
   }
   const apt = (args: string[]) => (asRoot ? run("apt-get", args) : run("sudo", ["-n", "apt-get", ...args]));
   console.log("installing redis-server from Debian's packages (apt-get install -y redis-server)");
-  const env = ["-o", "Dpkg::Use-Pty=0", "-q"];
+  // Waits for another apt-get holding the dpkg lock instead of failing at once.
+  const env = ["-o", "Dpkg::Use-Pty=0", "-o", "DPkg::Lock::Timeout=600", "-q"];
   if (
     !apt([...env, "install", "-y", "--no-install-recommends", "redis-server"]) &&
     !(apt([...env, "update"]) && apt([...env, "install", "-y", "--no-install-recommends", "redis-server"]))
