@@ -50,7 +50,9 @@ export interface HttpHandlerOptions extends OriginGuardOptions, SessionOptions {
   keepAliveMs?: number;
   /**
    * Bytes each SSE response stream (a POST's stream, the GET stream) may hold that its client has
-   * not read yet. A client that falls further behind is treated as gone: its connection is closed
+   * not read yet. A client that falls further behind (what it has not read reaches this bound when
+   * the next event is written; one event larger than the bound still goes to a client that reads
+   * it) is treated as gone: its connection is closed
    * and what was waiting dropped (on the 2026 path the request is cancelled; on a session the
    * events stay in the event store, so the client can resume with `Last-Event-ID`). Default
    * {@link DEFAULT_MAX_STREAM_BUFFER_BYTES} (1048576, 1 MiB).

@@ -44,9 +44,9 @@ export interface SseStreamOptions {
   /** Milliseconds between keep-alive comments; 0 sends none. */
   keepAliveMs: number;
   /**
-   * Bytes written but not yet taken by the reader (the connection) that the stream holds at most.
-   * A write that would go past it (unless nothing is waiting) gives up on the reader: the queued
-   * bytes are dropped, the stream errors (the front end closes the connection) and `onCancel` is
+   * Bytes written but not yet taken by the reader (the connection) at which the stream gives up on
+   * it: a write that finds this many bytes still waiting (one event larger than the bound goes to a
+   * reader that keeps up) drops the queued bytes, the stream errors (the front end closes the connection) and `onCancel` is
    * called, as when the client goes away.
    */
   maxBufferedBytes: number;
@@ -240,8 +240,9 @@ export class SseStream implements AnswerStream {
   #write(text: string, bounded = true): void {
     if (this.#closed) return;
     const bytes = encoder.encode(text);
-    const buffered = this.#buffered();
-    if (bounded && buffered > 0 && buffered + bytes.byteLength > this.#options.maxBufferedBytes) {
+    // A client is behind when what it has not read already reaches the bound at the next write; one
+    // event larger than the bound still goes to a client that reads (the bound is not an event size).
+    if (bounded && this.#buffered() >= this.#options.maxBufferedBytes) {
       const reason = overflowed(this.#options.maxBufferedBytes);
       this.#stop();
       this.#fail(reason);
