@@ -6,6 +6,7 @@
  */
 import { invalidParams, methodNotFound } from "../../protocol/errors.js";
 import type { Resource } from "../../protocol/schema/content.js";
+import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import type { MCPServer } from "../../server/mcp/server.js";
 import type { CacheHint } from "../../server/shaping.js";
 import { DEFAULT_SKILL_SCHEME, skillEntry, skillFileUri } from "./manifest.js";
@@ -123,20 +124,22 @@ export function serveSkills(
       },
       "skills/get": async (_ctx, params) => {
         const entry = (await allEntries()).get(params.uri);
-        if (entry === undefined)
-          throw invalidParams(`No skill is served at ${params.uri}`, { uri: params.uri });
+        if (entry === undefined) {
+          const uri = truncate(params.uri, MAX_QUOTED_LENGTH);
+          throw invalidParams(`No skill is served at ${uri}`, { uri });
+        }
         return { ...hints, skill: structuredClone(entry) };
       },
       "resources/directory/read": (_ctx, params) => {
         if (!directoryRead) throw methodNotFound("resources/directory/read");
         const children = directories.get(params.uri);
-        if (children === undefined)
+        if (children === undefined) {
+          const uri = truncate(params.uri, MAX_QUOTED_LENGTH);
           throw invalidParams(
-            files.has(params.uri)
-              ? `${params.uri} is not a directory resource`
-              : `No directory is served at ${params.uri}`,
-            { uri: params.uri },
+            files.has(params.uri) ? `${uri} is not a directory resource` : `No directory is served at ${uri}`,
+            { uri },
           );
+        }
         const start = decodeOffset(params.cursor, children.length);
         const next = start + pageSize;
         return {

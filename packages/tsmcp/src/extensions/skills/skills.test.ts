@@ -91,6 +91,24 @@ describe.each(ERAS)("skills served by serveSkills, at %s", (_era, options) => {
     await client.close();
   });
 
+  it("quotes at most 200 characters of an unknown URI back, in the message and in data", async () => {
+    const client = await connected(skillServer(), options);
+    const long = `skill://${"a/".repeat(5000)}SKILL.md`;
+    const quoted = `${long.slice(0, 200)}…`;
+    await expect(getSkill(client, long)).rejects.toMatchObject({
+      code: -32602,
+      message: `No skill is served at ${quoted}`,
+      data: { uri: quoted },
+    });
+    const dir = (uri: string) => client.requestExtension(skills, "resources/directory/read", { uri });
+    await expect(dir(long)).rejects.toMatchObject({
+      code: -32602,
+      message: `No directory is served at ${quoted}`,
+      data: { uri: quoted },
+    });
+    await client.close();
+  });
+
   it("lists a directory's direct children, subdirectories as inode/directory, and refuses a file", async () => {
     const client = await connected(skillServer(), options);
     const dir = (uri: string) => client.requestExtension(skills, "resources/directory/read", { uri });
