@@ -55,16 +55,17 @@ function linkedToolsOf(mcp: MCPServer): Map<string, string> {
   if (known !== undefined) return known;
   const tools = new Map<string, string>();
   linkedTools.set(mcp, tools);
-  mcp.use(async (request, next) => {
-    const result = await next(request);
-    if (request.method !== "tools/call") return result;
+  // Every other request passes straight through, without waiting on it here.
+  mcp.use((request, next) => {
+    if (request.method !== "tools/call") return next(request);
     const uri = tools.get(String((request.params as { name?: unknown } | undefined)?.name));
-    if (uri === undefined || !Array.isArray(result.content) || result.resultType === "input_required") {
-      return result;
-    }
-    const meta = (result._meta ?? {}) as Record<string, unknown>;
-    const ui = (typeof meta.ui === "object" && meta.ui !== null ? meta.ui : {}) as Record<string, unknown>;
-    return { ...result, _meta: { ...meta, ui: { ...ui, resourceUri: uri } } };
+    if (uri === undefined) return next(request);
+    return next(request).then((result) => {
+      if (!Array.isArray(result.content) || result.resultType === "input_required") return result;
+      const meta = (result._meta ?? {}) as Record<string, unknown>;
+      const ui = (typeof meta.ui === "object" && meta.ui !== null ? meta.ui : {}) as Record<string, unknown>;
+      return { ...result, _meta: { ...meta, ui: { ...ui, resourceUri: uri } } };
+    });
   });
   return tools;
 }
