@@ -34,6 +34,7 @@ export {
   isExtensionId,
   type JSONObject,
 } from "./extension.js";
+export { INPUT_KEY_META, INPUT_KEY_META_MAX_LENGTH } from "./input-key.js";
 export {
   INSUFFICIENT_SCOPE,
   type InsufficientScopeData,
