@@ -29,6 +29,7 @@ import { UiResourceError } from "../packages/tsmcp/src/extensions/apps/client.js
 import { SkillVerificationError } from "../packages/tsmcp/src/extensions/skills/client.js";
 import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
 import { InvalidTokenError } from "../packages/tsmcp/src/server/auth/verifier.js";
+import { NonDeterministicHandlerError } from "../packages/tsmcp/src/server/resolve/ask-errors.js";
 import { ResolverError } from "../packages/tsmcp/src/server/resolve/errors.js";
 import { InvalidHandlerResultError } from "../packages/tsmcp/src/server/shaping.js";
 import { InvalidRequestState } from "../packages/tsmcp/src/server/state/errors.js";
@@ -117,6 +118,11 @@ const inputRequired = { resultType: "input_required", inputRequests: {} } as nev
 const instances: Record<string, Error> = {
   [`${sdk}/server/auth/verifier.ts:InvalidTokenError`]: new InvalidTokenError("expired"),
   [`${sdk}/server/resolve/errors.ts:ResolverError`]: new ResolverError("region", "declined"),
+  [`${sdk}/server/resolve/ask-errors.ts:NonDeterministicHandlerError`]: new NonDeterministicHandlerError(
+    2,
+    'ctx.once("charge")',
+    'ctx.ask("confirm")',
+  ),
   [`${sdk}/state/errors.ts:ReplayCacheFullError`]: new ReplayCacheFullError(10),
   [`${sdk}/state/errors.ts:StateUnavailableError`]: new StateUnavailableError("redis is down"),
   [`${sdk}/server/shaping.ts:InvalidHandlerResultError`]: new InvalidHandlerResultError("not an object"),

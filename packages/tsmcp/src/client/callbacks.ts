@@ -21,7 +21,9 @@ import { UnsupportedInputRequestError } from "./errors.js";
 export interface InputRequestContext {
   /**
    * The request's key in `inputRequests` (the answer goes back under it); on a 2025-era session,
-   * the server's JSON-RPC id of its `elicitation/create` (or other) request, as a string.
+   * the key a tsmcp server names in the request's `_meta["dev.tsmcp/input-key"]` (the key the same
+   * question has at 2026-07-28: a resolver's name, a `ctx.ask` key), else the server's JSON-RPC id
+   * of its `elicitation/create` (or other) request, as a string.
    */
   readonly key: string;
   /**

@@ -11,7 +11,9 @@
  * Spec (2025-11-25): client/elicitation, client/sampling, client/roots §Error Handling (a client
  * without roots answers -32601), basic/utilities/ping.
  */
+
 import { ERRORS, invalidParams, McpError, methodNotFound } from "../protocol/errors.js";
+import { INPUT_KEY_META, INPUT_KEY_META_MAX_LENGTH } from "../protocol/input-key.js";
 import type { JSONRPCRequest } from "../protocol/jsonrpc.js";
 import type { InputRequiredMethod } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/schema/base.js";
@@ -55,7 +57,7 @@ export async function answerServerRequest(
       `Method not found: ${request.method} (this client registered no ${callback})`,
     );
   }
-  const { _meta: _ignored, ...params } = (request.params ?? {}) as Record<string, unknown>;
+  const { _meta: meta, ...params } = (request.params ?? {}) as Record<string, unknown>;
   const parsed = InputRequestSchema.safeParse({ method: request.method, params });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -64,7 +66,7 @@ export async function answerServerRequest(
     );
   }
   const context = {
-    key: String(request.id),
+    key: inputKeyOf(meta) ?? String(request.id),
     method: call?.method,
     target: call?.target,
     round: 1,
@@ -86,4 +88,15 @@ export async function answerServerRequest(
       { cause: error },
     );
   }
+}
+
+/**
+ * The input key a tsmcp server names in a handshake-era request's `_meta[INPUT_KEY_META]` (the key
+ * the same question has at 2026-07-28), when it is a non-empty string of at most
+ * {@link INPUT_KEY_META_MAX_LENGTH} characters.
+ */
+function inputKeyOf(meta: unknown): string | undefined {
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const key = (meta as Record<string, unknown>)[INPUT_KEY_META];
+  return typeof key === "string" && key !== "" && key.length <= INPUT_KEY_META_MAX_LENGTH ? key : undefined;
 }

@@ -16,6 +16,7 @@
  * | `ERR_INVALID_REQUEST_STATE` | `InvalidRequestState` | `tsmcp/server` | a `requestState` fails verification (its `reason` says why, log-only) |
  * | `ERR_INVALID_HANDLER_RESULT` | `InvalidHandlerResultError` | `tsmcp/server` | a handler's result cannot be sent |
  * | `ERR_RESOLVER` | `ResolverError` | `tsmcp/server` | a resolver cannot produce its value (declined, malformed answer) |
+ * | `ERR_NONDETERMINISTIC_HANDLER` | `NonDeterministicHandlerError` | `tsmcp/server` | a replayed handler's `ctx.ask` / `ctx.once` steps differ from the ones recorded |
  * | `ERR_REPLAY_CACHE_FULL` | `ReplayCacheFullError` | `tsmcp/server` | a `MemoryReplayCache` holds its maximum of live entries |
  * | `ERR_STATE_UNAVAILABLE` | `StateUnavailableError` | `tsmcp/state` | a shared state engine (Redis, say) cannot be reached or fails |
  * | `ERR_TRANSPORT` | `TransportError` | `tsmcp/transport` | a transport cannot deliver a request or its response |
@@ -45,6 +46,7 @@ export const ERROR_CODES = Object.freeze({
   InvalidRequestState: "ERR_INVALID_REQUEST_STATE",
   InvalidHandlerResultError: "ERR_INVALID_HANDLER_RESULT",
   ResolverError: "ERR_RESOLVER",
+  NonDeterministicHandlerError: "ERR_NONDETERMINISTIC_HANDLER",
   ReplayCacheFullError: "ERR_REPLAY_CACHE_FULL",
   StateUnavailableError: "ERR_STATE_UNAVAILABLE",
   TransportError: "ERR_TRANSPORT",

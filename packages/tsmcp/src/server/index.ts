@@ -95,6 +95,8 @@ export {
 } from "./mcp/tools.js";
 export { type IsStaticUri, UriTemplate, type UriVariables } from "./mcp/uri-template.js";
 export type { Middleware, MiddlewareRequest, Next, WireResult } from "./middleware.js";
+export { DETERMINISM_RULE, NonDeterministicHandlerError } from "./resolve/ask-errors.js";
+export type { Asked, AskValues } from "./resolve/ask-types.js";
 export type { ElicitMarker } from "./resolve/elicit.js";
 export { elicit } from "./resolve/elicit.js";
 export { ResolverError } from "./resolve/errors.js";
@@ -128,6 +130,7 @@ export {
 export type { SampleMarker } from "./resolve/sample.js";
 export { sample } from "./resolve/sample.js";
 export { RESOLVER_STATE_VERSION } from "./resolve/state.js";
+export { DEFAULT_MAX_RECORDED_STEP_BYTES } from "./resolve/steps.js";
 export {
   type InferSchemaInput,
   type InferSchemaOutput,

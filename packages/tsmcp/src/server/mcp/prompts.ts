@@ -10,6 +10,7 @@ import type { Prompt, PromptArgument, PromptMessage } from "../../protocol/schem
 import type { InputRequiredResult } from "../../protocol/schema/input.js";
 import type { GetPromptResult } from "../../protocol/schema/methods.js";
 import type { Awaitable } from "../handlers.js";
+import { toWireStepError } from "../resolve/ask-errors.js";
 import {
   type CompiledSchema,
   compileSchema,
@@ -22,7 +23,7 @@ import { deepFreeze, isPlainObject } from "../schema/json.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { JsonSchemaValidator } from "../schema/validator-choice.js";
 import { type Completer, type Completers, checkCompleters } from "./completion.js";
-import type { Context } from "./context.js";
+import { type Context, runHandler } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { toGetPromptResult } from "./results.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
@@ -160,7 +161,13 @@ export function createPrompt(
         }
         value = checked.value;
       }
-      return toGetPromptResult(await body(value, ctx), name, description);
+      let returned: unknown;
+      try {
+        returned = await runHandler(body, value, ctx);
+      } catch (error) {
+        throw toWireStepError(error);
+      }
+      return toGetPromptResult(returned, name, description);
     },
   };
 }

@@ -14,10 +14,11 @@ import type {
 } from "../../protocol/schema/methods.js";
 import { MAX_QUOTED_LENGTH, truncate } from "../../protocol/text.js";
 import type { AuthInfo } from "../../transport/dispatcher.js";
+import { toWireStepError } from "../resolve/ask-errors.js";
 import { deepFreeze, isPlainObject } from "../schema/json.js";
 import type { CacheHint } from "../shaping.js";
 import { type Completer, checkCompleters } from "./completion.js";
-import type { Context } from "./context.js";
+import { type Context, runHandler } from "./context.js";
 import { decodeCursor, encodeCursor, firstIndexFrom, pageOf } from "./pagination.js";
 import { type Registered, type RegistrationHandle, Registry } from "./registry.js";
 import {
@@ -228,7 +229,13 @@ export class ResourceCatalog {
     const { entry, variables } = found;
     requireScopes(ctx.auth, entry.requiredScopes);
     const name = entry.kind === "static" ? entry.definition.uri : entry.template.template;
-    const result = toReadResourceResult(await entry.body(variables, ctx), uri, entry.mimeType, name);
+    let returned: unknown;
+    try {
+      returned = await runHandler(entry.body, variables, ctx);
+    } catch (error) {
+      throw toWireStepError(error);
+    }
+    const result = toReadResourceResult(returned, uri, entry.mimeType, name);
     if (result === undefined) throw resourceNotFound(uri);
     if (result.resultType === "input_required") {
       if (entry.kind === "static") throw staticInputRequired(uri);

@@ -35,7 +35,9 @@ import { checkLegacyInputRequired, type LegacyInputRequired } from "../legacy/in
 import type { Logger } from "../logger.js";
 import type { Middleware } from "../middleware.js";
 import { checkCommonServerOptions } from "../options.js";
+import type { StepSessionOptions } from "../resolve/ask.js";
 import { DEFAULT_MAX_INVALID_ANSWER_RETRIES, MAX_INVALID_ANSWER_RETRIES_LIMIT } from "../resolve/reask.js";
+import { DEFAULT_MAX_RECORDED_STEP_BYTES } from "../resolve/steps.js";
 import type { SchemaLike } from "../schema/compile.js";
 import { isPlainObject } from "../schema/json.js";
 import {
@@ -135,6 +137,13 @@ export interface MCPServerOptions {
    */
   maxInvalidAnswerRetries?: number;
   /**
+   * The most UTF-8 bytes the recorded steps of one call may take (the JSON of every `ctx.once`
+   * result and every answer to `ctx.ask`; they ride the sealed `requestState` at 2026-07-28): a
+   * positive integer. Default {@link DEFAULT_MAX_RECORDED_STEP_BYTES} (65 536). Past it the step
+   * fails with a RangeError (a tool answers `isError`).
+   */
+  maxRecordedStepBytes?: number;
+  /**
    * Where the first use of each single-use `requestState` (of tools declared `singleUse: true`) is
    * recorded until the state expires. Default a `MemoryReplayCache` of this server (one process;
    * a fleet shares one store, as it shares keys). See {@link ReplayCache}.
@@ -182,6 +191,7 @@ function checkOptions(name: unknown, options: unknown): asserts options is MCPSe
     max: MAX_INVALID_ANSWER_RETRIES_LIMIT,
     unit: "retries",
   });
+  checkInteger("MCPServer", "maxRecordedStepBytes", options.maxRecordedStepBytes, { min: 1, unit: "bytes" });
   if (
     options.tasks !== undefined &&
     !(options.tasks instanceof TaskManager) &&
@@ -239,6 +249,8 @@ export class MCPServer implements Dispatcher {
   readonly #hideUnauthorized: boolean;
   readonly #jsonSchemaValidator: JsonSchemaValidator;
   readonly #maxInvalidAnswerRetries: number;
+  /** What a handler's `ctx.ask` / `ctx.once` steps may record, and how often an answer is re-asked. */
+  readonly #stepOptions: StepSessionOptions;
   /** True while the default process-local key seals requestState and no warning has been logged. */
   #ephemeralKey: boolean;
   /** The task manager (the `tasks` option, or one made for the first tool declared with `task`). */
@@ -253,6 +265,10 @@ export class MCPServer implements Dispatcher {
     this.#hideUnauthorized = options.hideUnauthorized ?? false;
     this.#jsonSchemaValidator = options.jsonSchemaValidator ?? DEFAULT_JSON_SCHEMA_VALIDATOR;
     this.#maxInvalidAnswerRetries = options.maxInvalidAnswerRetries ?? DEFAULT_MAX_INVALID_ANSWER_RETRIES;
+    this.#stepOptions = Object.freeze({
+      maxRecordedStepBytes: options.maxRecordedStepBytes ?? DEFAULT_MAX_RECORDED_STEP_BYTES,
+      maxInvalidAnswerRetries: this.#maxInvalidAnswerRetries,
+    });
     this.#tools = new Registry(() => this.server.notifyListChanged("tools"));
     this.#prompts = new Registry(() => this.server.notifyListChanged("prompts"));
     this.#resources = new ResourceCatalog(() => this.server.notifyListChanged("resources"));
@@ -630,6 +646,6 @@ export class MCPServer implements Dispatcher {
   }
 
   #context(base: RequestContext, round: RoundParams): Context {
-    return createContext(base, round, this.#read);
+    return createContext(base, round, this.#read, this.#stepOptions);
   }
 }

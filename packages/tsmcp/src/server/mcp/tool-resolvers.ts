@@ -6,8 +6,9 @@
  * handshake-era session, every round in-process over the back-channel; and a handler that returns an `InputRequiredResult` anyway breaks the
  * one-channel rule and fails the call. Spec: basic/patterns/mrtr.
  */
-import { type CarriesEnvironment, ENVIRONMENT } from "../context.js";
+
 import type { Logger } from "../logger.js";
+import { usesBackChannel } from "../resolve/ask.js";
 import { resolveOverBackChannel } from "../resolve/back-channel.js";
 import { compileResolverGraph } from "../resolve/graph.js";
 import { type RoundContext, resolveStep } from "../resolve/input-required.js";
@@ -76,24 +77,13 @@ export function toolResolverParts(
     advertisedInputSchema: withoutProperties(inputSchema, graph.parameters),
     resolvedNames: graph.parameters,
     resolve: (args: unknown, ctx: RoundContext) =>
-      hasBackChannel(ctx) ? resolveOverBackChannel(graph, args, ctx, options) : oneRound(args, ctx),
+      usesBackChannel(ctx) ? resolveOverBackChannel(graph, args, ctx, options) : oneRound(args, ctx),
     invoke: async (args, ctx) => {
       const value = await handler(args, ctx);
       if (isInputRequiredResult(value)) throw new Error(oneChannelViolation(name));
       return value;
     },
   };
-}
-
-/**
- * True when questions are asked over a back-channel rather than as `InputRequiredResult` rounds: on
- * a handshake-era session (even one whose transport has none, which then refuses clearly), and in
- * a task (its environment's back-channel is the task's `inputRequests`).
- */
-function hasBackChannel(ctx: RoundContext): boolean {
-  return (
-    ctx.session !== undefined || (ctx as Partial<CarriesEnvironment>)[ENVIRONMENT]?.request !== undefined
-  );
 }
 
 /** The client's arguments without the resolved names (a copy; the arguments themselves are untouched). */

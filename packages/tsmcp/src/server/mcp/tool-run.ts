@@ -66,7 +66,10 @@ function checkParamHeaders(pipeline: ToolPipeline, rawArgs: unknown, ctx: Contex
 /** What the steps before a tool's body decided: answer now, or run the body with these. */
 export type PreparedCall =
   | { readonly answer: CallToolResult | InputRequiredResult }
-  | { readonly args: unknown; readonly resolved: { readonly values: unknown } | undefined };
+  | {
+      readonly args: unknown;
+      readonly resolved: { readonly values: unknown; readonly state?: string | undefined } | undefined;
+    };
 
 /** True for a value `await` would wait on (a promise or another thenable). */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -95,7 +98,7 @@ async function resolveCall(resolve: ResolveStep, args: unknown, ctx: Context): P
   try {
     const outcome = await resolve(args, ctx);
     if (outcome.status === "input_required") return { answer: outcome.result };
-    return { args, resolved: { values: outcome.values } };
+    return { args, resolved: { values: outcome.values, state: outcome.requestState } };
   } catch (error) {
     if (error instanceof McpError) throw error;
     return { answer: toolError(messageOf(error)) };
@@ -225,6 +228,9 @@ function runPrepared(
   ctx: Context,
 ): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult> {
   if ("answer" in prepared) return prepared.answer;
-  const bodyCtx = prepared.resolved === undefined ? ctx : withResolved(ctx, prepared.resolved.values);
+  const bodyCtx =
+    prepared.resolved === undefined
+      ? ctx
+      : withResolved(ctx, prepared.resolved.values, prepared.resolved.state);
   return invoke(pipeline, prepared.args, bodyCtx);
 }

@@ -32,7 +32,7 @@ import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { JsonSchemaValidator } from "../schema/validator-choice.js";
 import { requestedTaskOf } from "../tasks/legacy-scope.js";
 import type { TaskManager } from "../tasks/manager.js";
-import type { Context, ResolvedContext } from "./context.js";
+import { type Context, type ResolvedContext, runHandler } from "./context.js";
 import { checkDescriptor, descriptiveFields } from "./descriptor.js";
 import { checkRequiredScopes, requireScopes } from "./scopes.js";
 import { toolResolverParts } from "./tool-resolvers.js";
@@ -344,7 +344,7 @@ export function createTool(
     paramHeaders: annotated.params,
     resolvedNames: resolvers?.resolvedNames ?? [],
     resolve: resolvers?.resolve,
-    invoke: resolvers?.invoke ?? (handler as ToolInvocation),
+    invoke: invokeWithSteps(resolvers?.invoke ?? (handler as ToolInvocation)),
   };
   const definition: Record<string, unknown> = {
     name,
@@ -371,4 +371,9 @@ export function createTool(
       return runToolTask(pipeline, config.task, args, ctx, tasks);
     },
   };
+}
+
+/** A tool's body run through its call's step session (see `runHandler`). */
+function invokeWithSteps(invoke: ToolInvocation): ToolInvocation {
+  return (args, ctx) => runHandler(invoke, args, ctx);
 }

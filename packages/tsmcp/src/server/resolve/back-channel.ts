@@ -7,6 +7,7 @@
  * walk, where dependent questions come up. Nothing is sealed and no `InputRequiredResult` is ever
  * answered. Spec (2025-11-25): client/elicitation, client/sampling, client/roots.
  */
+import { INPUT_KEY_META } from "../../protocol/input-key.js";
 import type { ElicitRequest, InputRequest } from "../../protocol/schema/input.js";
 import { noBackChannel } from "../back-channel.js";
 import { environmentOf, type RequestContext } from "../context.js";
@@ -58,18 +59,30 @@ class BackChannelAsker implements QuestionAsker {
   }
 }
 
-/** Sends `request` (`question`'s, or its re-ask) over the request's back-channel; resolves with the raw answer. */
-async function send(
+/**
+ * Sends `request` (`question`'s, or its re-ask) over the request's back-channel, naming its input
+ * key `key` in `params._meta[INPUT_KEY_META]` (a form or a sampling request; `roots/list` has no
+ * params to carry it); resolves with the raw answer.
+ */
+export async function sendQuestion(
+  key: string,
   question: Question,
   request: InputRequest,
   ctx: RequestContext,
   signal: AbortSignal,
 ): Promise<unknown> {
   switch (question.kind) {
-    case "elicit":
-      return await ctx.elicit((request as ElicitRequest).params, { signal });
-    case "sample":
-      return await ctx.createMessage(question.request.params, { signal });
+    case "elicit": {
+      const params = (request as ElicitRequest).params;
+      return await ctx.elicit({ ...params, _meta: { ...params._meta, [INPUT_KEY_META]: key } }, { signal });
+    }
+    case "sample": {
+      const params = question.request.params;
+      return await ctx.createMessage(
+        { ...params, _meta: { ...params._meta, [INPUT_KEY_META]: key } },
+        { signal },
+      );
+    }
     case "listRoots":
       return await ctx.listRoots({ signal });
   }
@@ -88,7 +101,11 @@ async function askUntilUsable(
 ): Promise<ResolverOutcome<unknown>> {
   let request: InputRequest = question.request;
   for (let retries = 0; ; retries++) {
-    const reading = await readAnswer(name, question, await send(question, request, ctx, signal));
+    const reading = await readAnswer(
+      name,
+      question,
+      await sendQuestion(name, question, request, ctx, signal),
+    );
     if (reading.ok) return reading.outcome;
     request = reaskOrFail(name, question, reading, retries, maxRetries);
   }

@@ -53,6 +53,11 @@ describe("the resolve step", () => {
         requestState: first.result.requestState,
       }),
     );
-    expect(second).toEqual({ status: "resolved", values: { confirm: { ok: true } } });
+    expect(second).toEqual({
+      status: "resolved",
+      values: { confirm: { ok: true } },
+      // The recorded outcome, for a handler that goes on asking with ctx.ask in the same requestState.
+      requestState: expect.stringMatching(/^\{"v":1,"outcomes":\{"confirm":\{"action":"accept"/),
+    });
   });
 });

@@ -24,7 +24,12 @@ export interface RoundContext extends RequestContext {
  * `InputRequiredResult` to answer with instead of running it.
  */
 export type ResolveOutcome =
-  | { readonly status: "resolved"; readonly values: Readonly<Record<string, unknown>> }
+  | {
+      readonly status: "resolved";
+      readonly values: Readonly<Record<string, unknown>>;
+      /** At 2026-07-28, the round's recorded outcomes as plaintext state (for the handler's own steps). */
+      readonly requestState?: string;
+    }
   | { readonly status: "input_required"; readonly result: InputRequiredResult };
 
 /** The `InputRequiredResult` of a round with pending questions (copies; the round is not modified). */

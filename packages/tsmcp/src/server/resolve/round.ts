@@ -47,6 +47,11 @@ export type RoundResult =
       /** Every resolver resolved: the handler may run with these values (by `resolve` key). */
       readonly status: "resolved";
       readonly values: Readonly<Record<string, unknown>>;
+      /**
+       * The recorded outcomes as plaintext state, for a handler that goes on asking with `ctx.ask`
+       * (its steps ride the same `requestState`, and the next round resolves from these again).
+       */
+      readonly requestState: string;
     }
   | {
       /** Questions are pending: answer with them and this plaintext state (to be sealed). */
@@ -134,7 +139,13 @@ class RoundAsker implements QuestionAsker {
 export async function resolveRound(graph: ResolverGraph, input: ResolveRoundInput): Promise<RoundResult> {
   const asker = new RoundAsker(input);
   const walked = await walkResolvers(graph, { args: input.args, ctx: input.ctx, asker });
-  if (walked.status === "resolved") return walked;
+  if (walked.status === "resolved") {
+    return {
+      status: "resolved",
+      values: walked.values,
+      requestState: encodeResolverState({ outcomes: asker.recorded, asked: new Map() }),
+    };
+  }
   return {
     status: "input_required",
     inputRequests: Object.fromEntries(asker.pending) as InputRequests,
