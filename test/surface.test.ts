@@ -25,6 +25,11 @@ import {
   UnknownTaskError,
   UnsupportedInputRequestError,
 } from "../packages/tsmcp/src/client/errors.js";
+import {
+  CallParkedError,
+  InputUnavailableError,
+  ParkedCallRefusedError,
+} from "../packages/tsmcp/src/client/park.js";
 import { UiResourceError } from "../packages/tsmcp/src/extensions/apps/client.js";
 import { SkillVerificationError } from "../packages/tsmcp/src/extensions/skills/client.js";
 import { ERROR_CODES, isTsmcpError, TsmcpError } from "../packages/tsmcp/src/protocol/index.js";
@@ -182,6 +187,24 @@ const instances: Record<string, Error> = {
     "com.example/audit",
     "audit/recent",
     "audit-server",
+  ),
+  [`${sdk}/client/park.ts:InputUnavailableError`]: new InputUnavailableError("nobody is here"),
+  [`${sdk}/client/park.ts:ParkedCallRefusedError`]: new ParkedCallRefusedError(
+    "resumed",
+    "AAAAAAAAAAAAAAAAAAAAAA",
+  ),
+  [`${sdk}/client/park.ts:CallParkedError`]: new CallParkedError(
+    {
+      ticket: "AAAAAAAAAAAAAAAAAAAAAA",
+      method: "tools/call",
+      params: { name: "provision" },
+      inputRequests: {},
+      round: 1,
+      protocolVersion: "2026-07-28",
+      parkedAtMs: 0,
+      deadlineMs: 1,
+    },
+    undefined,
   ),
   [`${sdk}/client/errors.ts:UnknownTaskError`]: new UnknownTaskError("task-1", "tasks/get"),
   [`${sdk}/client/errors.ts:TaskCancelledError`]: new TaskCancelledError("task-1", "stopped"),

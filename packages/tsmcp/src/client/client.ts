@@ -5,6 +5,7 @@
  * every `InputRequiredResult` with the registered callbacks and return the final result. For a
  * caller who drives the loop, `client.session` exposes the single-leg calls.
  */
+
 import type * as z from "zod";
 import { type Clock, systemClock } from "../protocol/clock.js";
 import type { Extension, ExtensionResultOutput, JSONObject } from "../protocol/extension.js";
@@ -39,6 +40,12 @@ import type {
   SubscriptionFilter,
 } from "../protocol/schema/methods.js";
 import { type CreateTaskResult, TASKS_EXTENSION } from "../protocol/schema/tasks.js";
+import {
+  isPendingCallStore,
+  type ParkedCall,
+  type ParkedJson,
+  type PendingCallStore,
+} from "../state/pending-calls.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import { type Telemetry, telemetryFor } from "../telemetry/telemetry.js";
 import type { HttpClientAuth } from "../transport/http/client/client-auth.js";
@@ -59,6 +66,15 @@ import {
 import type { ClientLogger } from "./logger.js";
 import { isParamHeaderMismatch } from "./mcp-param-headers.js";
 import { negotiate, PROTOCOL_VERSION_MODES, type ProtocolVersionMode } from "./negotiate.js";
+import {
+  CallParkedError,
+  checkParkOptions,
+  isInputUnavailable,
+  ParkedCallRefusedError,
+  type ParkOptions,
+  parkCall,
+  type ResumedCall,
+} from "./park.js";
 import { tracedAnswers } from "./server-request-span.js";
 import { answerServerRequest, type CallInFlight } from "./server-requests.js";
 import { ClientSession } from "./session.js";
@@ -208,6 +224,12 @@ function checkClientOptions(options: ClientOptions): void {
 
 /** Options of a carrier call run by the loop. */
 export interface CallOptions extends RequestOptions {
+  /**
+   * Parks the call when a callback throws `InputUnavailableError` (nobody can answer now): the
+   * round is saved in `park.store` and the call rejects with `CallParkedError`, whose `ticket`
+   * resumes it later ({@link Client.resume}), in any process. At 2026-07-28 only.
+   */
+  park?: ParkOptions;
   /** Seeds the first leg with answers (resuming a loop persisted elsewhere). */
   inputResponses?: InputResponses;
   /** Seeds the first leg with the echoed state (resuming a loop persisted elsewhere). */
@@ -492,7 +514,8 @@ export class Client {
     options: CallOptions,
   ): Promise<CallToolResult> {
     let refreshed = false;
-    return this.#drive("tools/call", name, options, (extra) => {
+    const params = { name, ...(args === undefined ? {} : { arguments: args }) };
+    return this.#drive("tools/call", name, params, options, (extra) => {
       const leg = () => this.session.callTool(name, args, { ...options, ...extra, allowInputRequired: true });
       // The leg's promise is followed, not awaited: one promise fewer per round.
       return leg().catch(async (error: unknown) => {
@@ -517,6 +540,7 @@ export class Client {
     const answer: CallToolResult | CreateTaskResult = await this.#drive(
       "tools/call",
       name,
+      { name, ...(args === undefined ? {} : { arguments: args }) },
       callOptions,
       (extra) => this.session.callTool(name, args, { ...callOptions, ...extra, task }),
     );
@@ -599,14 +623,18 @@ export class Client {
     args?: Record<string, string>,
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
-    return this.#drive("prompts/get", name, options, (extra) =>
-      this.session.getPrompt(name, args, { ...options, ...extra, allowInputRequired: true }),
+    return this.#drive(
+      "prompts/get",
+      name,
+      { name, ...(args === undefined ? {} : { arguments: args }) },
+      options,
+      (extra) => this.session.getPrompt(name, args, { ...options, ...extra, allowInputRequired: true }),
     );
   }
 
   /** Reads a resource, running the multi-round-trip loop; throws as {@link callTool}. */
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.#drive("resources/read", uri, options, (extra) =>
+    return this.#drive("resources/read", uri, { uri }, options, (extra) =>
       this.session.readResource(uri, { ...options, ...extra, allowInputRequired: true }),
     );
   }
@@ -679,12 +707,21 @@ export class Client {
   #drive<R>(
     method: InputRequiredMethod,
     target: string,
+    params: ParkedJson,
     options: CallOptions,
     leg: (extra: {
       inputResponses?: InputResponses;
       requestState?: string;
     }) => Promise<R | InputRequiredResult>,
   ): Promise<R> {
+    if (options.park !== undefined) {
+      try {
+        checkParkOptions(options.park, method);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (this.era !== "modern") return Promise.reject(new ParkedCallRefusedError("legacy"));
+    }
     const capabilities = this.session.capabilities;
     const call: CallInFlight = { method, target };
     this.#calls.add(call);
@@ -723,9 +760,100 @@ export class Client {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
         ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
+        ...(options.park === undefined ? {} : { onUnanswered: this.#parker(method, params, options.park) }),
       },
     );
     return tracing.ended(driven).finally(() => this.#calls.delete(call));
+  }
+
+  /** The loop's hook that parks a round whose callback threw `InputUnavailableError`. */
+  #parker(
+    method: InputRequiredMethod,
+    params: ParkedJson,
+    park: ParkOptions,
+  ): (failure: unknown, required: InputRequiredResult, round: number) => Promise<void> {
+    return async (failure, required, round) => {
+      if (!isInputUnavailable(failure)) return;
+      const input = { method, params, result: required, round, protocolVersion: this.protocolVersion };
+      throw new CallParkedError(await parkCall(input, park, this.#clock.now()), failure);
+    };
+  }
+
+  /**
+   * Parks a call driven by hand (`client.session.callTool(..., { allowInputRequired: true })`):
+   * saves `result`'s questions and `requestState` with the call's method and params in
+   * `options.store` and resolves with the parked call (its `ticket` resumes it, once, in any
+   * process). Spec: basic/patterns/mrtr.
+   *
+   * @throws ParkedCallRefusedError (`reason: "legacy"`) on a handshake-era connection; TypeError /
+   *   RangeError for bad options; whatever the store rejects with.
+   */
+  async park(
+    call: {
+      readonly method: InputRequiredMethod;
+      readonly params: ParkedJson;
+      readonly result: InputRequiredResult;
+      readonly round?: number;
+    },
+    options: ParkOptions,
+  ): Promise<ParkedCall> {
+    checkParkOptions(options, "client.park");
+    if (this.era !== "modern") throw new ParkedCallRefusedError("legacy");
+    return await parkCall(
+      { ...call, round: call.round ?? 1, protocolVersion: this.protocolVersion },
+      options,
+      this.#clock.now(),
+    );
+  }
+
+  /**
+   * Resumes a parked call, in this or any other process, connected to the same server: claims the
+   * ticket (exactly once across every process sharing the store), then retries the call with the
+   * echoed `requestState` and `options.inputResponses` (answers by input key; questions left
+   * unanswered are asked again by the server and answered by this client's callbacks, which may
+   * park the call again with `options.park`), and runs the loop to the final result.
+   *
+   * @throws ParkedCallRefusedError (`reason` "unknown", "resumed" or "expired") before anything is
+   *   sent, or "legacy" on a handshake-era connection; then what the call throws (the ticket is spent).
+   */
+  async resume(
+    store: PendingCallStore,
+    ticket: string,
+    options: CallOptions = {},
+  ): Promise<ResumedCall<CallToolResult, GetPromptResult, ReadResourceResult>> {
+    if (!isPendingCallStore(store)) throw new TypeError("client.resume: store must be a PendingCallStore");
+    if (options.park !== undefined) checkParkOptions(options.park, "client.resume");
+    if (this.era !== "modern") throw new ParkedCallRefusedError("legacy", ticket);
+    const claimed = await store.claim(ticket, this.#clock.now());
+    if (claimed.status !== "claimed") throw new ParkedCallRefusedError(claimed.status, ticket);
+    const { call } = claimed;
+    const seeded: CallOptions = {
+      ...options,
+      ...(call.requestState === undefined ? {} : { requestState: call.requestState }),
+    };
+    const params = call.params as Record<string, unknown>;
+    switch (call.method) {
+      case "tools/call":
+        return {
+          method: call.method,
+          result: await this.callTool(
+            String(params.name),
+            params.arguments as Record<string, unknown> | undefined,
+            seeded,
+          ),
+        };
+      case "prompts/get":
+        return {
+          method: call.method,
+          result: await this.getPrompt(
+            String(params.name),
+            params.arguments as Record<string, string> | undefined,
+            seeded,
+          ),
+        };
+      case "resources/read":
+        return { method: call.method, result: await this.readResource(String(params.uri), seeded) };
+    }
   }
 
   /** The one carrier call in flight, if exactly one is. */

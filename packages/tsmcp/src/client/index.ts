@@ -48,6 +48,15 @@ export {
   PROTOCOL_VERSION_MODES,
   type ProtocolVersionMode,
 } from "./negotiate.js";
+export {
+  CallParkedError,
+  InputUnavailableError,
+  isInputUnavailable,
+  ParkedCallRefusedError,
+  type ParkOptions,
+  type ParkRefusal,
+  type ResumedCall,
+} from "./park.js";
 export { ClientSession } from "./session.js";
 export {
   type AllowInputRequired,

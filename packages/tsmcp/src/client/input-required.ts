@@ -78,6 +78,12 @@ export interface DriveOptions {
   inputResponses?: InputResponses;
   /** State to seed the first leg with (resuming a persisted loop). */
   requestState?: string;
+  /**
+   * Called when a callback of round `round` throws a failure this hook takes (an
+   * `InputUnavailableError` when the call may be parked): it saves the round and throws what the
+   * call rejects with. When it returns, the callback's failure is thrown as it is.
+   */
+  onUnanswered?: (failure: unknown, required: InputRequiredResult, round: number) => Promise<void>;
 }
 
 /**
@@ -119,7 +125,12 @@ export async function driveInputRequired<R>(
     }
     if (requests.length > 0) {
       delayMs = STATE_ONLY_BACKOFF_INITIAL_MS;
-      responses = await fulfilAll(requests, fulfil, rounds, options.concurrency, options.signal);
+      try {
+        responses = await fulfilAll(requests, fulfil, rounds, options.concurrency, options.signal);
+      } catch (failure) {
+        await options.onUnanswered?.(failure, required, rounds);
+        throw failure;
+      }
     } else {
       await options.clock.sleep(delayMs, options.signal);
       delayMs = Math.min(delayMs * 2, STATE_ONLY_BACKOFF_MAX_MS);

@@ -30,4 +30,5 @@ export {
   serve,
 } from "../transport/http/node/node.js";
 export { createNodeListener, type NodeListener } from "../transport/http/node/node-listener.js";
+export { FilePendingCallStore, type FilePendingCallStoreOptions } from "./file-pending-calls.js";
 export { skillsFromDirectory } from "./skills.js";

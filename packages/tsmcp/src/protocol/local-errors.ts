@@ -38,6 +38,9 @@
  * | `ERR_SERVER_CAPABILITY_MISSING` | `ServerCapabilityMissingError` | `tsmcp/client` | a call needs a capability the server did not declare |
  * | `ERR_EXTENSION_NOT_SUPPORTED` | `ExtensionNotSupportedError` | `tsmcp/client` | an extension's method is called on a server that did not advertise the extension |
  * | `ERR_UNKNOWN_TASK` | `UnknownTaskError` | `tsmcp/client` | the server knows no task by that id (never created, expired, or another caller's) |
+ * | `ERR_INPUT_UNAVAILABLE` | `InputUnavailableError` | `tsmcp/client` | a callback says nobody can answer an input request now (the call may be parked) |
+ * | `ERR_CALL_PARKED` | `CallParkedError` | `tsmcp/client` | a call with the `park` option was parked: its `ticket` resumes it |
+ * | `ERR_PARKED_CALL_REFUSED` | `ParkedCallRefusedError` | `tsmcp/client` | a parked call cannot be resumed (its `reason`: unknown, resumed, expired) or parked |
  * | `ERR_TASK_CANCELLED` | `TaskCancelledError` | `tsmcp/client` | a task whose result is awaited ends `cancelled` |
  * | `ERR_SKILL_VERIFICATION` | `SkillVerificationError` | `tsmcp/skills` | a skill's file fails verification against the entry held (size, digest, front matter, not in the manifest) |
  */
@@ -69,6 +72,9 @@ export const ERROR_CODES = Object.freeze({
   ExtensionNotSupportedError: "ERR_EXTENSION_NOT_SUPPORTED",
   UnknownTaskError: "ERR_UNKNOWN_TASK",
   TaskCancelledError: "ERR_TASK_CANCELLED",
+  InputUnavailableError: "ERR_INPUT_UNAVAILABLE",
+  CallParkedError: "ERR_CALL_PARKED",
+  ParkedCallRefusedError: "ERR_PARKED_CALL_REFUSED",
   SkillVerificationError: "ERR_SKILL_VERIFICATION",
   UiResourceError: "ERR_UI_RESOURCE",
 } as const);

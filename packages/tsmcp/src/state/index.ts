@@ -8,7 +8,8 @@
  * - {@link EventStore}: each session stream's events, for `Last-Event-ID` resumption;
  * - {@link MessageBus}: publish/subscribe between replicas;
  * - {@link ReplayCache}: single-use `requestState` ids;
- * - {@link TaskStore}: tasks, their status, input and results, with a lease per running task.
+ * - {@link TaskStore}: tasks, their status, input and results, with a lease per running task;
+ * - {@link PendingCallStore} (client side): parked multi-round-trip calls, resumed once in any process.
  *
  * Each interface's TSDoc states the guarantees an implementation gives.
  *
@@ -44,6 +45,19 @@ export {
   type MemoryTaskStoreOptions,
 } from "./memory-task-store.js";
 export type { BusMessage, BusSubscribeOptions, BusSubscription, MessageBus } from "./message-bus.js";
+export {
+  type ClaimResult,
+  checkTicket,
+  DEFAULT_PARK_TTL_MS,
+  isParkedCall,
+  isPendingCallStore,
+  MemoryPendingCallStore,
+  newTicket,
+  type ParkedCall,
+  type ParkedJson,
+  type PendingCallStore,
+  TICKET_PATTERN,
+} from "./pending-calls.js";
 export type { ReplayCache } from "./replay-cache.js";
 export type { SessionChanges, SessionRecord, SessionStore } from "./session-store.js";
 export { isEventStore, isMessageBus, isSessionStore, type StateStores } from "./stores.js";

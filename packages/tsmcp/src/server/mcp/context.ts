@@ -248,7 +248,7 @@ export function createContext(
 
 /** True when a plaintext `requestState` may record `ctx.ask` / `ctx.once` steps (cheap pre-check). */
 function recordsSteps(requestState: string | undefined): boolean {
-  return requestState !== undefined && requestState.includes(STEPS_MARK);
+  return requestState?.includes(STEPS_MARK) === true;
 }
 
 /** What every state with recorded steps contains (see `encodeSteps`). */
