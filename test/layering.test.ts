@@ -440,6 +440,9 @@ const CLI_MAY_IMPORT = [
   "tsmcp/types",
   "tsmcp/transport",
   "tsmcp/stdio",
+  // The parked-call seam (client side) and its file store, which needs Node.
+  "tsmcp/state",
+  "tsmcp/node",
   // The extensions' entries hold both halves; the command uses their client halves.
   "tsmcp/skills",
   "tsmcp/apps",

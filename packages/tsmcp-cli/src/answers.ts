@@ -12,8 +12,8 @@ import type {
   ListRootsCallback,
   SamplingCallback,
 } from "tsmcp/client";
+import { InputUnavailableError } from "tsmcp/client";
 import type { ElicitRequestParams, ElicitResult } from "tsmcp/types";
-import { TsmcpError } from "tsmcp/types";
 import { checkAnswer } from "./check-answer.js";
 import { type Asker, describe, type ElicitContent } from "./elicit-content.js";
 
@@ -39,7 +39,7 @@ export interface ScriptedAnswers {
 export const CLI_SAMPLING_MODEL = "tsmcp-cli";
 
 /** An input request nothing answers: no scripted answer and no terminal to ask at. */
-export class UnansweredInputError extends TsmcpError {
+export class UnansweredInputError extends InputUnavailableError {
   override readonly name: string = "UnansweredInputError";
   /** The command's stable code for this failure, `"ERR_UNANSWERED_INPUT"`. */
   override readonly code: string = "ERR_UNANSWERED_INPUT";

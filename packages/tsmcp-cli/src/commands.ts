@@ -3,7 +3,7 @@
  * (human text, or with `--json` the result object alone on stdout). Returns the exit code.
  * Spec: server/tools, server/prompts, server/resources, basic/lifecycle (server/discover).
  */
-import type { CallOptions, Client } from "tsmcp/client";
+import type { CallOptions, Client, ParkOptions } from "tsmcp/client";
 import type { UnansweredInputError } from "./answers.js";
 import { note, writeLog } from "./connect.js";
 import { progressDisplay } from "./progress.js";
@@ -247,9 +247,12 @@ export async function call(
   pairs: readonly string[],
   argsJson: string | undefined,
   output: Output,
+  park?: ParkOptions,
 ): Promise<number> {
   const args = await toolArguments(client, tool, pairs, argsJson);
-  const result = await withProgress(output, (options) => client.callTool(tool, args, options));
+  const result = await withProgress(output, (options) =>
+    client.callTool(tool, args, park === undefined ? options : { ...options, park }),
+  );
   output.json ? printJson(result) : print(renderToolResult(result));
   return result.isError === true ? EXIT_FAILURE : EXIT_OK;
 }
@@ -260,16 +263,21 @@ export async function prompt(
   name: string,
   pairs: readonly string[],
   output: Output,
+  park?: ParkOptions,
 ): Promise<number> {
   const args = parsePairs(pairs, (_name, value) => value);
-  const result = await withProgress(output, (options) => client.getPrompt(name, args, options));
+  const result = await withProgress(output, (options) =>
+    client.getPrompt(name, args, park === undefined ? options : { ...options, park }),
+  );
   output.json ? printJson(result) : print(renderPrompt(result));
   return EXIT_OK;
 }
 
 /** Reads a resource. */
-export async function read(client: Client, uri: string, output: Output): Promise<number> {
-  const result = await withProgress(output, (options) => client.readResource(uri, options));
+export async function read(client: Client, uri: string, output: Output, park?: ParkOptions): Promise<number> {
+  const result = await withProgress(output, (options) =>
+    client.readResource(uri, park === undefined ? options : { ...options, park }),
+  );
   output.json ? printJson(result) : print(renderResource(result));
   return EXIT_OK;
 }

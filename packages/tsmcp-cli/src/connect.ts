@@ -20,6 +20,7 @@ import {
   type ElicitContent,
   parseAnswer,
   parseAnswersFile,
+  type ScriptedAnswers,
   type UnansweredInputError,
 } from "./answers.js";
 import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
@@ -76,7 +77,8 @@ export function writeMessage(message: JSONRPCMessage, direction: "sent" | "recei
 }
 
 /** The answers the options script: `--answers` file first, then each `--answer` over it. */
-function scripted(options: GlobalOptions) {
+/** The scripted answers the options give (`--answer`, `--answers`, `--decline`, `--sample-reply`, `--root`). */
+export function scripted(options: GlobalOptions): ScriptedAnswers {
   const answers = new Map<string, ElicitContent>();
   try {
     if (options.answers !== undefined) {

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from "commander";
 import {
   type Client,
   InputRequiredRoundsExceededError,
+  ParkedCallRefusedError,
   RequestTimeoutError,
   UnsupportedInputRequestError,
 } from "tsmcp/client";
@@ -16,8 +17,9 @@ import { McpError } from "tsmcp/types";
 import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
 import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
 import { call, discover, list, type Output, prompt, read } from "./commands.js";
-import { connect, type GlobalOptions, note } from "./connect.js";
+import { connect, type GlobalOptions, note, scripted } from "./connect.js";
 import { terminalAsker } from "./form.js";
+import { listParked, parkable, parkOption, resume, waitingCall } from "./park.js";
 import { skillsCommand } from "./skills.js";
 import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
 import { STATE_DIR_ENV } from "./task-memory.js";
@@ -33,6 +35,11 @@ export interface Failure {
   /** `{ code, message, data? }`: a JSON-RPC error's own, else the error's name as the code. */
   readonly error: { code: number | string; message: string; data?: unknown };
 }
+
+/** What `--park` does, for every command that takes it. */
+const PARK_HELP =
+  "when a question has no --answer, park the call instead of failing or asking: print its ticket " +
+  "alone on the last line of stdout (resume it with tsmcp resume <ticket>) and exit 0";
 
 /** The exit code, message and JSON error for an error a command ended with. */
 export function failure(error: unknown, unanswered: readonly UnansweredInputError[] = []): Failure {
@@ -65,6 +72,15 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
     };
   }
   if (error instanceof AuthorizationRefusedError) return refusedFailure(error);
+  if (error instanceof ParkedCallRefusedError) {
+    const hint = error.reason === "legacy" ? "" : "; tsmcp parked lists the calls that wait";
+    const data = { reason: error.reason, ...(error.ticket === undefined ? {} : { ticket: error.ticket }) };
+    return {
+      code: EXIT_FAILURE,
+      message: `${error.message}${hint}`,
+      error: { code: error.name, message: error.message, data },
+    };
+  }
   if (error instanceof SkillVerificationError) {
     const message = `refused: ${error.message}`;
     const data = { reason: error.reason, uri: error.uri, skillUri: error.skillUri };
@@ -148,6 +164,8 @@ export function buildProgram(exit: ExitRecord): Command {
   addTaskCommands(program, exit);
   addPromptCommand(program, exit);
   addReadCommand(program, exit);
+  addResumeCommand(program, exit);
+  addParkedCommand(program, exit);
   addSkillsCommand(program, exit);
   addLoginCommand(program, exit);
   addLogoutCommand(program);
@@ -248,7 +266,8 @@ function withClient(exit: ExitRecord, body: ClientBody) {
       verbose: options.verbose,
       unanswered: exit.unanswered,
     };
-    const asker = terminalAsker(options);
+    // A call that may be parked asks nobody: what has no scripted answer waits in the ticket.
+    const asker = (command.opts() as { park?: boolean }).park === true ? undefined : terminalAsker(options);
     const connection = await connect(
       target,
       options,
@@ -304,12 +323,16 @@ function addCallCommand(program: Command, exit: ExitRecord): void {
       "let the server run the call as a task: its status goes to stderr while it is polled, then " +
         "the result prints (the task id is remembered for tsmcp task list)",
     )
+    .option("--park", PARK_HELP)
     .action(
       withClient(exit, (client, output, [tool, pairs, opts], target, identity) => {
-        const { args, task } = opts as { args?: string; task?: boolean };
-        return task === true
-          ? callAsTask(client, { target, identity }, tool as string, pairs as string[], args, output)
-          : call(client, tool as string, pairs as string[], args, output);
+        const { args, task, park } = opts as { args?: string; task?: boolean; park?: boolean };
+        if (task === true && park === true) throw new UsageError("--park and --task cannot be combined");
+        if (task === true) {
+          return callAsTask(client, { target, identity }, tool as string, pairs as string[], args, output);
+        }
+        const parking = park === true ? parkOption(target, "call") : undefined;
+        return parkable(output, () => call(client, tool as string, pairs as string[], args, output, parking));
       }),
     );
 }
@@ -366,10 +389,12 @@ function addPromptCommand(program: Command, exit: ExitRecord): void {
     .argument("<target>", TARGET_HELP)
     .argument("<name>", "the prompt's name")
     .argument("[args...]", "arguments as name=value")
+    .option("--park", PARK_HELP)
     .action(
-      withClient(exit, (client, output, [name, pairs]) =>
-        prompt(client, name as string, pairs as string[], output),
-      ),
+      withClient(exit, (client, output, [name, pairs, opts], target) => {
+        const parking = (opts as { park?: boolean }).park === true ? parkOption(target, "prompt") : undefined;
+        return parkable(output, () => prompt(client, name as string, pairs as string[], output, parking));
+      }),
     );
 }
 
@@ -380,7 +405,63 @@ function addReadCommand(program: Command, exit: ExitRecord): void {
     .description("read a resource, answering the questions it asks")
     .argument("<target>", TARGET_HELP)
     .argument("<uri>", "the resource URI")
-    .action(withClient(exit, (client, output, [uri]) => read(client, uri as string, output)));
+    .option("--park", PARK_HELP)
+    .action(
+      withClient(exit, (client, output, [uri, opts], target) => {
+        const parking = (opts as { park?: boolean }).park === true ? parkOption(target, "read") : undefined;
+        return parkable(output, () => read(client, uri as string, output, parking));
+      }),
+    );
+}
+
+/** `tsmcp resume <ticket>`: goes on with a parked call, in a new process. */
+function addResumeCommand(program: Command, exit: ExitRecord): void {
+  program
+    .command("resume")
+    .description(
+      "resume a call parked with --park: answer its questions (--answer key=<json>, or at the terminal) and print its result",
+    )
+    .argument("<ticket>", "the ticket tsmcp call --park printed")
+    .action(async (ticket: string, _opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const output: Output = {
+        json: options.json === true,
+        verbose: options.verbose,
+        unanswered: exit.unanswered,
+      };
+      const call = await waitingCall(ticket);
+      if (call.target === undefined || call.target === "") {
+        throw new UsageError(`parked call ${ticket} names no target to resume it at`);
+      }
+      const asker = terminalAsker(options);
+      const connection = await connect(
+        call.target,
+        options,
+        asker,
+        exit.unanswered,
+        asker === undefined ? "never" : "interactive",
+      );
+      try {
+        exit.code = await parkable(output, () => resume(connection.client, call, scripted(options), output));
+      } finally {
+        await connection.close();
+      }
+    });
+}
+
+/** `tsmcp parked`: the calls parked with --park that wait. */
+function addParkedCommand(program: Command, exit: ExitRecord): void {
+  program
+    .command("parked")
+    .description("list the calls parked with --park: ticket, target, questions and deadline")
+    .action(async (_opts: unknown, command: Command) => {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      exit.code = await listParked({
+        json: options.json === true,
+        verbose: options.verbose,
+        unanswered: exit.unanswered,
+      });
+    });
 }
 
 /** `tsmcp skills <target> [skill]`: lists the server's skills, or loads one, verified. */
