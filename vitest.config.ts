@@ -18,6 +18,7 @@ export default defineConfig({
       { find: /^tsmcp\/stdio$/, replacement: src("stdio/index.ts") },
       { find: /^tsmcp\/telemetry$/, replacement: src("telemetry/index.ts") },
       { find: /^tsmcp\/skills$/, replacement: src("extensions/skills/index.ts") },
+      { find: /^tsmcp\/testing$/, replacement: src("testing/index.ts") },
       { find: /^tsmcp\/apps$/, replacement: src("extensions/apps/index.ts") },
       {
         find: /^tsmcp-redis$/,

@@ -108,6 +108,8 @@ const ALLOWED: Record<string, string[]> = {
   /** The Node-only entry points (tsmcp/node, tsmcp/stdio) re-export transports. */
   node: ["protocol", "state", "transport", ...HTTP_SERVER, "transport/http/node", "node"],
   stdio: ["protocol", "state", "transport", "stdio"],
+  /** The test harness drives a server through the client, in this process. */
+  testing: ["protocol", "state", "transport", "client", "testing"],
 };
 /**
  * The extensions built on the SDK (packages/tsmcp/src/extensions/<name>/): the shared part (wire
@@ -144,6 +146,7 @@ const PACKAGE_ENTRIES: Record<string, string> = {
   "tsmcp/telemetry": "telemetry",
   "tsmcp/skills": "extensions/skills/entry",
   "tsmcp/apps": "extensions/apps/entry",
+  "tsmcp/testing": "testing",
 };
 
 /**

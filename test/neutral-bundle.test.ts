@@ -31,6 +31,7 @@ const NEUTRAL_ENTRIES = [
   "tsmcp/types",
   "tsmcp/transport",
   "tsmcp/skills",
+  "tsmcp/testing",
 ] as const;
 
 type Entry = (typeof NEUTRAL_ENTRIES)[number];
@@ -49,6 +50,7 @@ const ALLOWED_BUILTINS: Record<Entry, readonly string[]> = {
   "tsmcp/transport": [],
   // SHA-256 through Web Crypto, YAML through the yaml package: nothing of Node's.
   "tsmcp/skills": [],
+  "tsmcp/testing": [],
 };
 
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith("_")));

@@ -14,6 +14,7 @@ export default defineConfig({
     "stdio/unsupported": "src/stdio/unsupported.ts",
     "telemetry/index": "src/telemetry/index.ts",
     "extensions/skills/index": "src/extensions/skills/index.ts",
+    "testing/index": "src/testing/index.ts",
     "extensions/apps/index": "src/extensions/apps/index.ts",
   },
   // `Client.connect` loads stdio on demand with `import("tsmcp/stdio")`, a self-reference resolved

@@ -16,6 +16,7 @@ import {
   type CarriesEnvironment,
   ENVIRONMENT,
   environmentOf,
+  type ListRootsOptions,
   type ProgressUpdate,
   type RequestContext,
 } from "./context.js";
@@ -95,7 +96,7 @@ export class ContextView implements RequestContext, CarriesEnvironment, CarriesV
   ): Promise<CreateMessageResult> {
     return this.base.createMessage(params, options);
   }
-  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult> {
+  listRoots(options?: ListRootsOptions): Promise<ListRootsResult> {
     return this.base.listRoots(options);
   }
   ping(options?: BackChannelRequestOptions): Promise<void> {

@@ -109,7 +109,7 @@ export interface RequestContext {
    * Asks which roots the client exposes (`roots/list`); needs `roots`. Throws as
    * {@link RequestContext.elicit}. Spec (2025-11-25): client/roots.
    */
-  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult>;
+  listRoots(options?: ListRootsOptions): Promise<ListRootsResult>;
   /**
    * Pings the client (`ping`); resolves when it answers. Needs no capability; throws as
    * {@link RequestContext.elicit} (but never -32021). Spec (2025-11-25): basic/utilities/ping.
@@ -147,6 +147,12 @@ export interface RequestContext {
  * does, implements {@link CarriesEnvironment} by reading through to the one it wraps.
  */
 export const ENVIRONMENT: unique symbol = Symbol("tsmcp.requestEnvironment");
+
+/** Options of `listRoots`: the back-channel request's, and the `_meta` its params carry. */
+export interface ListRootsOptions extends BackChannelRequestOptions {
+  /** Sent as the request's `params._meta` (a `roots/list` has no other params). */
+  _meta?: Record<string, unknown>;
+}
 
 /** A request context that exposes the transport environment it was built from. */
 export interface CarriesEnvironment {
@@ -236,8 +242,9 @@ class ServerRequestContext implements RequestContext, CarriesEnvironment {
     return this.#request("sampling/createMessage", params, capability, CreateMessageResultSchema, options);
   }
 
-  listRoots(options?: BackChannelRequestOptions): Promise<ListRootsResult> {
-    return this.#request("roots/list", undefined, ROOTS, ListRootsResultSchema, options);
+  listRoots(options?: ListRootsOptions): Promise<ListRootsResult> {
+    const params = options?._meta === undefined ? undefined : { _meta: options._meta };
+    return this.#request("roots/list", params, ROOTS, ListRootsResultSchema, options);
   }
 
   async ping(options?: BackChannelRequestOptions): Promise<void> {

@@ -40,7 +40,7 @@ export {
 } from "./auth/metadata.js";
 export { InvalidTokenError, type TokenVerifier } from "./auth/verifier.js";
 export { inputRequestCapabilityGate } from "./capability-gate.js";
-export type { ProgressUpdate, RequestContext } from "./context.js";
+export type { ListRootsOptions, ProgressUpdate, RequestContext } from "./context.js";
 export { type ContextKey, contextKey } from "./context-key.js";
 export { ELICITATION_COMPLETE, elicitationComplete } from "./elicitation-complete.js";
 export type { ExtensionHandlers, ExtensionRegistration } from "./extensions.js";

@@ -61,8 +61,7 @@ class BackChannelAsker implements QuestionAsker {
 
 /**
  * Sends `request` (`question`'s, or its re-ask) over the request's back-channel, naming its input
- * key `key` in `params._meta[INPUT_KEY_META]` (a form or a sampling request; `roots/list` has no
- * params to carry it); resolves with the raw answer.
+ * key `key` in `params._meta[INPUT_KEY_META]`; resolves with the raw answer.
  */
 export async function sendQuestion(
   key: string,
@@ -84,7 +83,7 @@ export async function sendQuestion(
       );
     }
     case "listRoots":
-      return await ctx.listRoots({ signal });
+      return await ctx.listRoots({ signal, _meta: { [INPUT_KEY_META]: key } });
   }
 }
 
