@@ -109,7 +109,7 @@ export type {
   WithoutInputRequired,
 } from "./resolve/one-channel.js";
 export type { ResolverOutcome } from "./resolve/outcome.js";
-export type { QuestionValue } from "./resolve/question.js";
+export type { Question, QuestionValue } from "./resolve/question.js";
 export { DEFAULT_MAX_INVALID_ANSWER_RETRIES } from "./resolve/reask.js";
 export {
   type DependencyValue,

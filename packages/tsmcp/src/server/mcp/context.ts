@@ -72,14 +72,27 @@ export interface Context extends RequestContext {
    *   TypeError for bad arguments or a key asked twice in one round.
    */
   ask<Q extends Question>(question: Q): Promise<QuestionValue<Q>>;
+  /**
+   * {@link Context.ask} under the input key `key` (at most 200 characters; unique within a round).
+   *
+   * @throws as {@link Context.ask} does.
+   */
   ask<Q extends Question>(key: string, question: Q): Promise<QuestionValue<Q>>;
+  /**
+   * {@link Context.ask} for several questions in one round, each under its key; resolves with the
+   * answers by key.
+   *
+   * @throws as {@link Context.ask} does.
+   */
   ask<R extends Asked>(questions: R): Promise<AskValues<R>>;
   /**
    * {@link Context.ask}, but resolves with the outcome (`{ status: "accepted", content }`,
    * `{ status: "declined" }` or `{ status: "cancelled" }`) instead of throwing on a decline or cancel.
    */
   askOutcome<Q extends Question>(question: Q): Promise<ResolverOutcome<QuestionValue<Q>>>;
+  /** {@link Context.askOutcome} under the input key `key`. */
   askOutcome<Q extends Question>(key: string, question: Q): Promise<ResolverOutcome<QuestionValue<Q>>>;
+  /** {@link Context.askOutcome} for several questions in one round: the outcomes by key. */
   askOutcome<R extends Asked>(
     questions: R,
   ): Promise<{ -readonly [K in keyof R]: ResolverOutcome<QuestionValue<R[K]>> }>;
