@@ -1,7 +1,8 @@
 /**
  * `tsmcp-redis`: Redis implementations of the state seams of `tsmcp/state`, so that every replica
  * of a fleet shares the handshake-era sessions, their SSE events, a message bus, the
- * single-use `requestState` ids and the tasks. {@link createRedisState} builds all five on two
+ * single-use `requestState` ids and the tasks; and, on the client side, parked calls
+ * ({@link RedisPendingCallStore}). {@link createRedisState} builds all five on two
  * connections.
  *
  * @packageDocumentation
@@ -24,6 +25,11 @@ export {
   DEFAULT_MAX_RECONNECT_DELAY_MS,
   type RedisStoreOptions,
 } from "./options.js";
+export {
+  REDIS_EXPIRED_CALL_GRACE_MS,
+  RedisPendingCallStore,
+  type RedisPendingCallStoreOptions,
+} from "./pending-calls.js";
 export { RedisReplayCache, type RedisReplayCacheOptions } from "./replay-cache.js";
 export { RedisSessionStore, type RedisSessionStoreOptions } from "./session-store.js";
 export {
