@@ -256,6 +256,24 @@ describe("the rules a handler must follow, refused", () => {
     expect(legs).toHaveLength(2);
   });
 
+  it("records a once step that returns nothing (a mail sent) and runs it once, in both eras", async () => {
+    for (const protocolVersion of ["2026-07-28", "legacy"] as const) {
+      const mcp = new MCPServer("mail", { requestStateSecurity: testRequestStateSecurity() });
+      let sent = 0;
+      mcp.tool("notify", {}, async (_args, ctx) => {
+        const nothing = await ctx.once("mail", async () => {
+          sent += 1;
+        });
+        const { ok } = await ctx.ask("confirm", elicit("Sent. Close the ticket?", Confirm));
+        return `${String(nothing)} ${ok}`;
+      });
+      const { callback } = answering({ confirm: { ok: true } });
+      const client = await connect(mcp, "memory", { protocolVersion, elicitationCallback: callback });
+      expect(textOf(await client.callTool("notify"))).toBe("undefined true");
+      expect(sent).toBe(1);
+    }
+  });
+
   it("refuses a once result that is not JSON, naming the key, in both eras", async () => {
     for (const protocolVersion of ["2026-07-28", "legacy"] as const) {
       const mcp = new MCPServer("json", { requestStateSecurity: testRequestStateSecurity() });
@@ -269,6 +287,11 @@ describe("the rules a handler must follow, refused", () => {
       expect(textOf(result)).toBe(
         'ctx.once("handle"): the result must be JSON (it is recorded in the requestState and returned on every round), but the result.close is a function',
       );
+      mcp.tool("map", {}, async (_args, ctx) => {
+        await ctx.once("seen", () => ({ ids: new Set(["a"]) }));
+        return "never";
+      });
+      expect(textOf(await client.callTool("map"))).toMatch(/but the result\.ids is a Set$/);
     }
   });
 

@@ -100,7 +100,8 @@ export interface Context extends RequestContext {
    * Runs `fn` the first time the call reaches this step and resolves with its result; on every
    * later round of the same call (2026-07-28, where the handler is replayed) resolves with the
    * recorded result without running `fn`, so its side effect happens once per call. The result is
-   * recorded as JSON and returned as its JSON copy on every round, the first included; the recorded
+   * recorded as JSON and returned as its JSON copy on every round, the first included (a `fn` that
+   * returns nothing resolves with `undefined` on every round); the recorded
    * steps of a call are bounded (`maxRecordedStepBytes`, default 65 536 bytes). On a 2025-11-25
    * session the handler runs once and so does `fn`.
    *

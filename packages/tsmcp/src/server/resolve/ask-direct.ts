@@ -17,6 +17,7 @@ import { requireCapability } from "./capabilities.js";
 import type { ResolverOutcome } from "./outcome.js";
 import type { Question } from "./question.js";
 import { reaskOrFail } from "./reask.js";
+import { recordedValue } from "./steps.js";
 
 /** The back-channel session: asks and waits; runs each `once` once. */
 export class DirectSession extends StepSession {
@@ -64,7 +65,7 @@ export class DirectSession extends StepSession {
 
   protected async onceAt(_step: number, key: string, fn: () => unknown): Promise<unknown> {
     const copy = await this.runOnce(key, fn);
-    return JSON.parse(copy.text);
+    return recordedValue(copy);
   }
 
   async finish(outcome: { readonly value: unknown } | { readonly error: unknown }): Promise<unknown> {

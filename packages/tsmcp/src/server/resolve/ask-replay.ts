@@ -18,7 +18,7 @@ import type { AskSpec } from "./ask-spec.js";
 import { requireCapability } from "./capabilities.js";
 import type { ResolverOutcome } from "./outcome.js";
 import { reaskOrFail } from "./reask.js";
-import { type AskStep, decodeSteps, encodeSteps, type Step } from "./steps.js";
+import { type AskStep, decodeSteps, encodeSteps, recordedValue, type Step } from "./steps.js";
 
 /** What the replay of one round reads. */
 export interface ReplayInput extends StepSessionOptions {
@@ -130,16 +130,17 @@ export class ReplaySession extends StepSession {
     const recorded = this.#recorded[step];
     if (recorded !== undefined) {
       if (recorded.t !== "once" || recorded.k !== key) this.#differs(step, `ctx.once("${key}")`);
-      const text = JSON.stringify(recorded.v);
+      const text = recorded.v === undefined ? "" : JSON.stringify(recorded.v);
       this.record(text, `ctx.once("${key}")'s result`);
       this.#steps[step] = recorded;
-      return JSON.parse(text);
+      return recordedValue({ text });
     }
     // Nothing runs while a question is unanswered: the handler is waiting on it.
     if (this.#pending.size > 0) throw new AskPending();
     const copy = await this.runOnce(key, fn);
-    this.#steps[step] = { t: "once", k: key, v: copy.value };
-    return JSON.parse(copy.text);
+    this.#steps[step] =
+      copy.value === undefined ? { t: "once", k: key } : { t: "once", k: key, v: copy.value };
+    return recordedValue(copy);
   }
 
   async finish(outcome: { readonly value: unknown } | { readonly error: unknown }): Promise<unknown> {

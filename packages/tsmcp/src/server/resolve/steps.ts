@@ -18,11 +18,11 @@ export const STEPS_STATE_VERSION = 1;
  */
 export const DEFAULT_MAX_RECORDED_STEP_BYTES = 65_536;
 
-/** A recorded `ctx.once(key, fn)`: its key and fn's result (as JSON). */
+/** A recorded `ctx.once(key, fn)`: its key and fn's result (as JSON; no `v` when it was `undefined`). */
 export interface OnceStep {
   readonly t: "once";
   readonly k: string;
-  readonly v: unknown;
+  readonly v?: unknown;
 }
 
 /**
@@ -66,9 +66,8 @@ function decodeStringMap(value: unknown): Record<string, string> | undefined {
 function decodeStep(entry: unknown): Step | undefined {
   if (!isPlainObject(entry)) return undefined;
   if (entry.t === "once") {
-    return typeof entry.k === "string" && Object.hasOwn(entry, "v")
-      ? { t: "once", k: entry.k, v: entry.v }
-      : undefined;
+    if (typeof entry.k !== "string") return undefined;
+    return Object.hasOwn(entry, "v") ? { t: "once", k: entry.k, v: entry.v } : { t: "once", k: entry.k };
   }
   if (entry.t !== "ask") return undefined;
   const q = decodeStringMap(entry.q);
@@ -139,12 +138,15 @@ export function encodeSteps(base: string | undefined, steps: readonly (Step | un
 }
 
 /**
- * The JSON copy of `value` that a `once` step records and returns, and its UTF-8 size check.
+ * The JSON copy of `value` that a `once` step records and returns, and its text (what counts
+ * against the bound). A `fn` that returns nothing (`undefined`, e.g. a `Promise<void>`) is
+ * recorded as no value (`text` empty) and returns `undefined` on every round.
  *
- * @throws TypeError naming the key when `value` is not JSON (undefined, a function, a symbol, a
- *   bigint, a cycle, a non-finite number anywhere inside).
+ * @throws TypeError naming the key when `value` is not JSON (a function, a symbol, a bigint, a
+ *   cycle, a non-finite number, an `undefined` inside it).
  */
 export function jsonCopy(key: string, value: unknown): { readonly value: unknown; readonly text: string } {
+  if (value === undefined) return { value: undefined, text: "" };
   const problem = notJson(value, new Set());
   if (problem !== undefined) {
     throw new TypeError(
@@ -153,6 +155,11 @@ export function jsonCopy(key: string, value: unknown): { readonly value: unknown
   }
   const text = JSON.stringify(value);
   return { value: JSON.parse(text), text };
+}
+
+/** A fresh copy of a recorded `once` value (`undefined` stays `undefined`). */
+export function recordedValue(copy: { readonly text: string }): unknown {
+  return copy.text === "" ? undefined : JSON.parse(copy.text);
 }
 
 /** Why `value` is not JSON, or undefined when it is. */
@@ -176,6 +183,8 @@ function notJson(value: unknown, seen: Set<object>, path = "the result"): string
           return undefined;
         }
         if (typeof (value as { toJSON?: unknown }).toJSON === "function") return undefined;
+        // JSON.stringify would write these as {} and lose what they hold.
+        if (value instanceof Map || value instanceof Set) return `${path} is a ${value.constructor.name}`;
         for (const [name, item] of Object.entries(value)) {
           const problem = notJson(item, seen, `${path}.${name}`);
           if (problem !== undefined) return problem;
