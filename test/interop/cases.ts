@@ -57,7 +57,13 @@ export interface CaseOptions {
 export function interopCases(peer: () => InteropPeer, options: CaseOptions = {}): void {
   it("lists the tools", async () => {
     const { tools } = await peer().listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["count", "echo", "pick_region", "provision"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "count",
+      "echo",
+      "order",
+      "pick_region",
+      "provision",
+    ]);
   });
 
   it("calls a plain tool", async () => {
@@ -78,6 +84,15 @@ export function interopCases(peer: () => InteropPeer, options: CaseOptions = {})
     const result = await client.callTool("provision", { name: "orders" });
     expect(result.content).toEqual(text("Provisioned orders in eu-west-1"));
     expect(client.asked).toEqual(["Which region should orders live in?", "Create orders in eu-west-1?"]);
+  });
+
+  it("runs an await-style tool: two questions in order, its once step run once", async () => {
+    const client = peer();
+    client.asked.length = 0;
+    const name = `order-${Math.random().toString(36).slice(2)}`;
+    const result = await client.callTool("order", { name });
+    expect(result.content).toEqual(text(`Ordered ${name} in eu-west-1, created 1 time(s)`));
+    expect(client.asked).toEqual([`Which region should ${name} live in?`, `Create ${name} in eu-west-1?`]);
   });
 
   it("gets a prompt", async () => {

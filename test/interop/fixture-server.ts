@@ -71,6 +71,30 @@ export function createInteropServer(): MCPServer {
         : `Not provisioned: ${name} was not confirmed`;
     },
   );
+  // Await-style: creates once, asks two questions in turn; reports how often the creation ran for
+  // this order id (once, whatever the era and however many rounds the call took).
+  const creations = new Map<string, number>();
+  mcp.tool(
+    "order",
+    {
+      description: "Creates an order once, then asks for a region and a confirmation",
+      inputSchema: Provision,
+    },
+    async ({ name }, ctx) => {
+      await ctx.once("create", () => {
+        creations.set(name, (creations.get(name) ?? 0) + 1);
+      });
+      const { region } = await ctx.ask(
+        "region",
+        elicit(`Which region should ${name} live in?`, z.object({ region: z.enum(REGIONS) })),
+      );
+      const { ok } = await ctx.ask(
+        "confirm",
+        elicit(`Create ${name} in ${region}?`, z.object({ ok: z.boolean() })),
+      );
+      return `${ok ? "Ordered" : "Dropped"} ${name} in ${region}, created ${creations.get(name)} time(s)`;
+    },
+  );
   mcp.prompt(
     "greeting",
     {
