@@ -42,10 +42,7 @@ export function createCheckoutServer(ledger: Ledger): MCPServer {
         "size",
         elicit(`Which size of ${item}?`, z.object({ size: z.enum(["S", "M", "L"]) })),
       );
-      const { card } = await ctx.ask(
-        "card",
-        elicit("Which card should pay?", z.object({ card: z.string() })),
-      );
+      const { card } = await ctx.ask("card", elicit("Which card?", z.object({ card: z.string() })));
       const confirmed = await ctx.askOutcome(
         "confirm",
         elicit(`Charge ${card} for a size ${size} ${item}?`, z.object({ ok: z.boolean() })),
