@@ -12,8 +12,8 @@ describe("tsmcp tools and MCP Apps", () => {
     const run = await tsmcp(["tools", await httpExample(createCounterServer().mcp)]);
     expect(run).toMatchObject({ code: 0 });
     expect(run.stdout).toBe(
-      "show_counter()  [ui ui://counter/view]  Shows the counter\n" +
-        "increment(by*)  [ui ui://counter/view, app only]  Adds to the counter\n",
+      "show_counter  [ui ui://counter/view]\n  show_counter()\n  Shows the counter\n\n" +
+        "increment  [ui ui://counter/view, app only]\n  increment(by*: integer >= 1)\n  Adds to the counter\n",
     );
   });
 

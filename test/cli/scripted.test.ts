@@ -60,10 +60,12 @@ describe.each([
       ["tools", "prompts", "resources", "templates"].map((command) => tsmcp([command, url])),
     );
     expect(tools).toMatchObject({ code: 0 });
-    expect(tools?.stdout).toMatch(/^provision\(name\*\) {2}Provision a database/);
-    expect(prompts?.stdout).toMatch(/^briefing\(\) {2}A status briefing/);
-    expect(resources?.stdout).toContain("provisioning://regions  regions");
-    expect(templates?.stdout).toContain("provisioning://regions/{region}  region");
+    expect(tools?.stdout).toMatch(
+      /^provision\n {2}provision\(name\*: string \(non-empty\)\)\n {2}Provision a database/,
+    );
+    expect(prompts?.stdout).toMatch(/^briefing\n {2}briefing\(\)\n {2}A status briefing/);
+    expect(resources?.stdout).toContain("provisioning://regions — regions\n  application/json\n");
+    expect(templates?.stdout).toContain("provisioning://regions/{region} — region\n  text/plain\n");
   });
 
   it("discovers the server", async () => {

@@ -6,16 +6,9 @@
 import type { CallOptions, Client, ParkOptions } from "tsmcp/client";
 import type { UnansweredInputError } from "./answers.js";
 import { note, writeLog } from "./connect.js";
+import { outputWidth, renderPrompts, renderResources, renderTemplates, renderTools } from "./listing.js";
 import { progressDisplay } from "./progress.js";
-import {
-  renderPrompt,
-  renderPrompts,
-  renderResource,
-  renderResources,
-  renderTemplates,
-  renderToolResult,
-  renderTools,
-} from "./render.js";
+import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./target.js";
 import { safeJson, safeText } from "./terminal.js";
 
@@ -91,7 +84,9 @@ export async function list(
         (c) => client.listTools(paged(c)),
         "tools",
       );
-      output.json ? printJson({ tools }) : print(tools.length === 0 ? "(no tools)" : renderTools(tools));
+      output.json
+        ? printJson({ tools })
+        : print(tools.length === 0 ? "(no tools)" : renderTools(tools, outputWidth()));
       break;
     }
     case "prompts": {
@@ -101,7 +96,7 @@ export async function list(
       );
       output.json
         ? printJson({ prompts })
-        : print(prompts.length === 0 ? "(no prompts)" : renderPrompts(prompts));
+        : print(prompts.length === 0 ? "(no prompts)" : renderPrompts(prompts, outputWidth()));
       break;
     }
     case "resources": {
@@ -111,7 +106,7 @@ export async function list(
       );
       output.json
         ? printJson({ resources })
-        : print(resources.length === 0 ? "(no resources)" : renderResources(resources));
+        : print(resources.length === 0 ? "(no resources)" : renderResources(resources, outputWidth()));
       break;
     }
     case "templates": {
@@ -122,7 +117,9 @@ export async function list(
       output.json
         ? printJson({ resourceTemplates })
         : print(
-            resourceTemplates.length === 0 ? "(no resource templates)" : renderTemplates(resourceTemplates),
+            resourceTemplates.length === 0
+              ? "(no resource templates)"
+              : renderTemplates(resourceTemplates, outputWidth()),
           );
       break;
     }

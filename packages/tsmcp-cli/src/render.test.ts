@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, renderBlock, renderToolResult, renderTools, uiMark } from "./render.js";
+import { formatBytes, renderBlock, renderToolResult, uiMark } from "./render.js";
 
 describe("human output", () => {
   it("notes images and audio by type and decoded size, resources and links by URI", () => {
@@ -45,14 +45,5 @@ describe("the mark of a tool with an MCP Apps UI", () => {
       '[ui: invalid link "https://x"]',
     );
     expect(uiMark({ name: "e", inputSchema })).toBeUndefined();
-  });
-
-  it("sits after the arguments in the tool's line", () => {
-    expect(
-      renderTools([
-        { name: "inc", description: "Adds", inputSchema, _meta: { ui: { resourceUri: "ui://c/view" } } },
-        { name: "plain", inputSchema },
-      ]),
-    ).toBe("inc(by*)  [ui ui://c/view]  Adds\nplain(by*)");
   });
 });

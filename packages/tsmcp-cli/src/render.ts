@@ -1,21 +1,12 @@
 /**
  * Human output of the command: content blocks (text as it is, images and audio as a note with type
  * and size, resources and links by URI), `structuredContent` as pretty JSON, prompt messages by
- * role, and one line per listed tool, prompt, resource or template. `--json` output bypasses it.
+ * role, and the mark of a tool's UI (listings are in `listing.ts`). `--json` output bypasses it.
  * Spec: server/tools §Tool Result, server/prompts, server/resources.
  */
 
 import { uiResourceOf } from "tsmcp/apps";
-import type {
-  CallToolResult,
-  ContentBlock,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Tool,
-} from "tsmcp/types";
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from "tsmcp/types";
 
 /** The bytes a base64 string decodes to. */
 function decodedSize(base64: string): number {
@@ -82,10 +73,6 @@ export function renderResource(result: ReadResourceResult): string {
     .join("\n");
 }
 
-function line(name: string, description: string | undefined): string {
-  return description === undefined ? name : `${name}  ${description}`;
-}
-
 /**
  * The mark of a tool that carries an MCP Apps UI: `[ui ui://...]`, `[ui ui://..., app only]` when
  * the model may not see it (visibility `["app"]`), `[ui: invalid link ...]` for a link that is not
@@ -102,48 +89,4 @@ export function uiMark(tool: Tool): string | undefined {
   }
   if (link === undefined) return undefined;
   return `[ui ${link.resourceUri}${link.visibility.includes("model") ? "" : ", app only"}]`;
-}
-
-/**
- * One line per tool: name, its arguments (`*` marks required), the mark of a UI it carries
- * ({@link uiMark}), description.
- */
-export function renderTools(tools: Tool[]): string {
-  return tools
-    .map((tool) => {
-      const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
-      const names = Object.keys(schema.properties ?? {}).map((name) =>
-        (schema.required ?? []).includes(name) ? `${name}*` : name,
-      );
-      const mark = uiMark(tool);
-      return line(
-        `${tool.name}(${names.join(", ")})${mark === undefined ? "" : `  ${mark}`}`,
-        tool.description,
-      );
-    })
-    .join("\n");
-}
-
-/** One line per prompt: name, its arguments (`*` marks required), description. */
-export function renderPrompts(prompts: Prompt[]): string {
-  return prompts
-    .map((prompt) => {
-      const names = (prompt.arguments ?? []).map((arg) => (arg.required ? `${arg.name}*` : arg.name));
-      return line(`${prompt.name}(${names.join(", ")})`, prompt.description);
-    })
-    .join("\n");
-}
-
-/** One line per resource: URI, name, description. */
-export function renderResources(resources: Resource[]): string {
-  return resources
-    .map((resource) => line(`${resource.uri}  ${resource.name}`, resource.description))
-    .join("\n");
-}
-
-/** One line per resource template: URI template, name, description. */
-export function renderTemplates(templates: ResourceTemplate[]): string {
-  return templates
-    .map((template) => line(`${template.uriTemplate}  ${template.name}`, template.description))
-    .join("\n");
 }
