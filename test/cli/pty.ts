@@ -18,6 +18,8 @@ export const KEY = {
   space: " ",
   escape: "\x1b",
   backspace: "\x7f",
+  ctrlC: "\x03",
+  ctrlD: "\x04",
 };
 
 /** The command on a pty: what it drew so far, a way to type, and how it exits. */

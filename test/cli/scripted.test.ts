@@ -131,7 +131,8 @@ describe("tsmcp exit codes and scripted answers", () => {
   });
 
   it("exits 1 for a result with isError, printing its content", async () => {
-    const run = await tsmcp(["call", await httpExample(createLowLevelServer()), "provision"]);
+    // An empty name is given (a missing one is refused before the call): the server refuses it.
+    const run = await tsmcp(["call", await httpExample(createLowLevelServer()), "provision", "name="]);
     expect(run).toMatchObject({ code: 1, stdout: "Argument 'name' must be a non-empty string\n" });
   });
 

@@ -4,9 +4,18 @@
  * Spec: server/tools, server/prompts, server/resources, basic/lifecycle (server/discover).
  */
 import type { CallOptions, Client, ParkOptions } from "tsmcp/client";
+import type { Tool } from "tsmcp/types";
 import type { UnansweredInputError } from "./answers.js";
+import { askArguments, MissingArgumentsError, missingArguments } from "./arguments.js";
 import { note, writeLog } from "./connect.js";
-import { outputWidth, renderPrompts, renderResources, renderTemplates, renderTools } from "./listing.js";
+import {
+  type JsonSchema,
+  outputWidth,
+  renderPrompts,
+  renderResources,
+  renderTemplates,
+  renderTools,
+} from "./listing.js";
 import { progressDisplay } from "./progress.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "./target.js";
@@ -19,6 +28,8 @@ const MAX_LIST_PAGES = 100;
 export interface Output {
   readonly json: boolean;
   readonly verbose: number;
+  /** A person at a terminal can be asked (missing arguments, questions). */
+  readonly interactive?: boolean;
   /** The questions nothing answered so far; a result that follows one is not printed. */
   readonly unanswered: readonly UnansweredInputError[];
 }
@@ -162,16 +173,23 @@ export function parsePairs<T>(
   return args;
 }
 
+/** The tool named `name` as the server lists it; undefined when it lists none such or cannot list. */
+export async function findTool(client: Client, name: string): Promise<Tool | undefined> {
+  if (client.serverCapabilities !== undefined && client.serverCapabilities.tools === undefined)
+    return undefined;
+  try {
+    const tools = await allPages<Tool>((c) => client.listTools(paged(c)), "tools");
+    return tools.find((entry) => entry.name === name);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `type` the tool's input schema gives each property (a string, or the first of a list). */
-async function propertyTypes(client: Client, tool: string): Promise<Record<string, unknown>> {
-  const tools = await allPages<{
-    name: string;
-    inputSchema: { properties?: Record<string, { type?: unknown }> };
-  }>((c) => client.listTools(paged(c)), "tools");
-  const found = tools.find((entry) => entry.name === tool);
+function propertyTypes(tool: Tool | undefined): Record<string, unknown> {
   const types: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(found?.inputSchema.properties ?? {}))
-    types[name] = schema?.type;
+  const properties = (tool?.inputSchema.properties ?? {}) as Record<string, { type?: unknown } | undefined>;
+  for (const [name, schema] of Object.entries(properties)) types[name] = schema?.type;
   return types;
 }
 
@@ -214,12 +232,11 @@ export async function withProgress<T>(output: Output, run: (options: CallOptions
  *
  * @throws UsageError for `--args` that is not a JSON object, or a pair without `=`.
  */
-export async function toolArguments(
-  client: Client,
-  tool: string,
+export function toolArguments(
+  tool: Tool | undefined,
   pairs: readonly string[],
   argsJson: string | undefined,
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> {
   let base: Record<string, unknown> = {};
   if (argsJson !== undefined) {
     let parsed: unknown;
@@ -233,8 +250,33 @@ export async function toolArguments(
     }
     base = parsed as Record<string, unknown>;
   }
-  const types = pairs.length > 0 ? await propertyTypes(client, tool) : {};
+  const types = propertyTypes(tool);
   return { ...base, ...parsePairs(pairs, (name, value) => toolArgument(types, name, value)) };
+}
+
+/**
+ * The arguments of a call to `name`, complete: those given, then at a terminal each missing
+ * required one (every missing one with `askAll`) asked as a form field.
+ *
+ * @throws UsageError for bad `--args` or pairs, or a form cancelled; MissingArgumentsError when a
+ *   required argument is missing and nobody can be asked.
+ */
+export async function completeArguments(
+  client: Client,
+  name: string,
+  pairs: readonly string[],
+  argsJson: string | undefined,
+  output: Output,
+  askAll = false,
+): Promise<Record<string, unknown>> {
+  const tool = await findTool(client, name);
+  const args = toolArguments(tool, pairs, argsJson);
+  if (tool === undefined) return args;
+  const interactive = output.interactive === true;
+  const missing = missingArguments(tool.inputSchema as JsonSchema, args, askAll && interactive);
+  if (missing.length === 0) return args;
+  if (!interactive) throw new MissingArgumentsError(name, missing);
+  return await askArguments(tool, args, missing);
 }
 
 /** Calls a tool; `isError` results exit 1. */
@@ -245,8 +287,9 @@ export async function call(
   argsJson: string | undefined,
   output: Output,
   park?: ParkOptions,
+  askAll = false,
 ): Promise<number> {
-  const args = await toolArguments(client, tool, pairs, argsJson);
+  const args = await completeArguments(client, tool, pairs, argsJson, output, askAll);
   const result = await withProgress(output, (options) =>
     client.callTool(tool, args, park === undefined ? options : { ...options, park }),
   );

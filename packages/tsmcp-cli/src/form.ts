@@ -93,8 +93,18 @@ function choices(schema: PrimitiveSchemaDefinition): { value: string; label: str
   return values?.map((value, i) => ({ value, label: safeText(parts.enumNames?.[i] ?? value) }));
 }
 
-/** Asks one field; `prompts.isCancel` is true of the result when the person pressed Esc/Ctrl-C. */
-async function askField(key: string, schema: PrimitiveSchemaDefinition, required: boolean): Promise<unknown> {
+/** True of what a prompt resolved with when the person pressed Esc or Ctrl-C. */
+export const isCancelled = (value: unknown): value is symbol => prompts.isCancel(value);
+
+/**
+ * Asks one field (an elicitation form's, or a tool argument shaped the same way): resolves with
+ * its value, `undefined` for an optional one left empty, or a cancel symbol ({@link isCancelled}).
+ */
+export async function askField(
+  key: string,
+  schema: PrimitiveSchemaDefinition,
+  required: boolean,
+): Promise<unknown> {
   const message = label(key, schema, required);
   const options = choices(schema);
   if (schema.type === "boolean") {

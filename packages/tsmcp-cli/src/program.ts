@@ -15,6 +15,7 @@ import { SkillVerificationError } from "tsmcp/skills";
 import { AuthorizationRefusedError } from "tsmcp/transport";
 import { McpError } from "tsmcp/types";
 import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
+import { MissingArgumentsError } from "./arguments.js";
 import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
 import { call, discover, list, type Output, prompt, read } from "./commands.js";
 import { connect, type GlobalOptions, note, scripted } from "./connect.js";
@@ -47,6 +48,14 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
   if (stop !== undefined) return unansweredFailure(stop);
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof UnansweredInputError) return unansweredFailure(cause);
+    if (cause instanceof MissingArgumentsError) {
+      const data = { tool: cause.tool, missing: cause.missing };
+      return {
+        code: EXIT_USAGE,
+        message: cause.message,
+        error: { code: cause.name, message: cause.message, data },
+      };
+    }
     if (cause instanceof UsageError)
       return {
         code: EXIT_USAGE,
@@ -261,13 +270,14 @@ function withClient(exit: ExitRecord, body: ClientBody) {
   return async (target: string, ...rest: unknown[]) => {
     const command = rest.at(-1) as Command;
     const options = command.optsWithGlobals<GlobalOptions>();
+    // A call that may be parked asks nobody: what has no scripted answer waits in the ticket.
+    const asker = (command.opts() as { park?: boolean }).park === true ? undefined : terminalAsker(options);
     const output: Output = {
       json: options.json === true,
       verbose: options.verbose,
+      interactive: asker !== undefined,
       unanswered: exit.unanswered,
     };
-    // A call that may be parked asks nobody: what has no scripted answer waits in the ticket.
-    const asker = (command.opts() as { park?: boolean }).park === true ? undefined : terminalAsker(options);
     const connection = await connect(
       target,
       options,
@@ -324,15 +334,26 @@ function addCallCommand(program: Command, exit: ExitRecord): void {
         "the result prints (the task id is remembered for tsmcp task list)",
     )
     .option("--park", PARK_HELP)
+    .option(
+      "--ask-all",
+      "at a terminal, ask for every argument not given, the optional ones too (the required ones are always asked)",
+    )
     .action(
       withClient(exit, (client, output, [tool, pairs, opts], target, identity) => {
-        const { args, task, park } = opts as { args?: string; task?: boolean; park?: boolean };
+        const { args, task, park, askAll } = opts as {
+          args?: string;
+          task?: boolean;
+          park?: boolean;
+          askAll?: boolean;
+        };
         if (task === true && park === true) throw new UsageError("--park and --task cannot be combined");
         if (task === true) {
           return callAsTask(client, { target, identity }, tool as string, pairs as string[], args, output);
         }
         const parking = park === true ? parkOption(target, "call") : undefined;
-        return parkable(output, () => call(client, tool as string, pairs as string[], args, output, parking));
+        return parkable(output, () =>
+          call(client, tool as string, pairs as string[], args, output, parking, askAll === true),
+        );
       }),
     );
 }

@@ -43,7 +43,7 @@ export function parseTarget(text: string, env: NodeJS.ProcessEnv = process.env):
 
 /** A mistake in how the command was invoked; exits with {@link EXIT_USAGE}. */
 export class UsageError extends TsmcpError {
-  override readonly name = "UsageError";
+  override readonly name: string = "UsageError";
   /** The command's stable code for this failure, `"ERR_USAGE"`. */
   override readonly code: string = "ERR_USAGE";
 }

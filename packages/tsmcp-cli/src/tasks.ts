@@ -9,7 +9,7 @@
  */
 import { type Client, type ToolTask, UnknownTaskError } from "tsmcp/client";
 import type { DetailedTask, Task } from "tsmcp/types";
-import { type Output, print, printJson, toolArguments, withProgress } from "./commands.js";
+import { completeArguments, type Output, print, printJson, withProgress } from "./commands.js";
 import { note } from "./connect.js";
 import { renderToolResult } from "./render.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, parseTarget } from "./target.js";
@@ -96,7 +96,7 @@ export async function callAsTask(
   argsJson: string | undefined,
   output: Output,
 ): Promise<number> {
-  const args = await toolArguments(client, tool, pairs, argsJson);
+  const args = await completeArguments(client, tool, pairs, argsJson, output);
   const task = await withProgress(output, (options) =>
     client.callTool(tool, args, { ...options, task: true }),
   );
