@@ -4,7 +4,7 @@
  * Spec: server/tools, server/prompts, server/resources, basic/lifecycle (server/discover).
  */
 import type { CallOptions, Client, ParkOptions } from "tsmcp/client";
-import type { Tool } from "tsmcp/types";
+import type { Prompt, Resource, ResourceTemplate, Tool } from "tsmcp/types";
 import type { UnansweredInputError } from "./answers.js";
 import { askArguments, MissingArgumentsError, missingArguments } from "./arguments.js";
 import { note, writeLog } from "./connect.js";
@@ -136,6 +136,28 @@ export async function list(
     }
   }
   return EXIT_OK;
+}
+
+/** Everything the server lists that its capabilities offer (nothing for what they leave out). */
+export async function listAll(client: Client): Promise<{
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  templates: ResourceTemplate[];
+}> {
+  const offered = client.serverCapabilities;
+  const offers = (capability: "tools" | "prompts" | "resources") =>
+    offered === undefined || offered[capability] !== undefined;
+  return {
+    tools: offers("tools") ? await allPages<Tool>((c) => client.listTools(paged(c)), "tools") : [],
+    prompts: offers("prompts") ? await allPages<Prompt>((c) => client.listPrompts(paged(c)), "prompts") : [],
+    resources: offers("resources")
+      ? await allPages<Resource>((c) => client.listResources(paged(c)), "resources")
+      : [],
+    templates: offers("resources")
+      ? await allPages<ResourceTemplate>((c) => client.listResourceTemplates(paged(c)), "resourceTemplates")
+      : [],
+  };
 }
 
 /** What the server said about itself: name, version, protocol, era, capabilities, instructions. */

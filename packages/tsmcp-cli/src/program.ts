@@ -20,6 +20,7 @@ import { CONFIG_DIR_ENV, forget, SignInRequiredError } from "./auth.js";
 import { call, discover, list, type Output, prompt, read } from "./commands.js";
 import { connect, type GlobalOptions, note, scripted } from "./connect.js";
 import { terminalAsker } from "./form.js";
+import { interactive } from "./interactive.js";
 import { listParked, parkable, parkOption, resume, waitingCall } from "./park.js";
 import { skillsCommand } from "./skills.js";
 import { EXIT_FAILURE, EXIT_USAGE, parseTarget, UsageError } from "./target.js";
@@ -178,6 +179,7 @@ export function buildProgram(exit: ExitRecord): Command {
   addSkillsCommand(program, exit);
   addLoginCommand(program, exit);
   addLogoutCommand(program);
+  addInteractiveCommand(program, exit);
   return program;
 }
 
@@ -528,6 +530,46 @@ function addLogoutCommand(program: Command): void {
       const url = parseTarget(target);
       if (url.kind !== "url") throw new UsageError(`logout needs an http(s) URL, got ${target}`);
       note(forget(options, url.url) ? `Signed out of ${target}.` : `Not signed in to ${target}.`);
+    });
+}
+
+/**
+ * `tsmcp <target>`: the interactive session (the default command). At a terminal only; a word
+ * that is no command and no target (a typo) is named.
+ */
+function addInteractiveCommand(program: Command, exit: ExitRecord): void {
+  program
+    .command("interactive", { isDefault: true, hidden: true })
+    .argument("[target]", TARGET_HELP)
+    .allowExcessArguments(true)
+    .action(async (target: string | undefined, _opts: unknown, command: Command) => {
+      if (target === undefined) {
+        program.outputHelp({ error: true });
+        exit.code = EXIT_USAGE;
+        return;
+      }
+      if (command.args.length > 1) {
+        throw new UsageError(`unknown command ${JSON.stringify(target)}`);
+      }
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const asker = terminalAsker(options);
+      if (asker === undefined) {
+        throw new UsageError(
+          "tsmcp <target> opens an interactive session at a terminal; without one, name a command (tsmcp tools <target>, tsmcp call <target> <tool>, ...)",
+        );
+      }
+      const output: Output = {
+        json: false,
+        verbose: options.verbose,
+        interactive: true,
+        unanswered: exit.unanswered,
+      };
+      const connection = await connect(target, options, asker, exit.unanswered, "interactive");
+      try {
+        exit.code = await interactive(connection.client, output, (error) => failure(error).message);
+      } finally {
+        await connection.close();
+      }
     });
 }
 
