@@ -37,8 +37,8 @@ describe.skipIf(!HAS_SCRIPT)("tsmcp <target> at a terminal", () => {
     const term = onTerminal([await httpExample(createDocsServer())]);
     await term.waitFor("docs (2026-07-28)");
     await term.waitFor("● tool echo");
-    expect(term.screen()).toContain("○ tool provision");
-    expect(term.screen()).toContain("○ prompt briefing");
+    await term.waitFor("○ tool provision");
+    await term.waitFor("○ prompt briefing");
     term.type("provi");
     await term.waitFor("(1 match)");
     term.type(KEY.enter);
@@ -71,7 +71,7 @@ describe.skipIf(!HAS_SCRIPT)("tsmcp <target> at a terminal", () => {
     const path = /\[image saved to (\S+) \(image\/png/.exec(term.screen())?.[1] as string;
     expect(readFileSync(path)).toEqual(PIXELS);
     await term.waitFor("city   temp");
-    expect(term.screen()).toMatch(/Paris {2}21/);
+    await term.waitFor(/Paris {2}21/);
     await term.waitFor("Search:");
     term.type(KEY.ctrlD);
     expect(await term.exited).toBe(0);
@@ -87,6 +87,6 @@ describe("tsmcp <target> without a terminal", () => {
 
   it("names a word that is no command", async () => {
     const run = await tsmcp(["tool", "http://127.0.0.1:9/mcp"]);
-    expect(run).toMatchObject({ code: 2, stderr: 'unknown command "tool"\n' });
+    expect(run).toMatchObject({ code: 2, stderr: "unknown command 'tool' (see tsmcp --help)\n" });
   });
 });

@@ -24,6 +24,7 @@ import {
   type UnansweredInputError,
 } from "./answers.js";
 import { type AuthOptions, type CliAuth, type SignInMode, signIn } from "./auth.js";
+import { liveness } from "./liveness.js";
 import { rootUri } from "./roots.js";
 import { type ForwardedStdio, stdioWithForwardedStderr } from "./server-stderr.js";
 import { type CliTarget, parseTarget, UsageError } from "./target.js";
@@ -37,6 +38,8 @@ export interface GlobalOptions extends AuthOptions {
   protocol: string;
   timeout?: string;
   verbose: number;
+  /** `--quiet`: no spinner or progress on stderr. */
+  quiet?: boolean;
   answer: string[];
   answers?: string;
   decline: string[];
@@ -49,6 +52,7 @@ export interface GlobalOptions extends AuthOptions {
  * text may hold a server's words, so its control characters are shown as escapes.
  */
 export function note(text: string): void {
+  liveness.clear();
   process.stderr.write(`${safeText(text)}\n`);
 }
 
@@ -159,6 +163,7 @@ export async function connect(
   signInMode: SignInMode,
 ): Promise<Connection> {
   const target = parseTarget(targetText);
+  liveness.configure({ quiet: options.quiet === true });
   const mode = options.protocol;
   if (!PROTOCOL_VERSION_MODES.includes(mode as ProtocolVersionMode)) {
     throw new UsageError(`--protocol must be one of ${PROTOCOL_VERSION_MODES.join(", ")}, got ${mode}`);
@@ -190,6 +195,7 @@ export async function connect(
     ...(auth === undefined ? {} : { auth }),
     onMessage: (message, direction) => {
       if (direction === "received") received++;
+      liveness.observe(message, direction);
       if (options.verbose > 1) writeMessage(message, direction);
     },
   };

@@ -16,6 +16,7 @@ import type {
   PrimitiveSchemaDefinition,
 } from "tsmcp/types";
 import { type Asker, describe, type ElicitContent } from "./elicit-content.js";
+import { liveness } from "./liveness.js";
 import { pauseProgress } from "./progress.js";
 import { isOpenable, safeText } from "./terminal.js";
 
@@ -203,21 +204,24 @@ function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** Runs `ask` with the screen to itself: the progress bar put away, the spinner held. */
+async function onScreen<T>(ask: () => Promise<T>): Promise<T> {
+  pauseProgress();
+  liveness.hold();
+  try {
+    return await ask();
+  } finally {
+    liveness.release();
+  }
+}
+
 /** A person at this terminal, or undefined when stdin or stderr is no terminal. */
 export function terminalAsker(options: { open?: boolean }): Asker | undefined {
   if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
   const queue = oneAtATime();
   return {
-    elicit: (params, context) =>
-      queue(() => {
-        pauseProgress();
-        return elicit(params, context, options.open === true);
-      }),
-    sample: (params, context) =>
-      queue(() => {
-        pauseProgress();
-        return sample(params, context);
-      }),
+    elicit: (params, context) => queue(() => onScreen(() => elicit(params, context, options.open === true))),
+    sample: (params, context) => queue(() => onScreen(() => sample(params, context))),
   };
 }
 

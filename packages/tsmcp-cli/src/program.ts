@@ -3,6 +3,8 @@
  * every outcome to an exit code (0 done, 1 a tool error or a protocol/transport error, 2 a usage
  * mistake or a question nothing answered).
  */
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import {
   type Client,
@@ -207,6 +209,7 @@ function addGlobalOptions(program: Command): Command {
         .default("auto"),
     )
     .option("--timeout <ms>", "per-request timeout in milliseconds")
+    .option("-q, --quiet", "no spinner and no progress on stderr while a request is outstanding")
     .option(
       "-v, --verbose",
       "show each round on stderr; -vv also each JSON-RPC message sent (->) and received (<-)",
@@ -533,6 +536,18 @@ function addLogoutCommand(program: Command): void {
     });
 }
 
+/** True when `program` is an executable file in a directory of `PATH`. */
+function onPath(program: string): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((directory) => {
+    try {
+      accessSync(join(directory, program), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
  * `tsmcp <target>`: the interactive session (the default command). At a terminal only; a word
  * that is no command and no target (a typo) is named.
@@ -548,8 +563,9 @@ function addInteractiveCommand(program: Command, exit: ExitRecord): void {
         exit.code = EXIT_USAGE;
         return;
       }
-      if (command.args.length > 1) {
-        throw new UsageError(`unknown command ${JSON.stringify(target)}`);
+      // A word that names no command and runs no program is a mistyped command, not a target.
+      if (command.args.length > 1 || (/^[\w.-]+$/.test(target) && !onPath(target))) {
+        throw new UsageError(`unknown command '${target}' (see tsmcp --help)`);
       }
       const options = command.optsWithGlobals<GlobalOptions>();
       const asker = terminalAsker(options);

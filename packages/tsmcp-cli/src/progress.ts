@@ -6,6 +6,7 @@
  */
 import * as prompts from "@clack/prompts";
 import type { ProgressNotificationParams } from "tsmcp/types";
+import { liveness } from "./liveness.js";
 import { safeText } from "./terminal.js";
 
 /** What the progress of one command shows. */
@@ -46,6 +47,7 @@ function terminalProgress(): ProgressDisplay {
           total === undefined
             ? prompts.spinner({ output: process.stderr })
             : prompts.progress({ max: total, output: process.stderr });
+        if (shown !== display) liveness.hold();
         active.start(label);
         max = total;
         last = 0;
@@ -61,7 +63,10 @@ function terminalProgress(): ProgressDisplay {
       active?.stop(lastLabel);
       active = undefined;
       lastLabel = undefined;
-      if (shown === display) shown = undefined;
+      if (shown === display) {
+        shown = undefined;
+        liveness.release();
+      }
     },
   };
   return display;
@@ -72,7 +77,11 @@ function plainProgress(write: (line: string) => void): ProgressDisplay {
   return { update: (progress) => write(`progress ${progressLabel(progress)}`), stop: () => {} };
 }
 
-/** The display for this process: a bar when stderr is a terminal, else plain lines through `write`. */
+/**
+ * The display for this process: a bar when stderr is a terminal, else plain lines through `write`;
+ * nothing with `--quiet`.
+ */
 export function progressDisplay(write: (line: string) => void): ProgressDisplay {
+  if (liveness.quiet) return { update: () => {}, stop: () => {} };
   return process.stderr.isTTY === true ? terminalProgress() : plainProgress(write);
 }
