@@ -68,10 +68,11 @@ describe.skipIf(!HAS_SCRIPT)("missing arguments at a terminal", () => {
 
 describe("missing arguments without a terminal", () => {
   it("names every missing argument and its type, and calls nothing (exit 2)", async () => {
-    const run = await tsmcp(["call", await httpExample(createBookingServer()), "book_table", "party=3"]);
+    const url = await httpExample(createBookingServer());
+    const run = await tsmcp(["call", url, "book_table", "party=3"]);
     expect(run).toMatchObject({ code: 2, stdout: "" });
     expect(run.stderr).toBe(
-      "book_table needs restaurant: string (non-empty), guest.name: string; pass them as name=value or " +
+      `call book_table at ${url}: book_table needs restaurant: string (non-empty), guest.name: string; pass them as name=value or ` +
         "--args '{...}', or run at a terminal to be asked\n",
     );
   });

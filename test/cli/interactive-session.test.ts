@@ -89,4 +89,14 @@ describe("tsmcp <target> without a terminal", () => {
     const run = await tsmcp(["tool", "http://127.0.0.1:9/mcp"]);
     expect(run).toMatchObject({ code: 2, stderr: "unknown command 'tool' (see tsmcp --help)\n" });
   });
+
+  it("--help names the interactive session and the exit code table", async () => {
+    const run = await tsmcp(["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Run tsmcp <target> at a terminal for an interactive session");
+    expect(run.stdout).toMatch(/Exit codes:\n {2}0 {4}done\n {2}1 {4}the tool answered isError/);
+    expect(run.stdout).toMatch(/\n {2}2 {4}a usage mistake; a missing argument/);
+    expect(run.stdout).toMatch(/\n {2}130 {2}Ctrl-C while a task is followed/);
+    expect(run.stdout).toContain("-q, --quiet");
+  });
 });

@@ -20,9 +20,25 @@ describe("failure", () => {
     const error = new McpError(-32602, "Unknown tool: x", { tool: "x" });
     expect(failure(error)).toEqual({
       code: 1,
-      message: "error -32602: Unknown tool: x",
+      message:
+        "error -32602: Unknown tool: x; check the name and arguments: tsmcp tools <target> shows each tool's signature",
       error: { code: -32602, message: "Unknown tool: x", data: { tool: "x" } },
     });
+  });
+
+  it("names what failed and where, and the next step, by the kind of failure", () => {
+    const at = (action: string) => ({ action, server: "http://h/mcp" });
+    expect(failure(new McpError(-32602, "Resource not found"), [], at("read notes://9")).message).toBe(
+      "read notes://9 at http://h/mcp: error -32602: Resource not found; check the URI: " +
+        "tsmcp resources http://h/mcp and tsmcp templates http://h/mcp list what can be read",
+    );
+    expect(failure(new McpError(-32601, "Method not found"), [], at("prompt x")).message).toBe(
+      "prompt x at http://h/mcp: error -32601: Method not found; the server does not offer this: " +
+        "tsmcp discover http://h/mcp shows what it does",
+    );
+    expect(failure(new McpError(-32603, "boom"), [], at("call x")).message).toBe(
+      "call x at http://h/mcp: error -32603: boom; run again with -v to see each round (-vv shows each message)",
+    );
   });
 
   it("names the failed check of a refused skill, with reason and URIs as the JSON error's data", () => {

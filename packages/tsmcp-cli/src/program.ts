@@ -14,7 +14,7 @@ import {
   UnsupportedInputRequestError,
 } from "tsmcp/client";
 import { SkillVerificationError } from "tsmcp/skills";
-import { AuthorizationRefusedError } from "tsmcp/transport";
+import { AuthorizationRefusedError, TransportError } from "tsmcp/transport";
 import { McpError } from "tsmcp/types";
 import { AnswerRejectedError, UnansweredInputError } from "./answers.js";
 import { MissingArgumentsError } from "./arguments.js";
@@ -45,8 +45,56 @@ const PARK_HELP =
   "when a question has no --answer, park the call instead of failing or asking: print its ticket " +
   "alone on the last line of stdout (resume it with tsmcp resume <ticket>) and exit 0";
 
-/** The exit code, message and JSON error for an error a command ended with. */
-export function failure(error: unknown, unanswered: readonly UnansweredInputError[] = []): Failure {
+/** What a command was doing, and at which server, when it failed. */
+export interface FailureContext {
+  /** `call provision`, `read notes://1`, `tools`. */
+  readonly action: string;
+  /** The target as typed: a URL or a command line. */
+  readonly server: string;
+}
+
+/**
+ * The exit code, message and JSON error for an error a command ended with. With `context`, the
+ * message starts with what failed and where (`call provision at http://...: `); every message ends
+ * with a next step the person can take.
+ */
+export function failure(
+  error: unknown,
+  unanswered: readonly UnansweredInputError[] = [],
+  context?: FailureContext,
+): Failure {
+  const found = bareFailure(error, unanswered);
+  const next =
+    found.next === undefined
+      ? ""
+      : `; ${found.next(context?.server ?? "<target>", context?.action.split(" ")[0] ?? "")}`;
+  const where = context === undefined ? "" : `${context.action} at ${context.server}: `;
+  return { code: found.code, message: `${where}${found.message}${next}`, error: found.error };
+}
+
+/** A failure before it is put in context; `next` words the next step for a server. */
+type BareFailure = Failure & { readonly next?: (server: string, command: string) => string };
+
+/** The next step after a JSON-RPC error, by its code. */
+function nextAfter(error: McpError): ((server: string, command: string) => string) | undefined {
+  if (asksForRoots(error)) return undefined;
+  switch (error.code) {
+    case -32601:
+      return (server) => `the server does not offer this: tsmcp discover ${server} shows what it does`;
+    case -32602:
+      return (server, command) =>
+        command === "read"
+          ? `check the URI: tsmcp resources ${server} and tsmcp templates ${server} list what can be read`
+          : command === "prompt"
+            ? `check the name and arguments: tsmcp prompts ${server} shows each prompt's signature`
+            : `check the name and arguments: tsmcp tools ${server} shows each tool's signature`;
+    default:
+      return () => "run again with -v to see each round (-vv shows each message)";
+  }
+}
+
+/** The failure of `error`, with its own next step where it has none in its message. */
+function bareFailure(error: unknown, unanswered: readonly UnansweredInputError[]): BareFailure {
   const stop = unanswered[0];
   if (stop !== undefined) return unansweredFailure(stop);
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
@@ -73,6 +121,7 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
       };
   }
   if (error instanceof McpError) {
+    const next = nextAfter(error);
     return {
       code: EXIT_FAILURE,
       message: `error ${error.code}: ${error.message}${asksForRoots(error) ? ROOTS_HINT : ""}`,
@@ -81,6 +130,7 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
         message: error.message,
         ...(error.data === undefined ? {} : { data: error.data }),
       },
+      ...(next === undefined ? {} : { next }),
     };
   }
   if (error instanceof AuthorizationRefusedError) return refusedFailure(error);
@@ -117,7 +167,21 @@ export function failure(error: unknown, unanswered: readonly UnansweredInputErro
     code: EXIT_FAILURE,
     message: name === "Error" ? text : `${name}: ${text}`,
     error: { code: name, message: text },
+    next: nextAfterOther(error),
   };
+}
+
+/** The next step after a failure that is not the server's answer: a connection, a process. */
+function nextAfterOther(error: unknown): ((server: string) => string) | undefined {
+  if (
+    error instanceof TransportError &&
+    /connection refused|ENOTFOUND|EAI_AGAIN|ECONNRESET/.test(error.message)
+  ) {
+    return () => "check that the server is running and that the URL is right";
+  }
+  if (error instanceof Error && /without answering: it is not an MCP server/.test(error.message))
+    return undefined;
+  return () => "run again with -v to see each round (-vv shows each message)";
 }
 
 /**
@@ -165,6 +229,8 @@ function unansweredFailure(stop: UnansweredInputError): Failure {
 interface ExitRecord {
   code: number;
   unanswered: UnansweredInputError[];
+  /** What the command was doing and where, once it knows. */
+  context?: FailureContext;
 }
 
 /** Builds the program; each action stores its exit code in `exit.code`. */
@@ -185,6 +251,22 @@ export function buildProgram(exit: ExitRecord): Command {
   return program;
 }
 
+/** What `tsmcp --help` ends with: the interactive session, and the exit codes. */
+export const ROOT_HELP_AFTER = `
+Run tsmcp <target> at a terminal for an interactive session: pick a tool, prompt or resource,
+fill its arguments, answer its questions, see the result; Ctrl-D leaves.
+
+Exit codes:
+  0    done
+  1    the tool answered isError; a protocol error (error <code>: ...); a timeout; a failed
+       connection or sign-in; a command that is no MCP server; a parked call that cannot resume
+  2    a usage mistake; a missing argument or an unanswered question with no terminal to ask at;
+       a scripted answer that does not fit the question, or that the server asked again after
+  130  Ctrl-C while a task is followed (the task goes on; the command says how to resume it)
+
+Every failure is one message on stderr naming what failed, the server, and the next step; with
+--json also {"error":{"code","message","data"?}} on stdout.`;
+
 /** The bare `tsmcp` command: name, description, version, and commander's exit behaviour. */
 function createRootCommand(): Command {
   return (
@@ -195,6 +277,7 @@ function createRootCommand(): Command {
       .showHelpAfterError("(see tsmcp --help)")
       // Set before the commands are added, which copy it: no command calls process.exit.
       .exitOverride()
+      .addHelpText("after", ROOT_HELP_AFTER)
   );
 }
 
@@ -275,6 +358,11 @@ function withClient(exit: ExitRecord, body: ClientBody) {
   return async (target: string, ...rest: unknown[]) => {
     const command = rest.at(-1) as Command;
     const options = command.optsWithGlobals<GlobalOptions>();
+    const subject = typeof rest[0] === "string" && command.name() !== "tools" ? ` ${rest[0]}` : "";
+    exit.context = {
+      action: `${command.parent?.name() === "task" ? "task " : ""}${command.name()}${subject}`,
+      server: target,
+    };
     // A call that may be parked asks nobody: what has no scripted answer waits in the ticket.
     const asker = (command.opts() as { park?: boolean }).park === true ? undefined : terminalAsker(options);
     const output: Output = {
@@ -456,6 +544,7 @@ function addResumeCommand(program: Command, exit: ExitRecord): void {
         unanswered: exit.unanswered,
       };
       const call = await waitingCall(ticket);
+      exit.context = { action: `resume ${ticket}`, server: call.target ?? "(no target)" };
       if (call.target === undefined || call.target === "") {
         throw new UsageError(`parked call ${ticket} names no target to resume it at`);
       }
@@ -610,7 +699,7 @@ function reportFailure(program: Command, exit: ExitRecord, error: unknown): numb
     // --help and --version end with exit code 0; a usage mistake (already printed) with 2.
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  const { code, message, error: json } = failure(error, exit.unanswered);
+  const { code, message, error: json } = failure(error, exit.unanswered, exit.context);
   note(message);
   if (program.opts().json === true) process.stdout.write(`${safeJson({ error: json })}\n`);
   return code;
