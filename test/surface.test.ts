@@ -45,6 +45,7 @@ import { ServerProcessExitedError } from "../packages/tsmcp/src/transport/stdio/
 import { LineTooLongError } from "../packages/tsmcp/src/transport/stdio/framing.js";
 import { SessionExpiredError, TransportError } from "../packages/tsmcp/src/transport/transport.js";
 import { AnswerRejectedError, UnansweredInputError } from "../packages/tsmcp-cli/src/answers.js";
+import { MissingArgumentsError } from "../packages/tsmcp-cli/src/arguments.js";
 import { SignInRequiredError } from "../packages/tsmcp-cli/src/auth.js";
 import { UsageError } from "../packages/tsmcp-cli/src/target.js";
 import { summarize, surface } from "../scripts/surface.js";
@@ -227,6 +228,9 @@ const instances: Record<string, Error> = {
   [`${cli}/answers.ts:UnansweredInputError`]: new UnansweredInputError("name", {}, "pass --answer"),
   [`${cli}/auth.ts:SignInRequiredError`]: new SignInRequiredError("https://example.com/mcp"),
   [`${cli}/target.ts:UsageError`]: new UsageError("no target"),
+  [`${cli}/arguments.ts:MissingArgumentsError`]: new MissingArgumentsError("book", [
+    { path: ["restaurant"], schema: { type: "string" }, required: true },
+  ]),
 };
 
 /**
