@@ -2,11 +2,13 @@
  * `tsmcp/testing`: test your own MCP server's multi-round-trip behaviour without wiring a client by
  * hand. {@link testServer} runs calls with scripted answers in either era and reports the rounds
  * and questions; raw legs, {@link tamperRequestState} and {@link manualClock} make the refusals
- * happen, and {@link expectInvalidRequestState} / {@link expectCapabilityRequired} check them. It
+ * happen, and {@link expectInvalidRequestState} / {@link expectCapabilityRequired} check them;
+ * {@link expectPrincipalBound} and {@link expectSingleUse} check what a state is bound to. It
  * imports no test framework: it works under vitest, jest and `node:test`.
  *
  * @packageDocumentation
  */
+export { expectPrincipalBound, expectSingleUse } from "./bindings.js";
 export {
   expectCapabilityRequired,
   expectInvalidRequestState,

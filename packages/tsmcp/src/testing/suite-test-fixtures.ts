@@ -17,6 +17,8 @@ import {
   type Era,
   expectCapabilityRequired,
   expectInvalidRequestState,
+  expectPrincipalBound,
+  expectSingleUse,
   type ManualClock,
   manualClock,
   tamperRequestState,
@@ -170,8 +172,8 @@ export const HARNESS_CASES: readonly HarnessCase[] = [
         inputResponses: { go: { action: "accept", content: { ok: true } } },
         requestState: state,
       } as const;
-      await t.retry(target, leg);
-      await expectInvalidRequestState(t.retry(target, leg));
+      const first = await expectSingleUse(t, target, leg);
+      assert.deepEqual((first as { content?: unknown }).content, [{ type: "text", text: "done" }]);
     },
   },
   {
@@ -189,18 +191,13 @@ export const HARNESS_CASES: readonly HarnessCase[] = [
     run: async () => {
       const t = testServer(server());
       const state = await firstState(t, PROVISION, { token: "a", subject: "alice" });
-      await expectInvalidRequestState(
-        t.retry(PROVISION, {
-          inputResponses: ANSWER,
-          requestState: state,
-          authInfo: { token: "b", subject: "bob" },
-        }),
+      const alice = await expectPrincipalBound(
+        t,
+        PROVISION,
+        { inputResponses: ANSWER, requestState: state },
+        { token: "a", subject: "alice" },
+        { token: "b", subject: "bob" },
       );
-      const alice = await t.retry(PROVISION, {
-        inputResponses: ANSWER,
-        requestState: state,
-        authInfo: { token: "a", subject: "alice" },
-      });
       assert.equal((alice as { isError?: boolean }).isError, undefined);
     },
   },
