@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { createBookingServer } from "./fixtures/booking-server.js";
-import { HAS_SCRIPT, KEY, onTerminal } from "./pty.js";
+import { KEY, onTerminal } from "./pty.js";
 import { httpExample, tsmcp } from "./run-cli.js";
 
-describe.skipIf(!HAS_SCRIPT)("missing arguments at a terminal", () => {
+describe("missing arguments at a terminal", () => {
   it("asks the required ones, then the tool's question, and completes", async () => {
     const term = onTerminal(["call", await httpExample(createBookingServer()), "book_table"]);
     await term.waitFor("◆  restaurant — Where to eat");

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { Server } from "tsmcp/server";
 import { describe, expect, it } from "vitest";
 import { createDocsServer } from "../../examples/docs/server.js";
-import { HAS_SCRIPT, KEY, onTerminal } from "./pty.js";
+import { KEY, onTerminal } from "./pty.js";
 import { httpExample, tsmcp } from "./run-cli.js";
 
 /** Eight bytes standing in for an image. */
@@ -32,7 +32,7 @@ function chartServer(): Server {
   });
 }
 
-describe.skipIf(!HAS_SCRIPT)("tsmcp <target> at a terminal", () => {
+describe("tsmcp <target> at a terminal", () => {
   it("lists what the server offers, runs a tool with a form and a question, and exits on Ctrl-D", async () => {
     const term = onTerminal([await httpExample(createDocsServer())]);
     await term.waitFor("docs (2026-07-28)");

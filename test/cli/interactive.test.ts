@@ -6,7 +6,7 @@ import { elicitationRequest, inputRequired, Server } from "tsmcp/server";
 import type { ElicitResult } from "tsmcp/types";
 import { describe, expect, it } from "vitest";
 import { createChattyServer } from "./fixtures/chatty-server.js";
-import { HAS_SCRIPT, KEY, onTerminal } from "./pty.js";
+import { KEY, onTerminal } from "./pty.js";
 import { httpExample, stdioExample } from "./run-cli.js";
 
 /** A form with one field of every kind the spec allows. */
@@ -46,7 +46,7 @@ function surveyServer(): Server {
   });
 }
 
-describe.skipIf(!HAS_SCRIPT)("tsmcp on a terminal", () => {
+describe("tsmcp on a terminal", () => {
   it("asks the deploy example's two rounds of questions and prints the deployment", async () => {
     const term = onTerminal(["call", stdioExample("deploy"), "deploy", "service=billing", "version=2.4.0"]);
     await term.waitFor("round 1 · environment: Where should billing 2.4.0 be deployed?");

@@ -7,7 +7,7 @@
 import { elicit, MCPServer, RequestStateSecurity } from "tsmcp/server";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { HAS_SCRIPT, onTerminal } from "./pty.js";
+import { onTerminal } from "./pty.js";
 import { httpExample, tsmcp } from "./run-cli.js";
 
 /** A gate a tool waits at until the test opens it. */
@@ -47,7 +47,7 @@ function slowServer(first: Promise<void>, second: Promise<void>) {
   return mcp;
 }
 
-describe.skipIf(!HAS_SCRIPT)("liveness at a terminal", () => {
+describe("liveness at a terminal", () => {
   it("spins with the elapsed seconds while a call sends no progress", async () => {
     const { open, opened } = gate();
     const term = onTerminal(["call", await httpExample(slowServer(opened, opened)), "slow"]);

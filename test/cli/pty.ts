@@ -3,12 +3,15 @@
  * pty (80 columns), the test types into the pty and reads the screen. Output is read with escape
  * sequences removed; `waitFor` waits on the screen's text, never on time.
  */
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { onTestFinished } from "vitest";
+import { ensureDebianProgram } from "../helpers/debian-package.js";
 import { BIN, ROOT } from "./run-cli.js";
 
-/** True when `script` (util-linux) is installed. */
-export const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
+/** The `script` utility (Debian's bsdutils), installed when missing; a test that cannot have it fails. */
+function scriptUtility(): string {
+  return ensureDebianProgram({ command: "script", paths: ["/usr/bin/script"], package: "bsdutils" });
+}
 
 /** Keys as a terminal sends them. */
 export const KEY = {
@@ -42,7 +45,7 @@ const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 /** Runs `tsmcp <args>` on a pseudo-terminal. */
 export function onTerminal(args: readonly string[]): Terminal {
   const command = `stty cols 80 rows 50; exec ${[process.execPath, BIN, ...args].map(quote).join(" ")}`;
-  const child: ChildProcessWithoutNullStreams = spawn("script", ["-qfec", command, "/dev/null"], {
+  const child: ChildProcessWithoutNullStreams = spawn(scriptUtility(), ["-qfec", command, "/dev/null"], {
     cwd: ROOT,
     env: { ...process.env, TERM: "xterm-256color" },
   });
