@@ -256,7 +256,7 @@ describe("the packed package installed into a fresh project", () => {
     const help = await inApp("npx", ["--no", "--", "tsmcp", "--help"]);
     expect(help.stdout).toContain("Usage: tsmcp");
     const tools = await inApp("npx", ["--no", "--", "tsmcp", "tools", serverUrl]);
-    expect(tools.stdout).toContain("provision(name*)");
+    expect(tools.stdout).toContain("provision(name*: string)");
   });
 
   it(`type-checks a TypeScript consumer with the floor, TypeScript ${TYPESCRIPT_FLOOR}`, async () => {
