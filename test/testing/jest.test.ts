@@ -2,7 +2,6 @@
  * tsmcp/testing works under jest as under vitest and node:test: the same suite, bundled to one ES
  * module, run by jest (native ES modules) in a child process, passes every case.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { expect, it, onTestFinished } from "vitest";
 import { HARNESS_CASES } from "../../packages/tsmcp/src/testing/suite-test-fixtures.js";
+import { runNode } from "./run-child.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -32,8 +32,7 @@ it("passes every case of the harness suite under jest", async () => {
   });
   await writeFile(join(dir, "harness.test.mjs"), JEST_FILE);
   const config = { rootDir: dir, testEnvironment: "node", transform: {}, testMatch: ["**/*.test.mjs"] };
-  const child = spawn(
-    process.execPath,
+  const { code, out } = await runNode(
     [
       "--experimental-vm-modules",
       join(ROOT, "node_modules/jest/bin/jest.js"),
@@ -42,19 +41,9 @@ it("passes every case of the harness suite under jest", async () => {
       "--ci",
       "--colors=false",
     ],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    dir,
+    { NO_COLOR: "1" },
   );
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", resolve);
-  });
   expect(out).toMatch(
     new RegExp(`^Tests: +${HARNESS_CASES.length} passed, ${HARNESS_CASES.length} total$`, "m"),
   );

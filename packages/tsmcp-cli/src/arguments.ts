@@ -7,7 +7,7 @@
  */
 import type { Tool } from "tsmcp/types";
 import { askField, isCancelled } from "./form.js";
-import { describeType, type JsonSchema } from "./listing.js";
+import { describeType, isJsonSchema, type JsonSchema } from "./listing.js";
 import { UsageError } from "./target.js";
 
 /** One argument to ask: its path (`guest.name` inside an object), schema and whether it is required. */
@@ -17,15 +17,12 @@ export interface MissingArgument {
   readonly required: boolean;
 }
 
-const isSchema = (value: unknown): value is JsonSchema =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The properties and required names of an object schema. */
 function fieldsOf(schema: JsonSchema): { properties: Record<string, JsonSchema>; required: Set<string> } {
   const properties: Record<string, JsonSchema> = {};
-  if (isSchema(schema.properties)) {
+  if (isJsonSchema(schema.properties)) {
     for (const [name, property] of Object.entries(schema.properties)) {
-      properties[name] = isSchema(property) ? property : {};
+      properties[name] = isJsonSchema(property) ? property : {};
     }
   }
   const required = new Set(
@@ -92,7 +89,7 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
   let at = target;
   for (const key of path.slice(0, -1)) {
     const next = at[key];
-    if (!isSchema(next)) at[key] = {};
+    if (!isJsonSchema(next)) at[key] = {};
     at = at[key] as Record<string, unknown>;
   }
   at[path.at(-1) as string] = value;
@@ -113,7 +110,9 @@ function isDrawable(schema: JsonSchema): boolean {
   if (schema.type === "boolean") return true;
   const items = schema.items as JsonSchema | undefined;
   return (
-    schema.type === "array" && isSchema(items) && (Array.isArray(items.enum) || Array.isArray(items.anyOf))
+    schema.type === "array" &&
+    isJsonSchema(items) &&
+    (Array.isArray(items.enum) || Array.isArray(items.anyOf))
   );
 }
 

@@ -278,7 +278,8 @@ export function toolArguments(
 
 /**
  * The arguments of a call to `name`, complete: those given, then at a terminal each missing
- * required one (every missing one with `askAll`) asked as a form field.
+ * required one (every missing one with `askAll`) asked as a form field. Lists the server's tools
+ * to read the tool's `inputSchema`; {@link argumentsFor} takes a tool already listed.
  *
  * @throws UsageError for bad `--args` or pairs, or a form cancelled; MissingArgumentsError when a
  *   required argument is missing and nobody can be asked.
@@ -291,7 +292,23 @@ export async function completeArguments(
   output: Output,
   askAll = false,
 ): Promise<Record<string, unknown>> {
-  const tool = await findTool(client, name);
+  return argumentsFor(name, await findTool(client, name), pairs, argsJson, output, askAll);
+}
+
+/**
+ * {@link completeArguments} for `tool` as the server listed it (undefined: the server lists no
+ * such tool, and the arguments go as given).
+ *
+ * @throws as {@link completeArguments} does.
+ */
+export async function argumentsFor(
+  name: string,
+  tool: Tool | undefined,
+  pairs: readonly string[],
+  argsJson: string | undefined,
+  output: Output,
+  askAll = false,
+): Promise<Record<string, unknown>> {
   const args = toolArguments(tool, pairs, argsJson);
   if (tool === undefined) return args;
   const interactive = output.interactive === true;

@@ -8,7 +8,7 @@
 import * as prompts from "@clack/prompts";
 import type { Client } from "tsmcp/client";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "tsmcp/types";
-import { completeArguments, listAll, type Output, print, withProgress } from "./commands.js";
+import { argumentsFor, listAll, type Output, print, withProgress } from "./commands.js";
 import { formatSignature, promptSignature, toolSignature } from "./listing.js";
 import { renderPrompt } from "./render.js";
 import { SavedFiles, viewResource, viewToolResult } from "./result-view.js";
@@ -135,7 +135,7 @@ async function run(
     case "tool": {
       const { tool } = entry;
       prompts.log.step(safeText(formatSignature(toolSignature(tool))), io);
-      const args = await completeArguments(client, tool.name, [], undefined, output, true);
+      const args = await argumentsFor(tool.name, tool, [], undefined, output, true);
       const result = await withProgress(output, (options) => client.callTool(tool.name, args, options));
       return {
         text: await viewToolResult(result, tool.name, files),

@@ -19,7 +19,8 @@ export function outputWidth(stream: NodeJS.WriteStream = process.stdout): number
   return stream.isTTY === true && stream.columns > 20 ? stream.columns : DEFAULT_WIDTH;
 }
 
-const isSchema = (value: unknown): value is JsonSchema =>
+/** True for a JSON object (a schema, or a schema's `properties`). */
+export const isJsonSchema = (value: unknown): value is JsonSchema =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** At most this many enum values are spelled out. */
@@ -66,12 +67,12 @@ function stringNotes(schema: JsonSchema): string {
  * `string[]`, `{ name*: string, phone: string }`, `string | null`, `any`.
  */
 export function describeType(schema: unknown, depth = 0): string {
-  if (!isSchema(schema)) return "any";
+  if (!isJsonSchema(schema)) return "any";
   if (Array.isArray(schema.enum)) return oneOfValues(schema.enum);
   if ("const" in schema) return JSON.stringify(schema.const);
   const choices = (schema.oneOf ?? schema.anyOf) as unknown;
   if (Array.isArray(choices) && choices.length > 0) {
-    if (choices.every((choice) => isSchema(choice) && "const" in choice)) {
+    if (choices.every((choice) => isJsonSchema(choice) && "const" in choice)) {
       return oneOfValues(choices.map((choice) => (choice as JsonSchema).const));
     }
     return choices.map((choice) => describeType(choice, depth)).join(" | ");
@@ -90,7 +91,7 @@ export function describeType(schema: unknown, depth = 0): string {
       return /[ |{]/.test(item) ? `(${item})[]` : `${item}[]`;
     }
     case "object": {
-      const properties = isSchema(schema.properties) ? schema.properties : undefined;
+      const properties = isJsonSchema(schema.properties) ? schema.properties : undefined;
       if (properties === undefined || Object.keys(properties).length === 0 || depth >= 2) return "object";
       return `{ ${parameters(schema, depth + 1).join(", ")} }`;
     }
@@ -104,11 +105,13 @@ export function describeType(schema: unknown, depth = 0): string {
 
 /** Each property of an object schema as `name*: type = default` (`*`: required). */
 function parameters(schema: JsonSchema, depth = 0): string[] {
-  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const properties = isJsonSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as unknown[]) : []);
   return Object.entries(properties).map(([name, property]) => {
     const fallback =
-      isSchema(property) && property.default !== undefined ? ` = ${JSON.stringify(property.default)}` : "";
+      isJsonSchema(property) && property.default !== undefined
+        ? ` = ${JSON.stringify(property.default)}`
+        : "";
     return `${name}${required.has(name) ? "*" : ""}: ${describeType(property, depth)}${fallback}`;
   });
 }

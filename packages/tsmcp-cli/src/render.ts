@@ -9,7 +9,7 @@ import { uiResourceOf } from "tsmcp/apps";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from "tsmcp/types";
 
 /** The bytes a base64 string decodes to. */
-function decodedSize(base64: string): number {
+export function decodedSize(base64: string): number {
   const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
   return Math.floor((base64.length * 3) / 4) - padding;
 }

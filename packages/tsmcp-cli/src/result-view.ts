@@ -8,7 +8,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult, ContentBlock, ReadResourceResult } from "tsmcp/types";
-import { formatBytes, renderBlock } from "./render.js";
+import { decodedSize, formatBytes, renderBlock } from "./render.js";
 
 /** A scalar a table cell shows. */
 type Cell = string | number | boolean | null;
@@ -89,14 +89,11 @@ export class SavedFiles {
   }
 }
 
-/** The bytes base64 `data` holds. */
-const decodedBytes = (data: string) => Buffer.from(data, "base64").byteLength;
-
 /** One content block; an image or audio saved to a file and named. */
 async function viewBlock(block: ContentBlock, stem: string, files: SavedFiles): Promise<string> {
   if (block.type === "image" || block.type === "audio") {
     const path = await files.save(stem, block.mimeType, block.data);
-    return `[${block.type} saved to ${path} (${block.mimeType}, ${formatBytes(decodedBytes(block.data))})]`;
+    return `[${block.type} saved to ${path} (${block.mimeType}, ${formatBytes(decodedSize(block.data))})]`;
   }
   return renderBlock(block);
 }
@@ -125,7 +122,7 @@ export async function viewResource(result: ReadResourceResult, files: SavedFiles
         contents.blob,
       );
       parts.push(
-        `[${contents.uri} saved to ${path} (${contents.mimeType ?? "unknown type"}, ${formatBytes(decodedBytes(contents.blob))})]`,
+        `[${contents.uri} saved to ${path} (${contents.mimeType ?? "unknown type"}, ${formatBytes(decodedSize(contents.blob))})]`,
       );
     }
   }
