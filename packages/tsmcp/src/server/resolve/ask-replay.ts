@@ -18,7 +18,7 @@ import type { AskSpec } from "./ask-spec.js";
 import { requireCapability } from "./capabilities.js";
 import type { ResolverOutcome } from "./outcome.js";
 import { reaskOrFail } from "./reask.js";
-import { type AskStep, decodeSteps, encodeSteps, recordedValue, type Step } from "./steps.js";
+import { type AskStep, decodeSteps, encodeSteps, jsonCopy, recordedValue, type Step } from "./steps.js";
 
 /** What the replay of one round reads. */
 export interface ReplayInput extends StepSessionOptions {
@@ -130,16 +130,16 @@ export class ReplaySession extends StepSession {
     const recorded = this.#recorded[step];
     if (recorded !== undefined) {
       if (recorded.t !== "once" || recorded.k !== key) this.#differs(step, `ctx.once("${key}")`);
-      const text = recorded.v === undefined ? "" : JSON.stringify(recorded.v);
-      this.record(text, `ctx.once("${key}")'s result`);
+      const copy = jsonCopy(key, recorded.v);
+      this.record(copy.text, `ctx.once("${key}")'s result`);
       this.#steps[step] = recorded;
-      return recordedValue({ text });
+      return recordedValue(copy);
     }
     // Nothing runs while a question is unanswered: the handler is waiting on it.
     if (this.#pending.size > 0) throw new AskPending();
     const copy = await this.runOnce(key, fn);
-    this.#steps[step] =
-      copy.value === undefined ? { t: "once", k: key } : { t: "once", k: key, v: copy.value };
+    // An undefined `v` is left out of the JSON, and reads back as no `v`.
+    this.#steps[step] = { t: "once", k: key, v: copy.value };
     return recordedValue(copy);
   }
 
