@@ -74,18 +74,21 @@ function optionOf(key: string, entry: Entry): { value: string; label: string; hi
   return text === undefined ? option : { ...option, hint: text };
 }
 
-/** The variables of an RFC 6570 URI template, with the operator of their expression. */
-function templateVariables(template: string): { operator: string; names: string[] }[] {
-  return [...template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)].map((match) => ({
-    operator: match[1] ?? "",
-    names: (match[2] ?? "").split(",").map((name) => name.replace(/[*]$|:\d+$/, "")),
-  }));
+/** An RFC 6570 expression: its operator, then its comma-separated variables. */
+const EXPRESSION = /\{([+#./;?&]?)([^}]+)\}/g;
+
+/** The variable names of an expression's list, without their modifiers (`*`, `:3`). */
+const variableNames = (list: string) => list.split(",").map((name) => name.replace(/[*]$|:\d+$/, ""));
+
+/** The variables of an RFC 6570 URI template, each once, in order. */
+function templateVariables(template: string): string[] {
+  return [...new Set([...template.matchAll(EXPRESSION)].flatMap((match) => variableNames(match[2] ?? "")))];
 }
 
 /** Expands an RFC 6570 template (levels 1-3) with single string values. */
 export function expandTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_all, operator: string, list: string) => {
-    const names = list.split(",").map((name) => name.replace(/[*]$|:\d+$/, ""));
+  return template.replace(EXPRESSION, (_all, operator: string, list: string) => {
+    const names = variableNames(list);
     const present = names.filter((name) => values[name] !== undefined && values[name] !== "");
     if (present.length === 0) return "";
     const encode = operator === "+" || operator === "#" ? encodeURI : encodeURIComponent;
@@ -167,9 +170,7 @@ async function run(
     case "template": {
       const { uriTemplate } = entry.template;
       const values: Record<string, string> = {};
-      for (const { names } of templateVariables(uriTemplate)) {
-        for (const name of names) values[name] = await askText(name, true);
-      }
+      for (const name of templateVariables(uriTemplate)) values[name] = await askText(name, true);
       const uri = expandTemplate(uriTemplate, values);
       const result = await withProgress(output, (options) => client.readResource(uri, options));
       return { text: await viewResource(result, files), what: `read ${uri}`, outcome: "ok" };
